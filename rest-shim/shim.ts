@@ -1,0 +1,58 @@
+// The REST shim: each row of the route table becomes an Express handler that authenticates through
+// the GraphQL context factory (same keys, scopes and quotas as /graphql), turns the request into
+// variables, runs the row's operation through the yoga envelope and answers the documented JSON.
+import { Router, type Request, type Response, type NextFunction } from 'express';
+import type { DocumentNode } from 'graphql';
+import type { Yoga } from '../src/graphql/server.js';
+import type { Context, Credentials } from '../src/graphql/context.js';
+import { credentialsFromHeaders } from '../src/graphql/context.js';
+import { Unauthenticated } from '../src/platform/errors.js';
+import { MISSING_KEY_MESSAGE } from '../src/modules/accounts/auth.service.js';
+import type { RouteDefinition, RestInput } from './route.js';
+import type { Source } from './input.js';
+import { sendJson } from '../src/http/respond.js';
+
+export function createRestRouter(yoga: Yoga, table: RouteDefinition[]): Router {
+  const router = Router();
+  for (const route of table) {
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
+    router[method](route.path, restHandler(yoga, route));
+  }
+  return router;
+}
+
+function restHandler(yoga: Yoga, route: RouteDefinition) {
+  const document = route.operation as DocumentNode;
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const { api_key: bodyKey, ...body } = isPlainObject(req.body) ? (req.body as Source) : {};
+      const credentials = restCredentials(req, bodyKey);
+      if (route.auth === 'key' && !credentials.apiKey) throw new Unauthenticated(MISSING_KEY_MESSAGE);
+      if (route.auth === 'admin' && !credentials.adminToken) {
+        throw new Unauthenticated('admin token required: send it as X-Admin-Token or Authorization: Bearer');
+      }
+      const enveloped = yoga.getEnveloped({ req, res, credentials });
+      const contextValue = (await enveloped.contextFactory()) as Context;
+      res.set(contextValue.quotaHeaders);
+      const input: RestInput = { query: req.query as Source, body, params: req.params as Record<string, string> };
+      const variableValues = route.variables?.(input) ?? {};
+      const result = await enveloped.execute({ schema: enveloped.schema, document, variableValues, contextValue });
+      if ('errors' in result && result.errors?.length) throw result.errors[0];
+      sendJson(res, route.successStatus ?? 200, { success: true, ...route.shape(result.data, input) });
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+function restCredentials(req: Request, bodyKey: unknown): Credentials {
+  const headers = { get: (name: string) => req.get(name) ?? null };
+  const credentials = credentialsFromHeaders(headers, String(req.id));
+  // Spec "Authentication" 1: the key may come as the JSON body field api_key instead of the header.
+  if (!credentials.apiKey && typeof bodyKey === 'string' && bodyKey.trim()) credentials.apiKey = bodyKey.trim();
+  return credentials;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,104 @@
+// The Pothos schema builder shared by every module's `*.schema.ts`.
+import SchemaBuilder from '@pothos/core';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import ErrorsPlugin from '@pothos/plugin-errors';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import RelayPlugin from '@pothos/plugin-relay';
+import DataloaderPlugin from '@pothos/plugin-dataloader';
+import type PrismaTypes from '../generated/pothos-prisma-types.js';
+import { getDatamodel } from '../generated/pothos-prisma-types.js';
+import type { Context } from './context.js';
+import type { SubKeyScope } from '../modules/platform/scopes.js';
+import { AppError, Forbidden, Unauthenticated } from '../platform/errors.js';
+import { MISSING_KEY_MESSAGE } from '../modules/accounts/auth.service.js';
+
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  PrismaTypes: PrismaTypes;
+  AuthScopes: {
+    /** Any valid key (master or sub). */
+    authenticated: boolean;
+    /** The account's master key: account-level operations no sub-key may call. */
+    master: boolean;
+    /** A sub-key scope; master keys have all of them. */
+    scope: SubKeyScope;
+    /** The operator's admin token. */
+    admin: boolean;
+  };
+  Scalars: {
+    DateTime: { Input: Date; Output: Date };
+  };
+  DefaultFieldNullability: false;
+}>({
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, RelayPlugin, DataloaderPlugin],
+  defaultFieldNullability: false,
+  scopeAuth: {
+    authScopes: (ctx) => ({
+      authenticated: ctx.actor !== null,
+      master: ctx.actor?.keyKind === 'master',
+      scope: (name: SubKeyScope) => ctx.actor?.scopes.has(name) ?? false,
+      admin: ctx.admin,
+    }),
+    unauthorizedError: (_parent, ctx, _info, result) => scopeError(ctx, result.failure),
+  },
+  errors: { defaultTypes: [AppError] },
+  prisma: {
+    client: (ctx) => ctx.services.db.prisma,
+    dmmf: getDatamodel(),
+    filterConnectionTotalCount: true,
+    onUnusedQuery: null,
+  },
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+  },
+});
+
+interface Failure {
+  kind: string;
+  scope?: string;
+  parameter?: unknown;
+  failures?: Failure[];
+}
+
+/** Turns a scope-auth failure into the error callers get: 401 without a key, 403 naming what is missing. */
+function scopeError(ctx: Context, failure: Failure): AppError {
+  const wanted = flatten(failure);
+  if (wanted.some((f) => f.scope === 'admin')) {
+    return ctx.admin ? new Forbidden('not allowed') : new Unauthenticated('admin token required: send it as X-Admin-Token or Authorization: Bearer');
+  }
+  if (!ctx.actor) return new Unauthenticated(MISSING_KEY_MESSAGE);
+  const scope = wanted.find((f) => f.scope === 'scope');
+  if (scope) return new Forbidden(`this sub-key lacks the '${String(scope.parameter)}' scope needed for this operation`);
+  if (wanted.some((f) => f.scope === 'master')) return new Forbidden('this operation needs the account master key; sub-keys cannot call it');
+  return new Forbidden('not allowed');
+}
+
+function flatten(failure: Failure): Failure[] {
+  return failure.failures ? failure.failures.flatMap(flatten) : [failure];
+}
+
+builder.scalarType('DateTime', {
+  description: 'ISO 8601 timestamp in UTC',
+  serialize: (value) => value.toISOString(),
+  parseValue: (value) => {
+    const date = new Date(String(value));
+    if (Number.isNaN(date.getTime())) throw new TypeError('DateTime: expected an ISO 8601 timestamp');
+    return date;
+  },
+});
+
+export const ServiceErrorRef = builder.objectType(AppError, {
+  name: 'ServiceError',
+  description: 'A refused operation: `status` is the HTTP status the REST API answers with.',
+  fields: (t) => ({
+    message: t.exposeString('message'),
+    status: t.exposeInt('status'),
+    code: t.exposeString('code'),
+    field: t.exposeString('field', { nullable: true, description: 'The input field the message is about' }),
+  }),
+});
+
+builder.queryType({});
+builder.mutationType({});
+builder.subscriptionType({});

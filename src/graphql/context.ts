@@ -1,0 +1,48 @@
+// The per-request context shared by GraphQL over HTTP, over WebSocket and the REST shim:
+// it authenticates the key, counts the request against the quotas, and carries the services.
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { Actor } from '../modules/accounts/actor.js';
+import type { Services } from '../services.js';
+import { Unauthenticated } from '../platform/errors.js';
+
+export interface Credentials {
+  apiKey?: string;
+  adminToken?: string;
+  requestId: string;
+}
+
+export interface Context {
+  actor: Actor | null;
+  admin: boolean;
+  services: Services;
+  requestId: string;
+  /** RateLimit-* headers of this request, set when a key was presented. */
+  quotaHeaders: Record<string, string>;
+}
+
+export async function createContext(services: Services, credentials: Credentials): Promise<Context> {
+  const admin = credentials.adminToken !== undefined && checkAdminToken(credentials.adminToken, services.adminToken);
+  if (credentials.adminToken !== undefined && !admin) throw new Unauthenticated('invalid admin token');
+  let actor: Actor | null = null;
+  let quotaHeaders: Record<string, string> = {};
+  if (credentials.apiKey !== undefined) {
+    actor = await services.auth.authenticate(credentials.apiKey);
+    quotaHeaders = (await services.quota.consume(actor)).headers;
+  }
+  return { actor, admin, services, requestId: credentials.requestId, quotaHeaders };
+}
+
+function checkAdminToken(presented: string, expected: string): boolean {
+  const digest = (s: string) => createHash('sha256').update(s).digest();
+  return timingSafeEqual(digest(presented), digest(expected));
+}
+
+/** Reads credentials from request headers (GraphQL over HTTP and the REST shim). */
+export function credentialsFromHeaders(headers: { get(name: string): string | null }, requestId: string): Credentials {
+  const bearer = headers.get('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1];
+  return {
+    apiKey: headers.get('x-api-key')?.trim() || undefined,
+    adminToken: headers.get('x-admin-token')?.trim() || bearer?.trim() || undefined,
+    requestId,
+  };
+}

@@ -1,0 +1,10 @@
+// Assembles the schema from every module's schema file (imported for their side effects).
+import { builder } from './builder.js';
+import '../modules/accounts/accounts.schema.js';
+import '../modules/platform/sub-keys.schema.js';
+import '../modules/live-editor/live-editor.schema.js';
+import '../modules/search-links/search-links.schema.js';
+
+builder.queryField('health', (t) => t.boolean({ description: 'Always true: the GraphQL endpoint answers', resolve: () => true }));
+
+export const schema = builder.toSchema({ sortSchema: true });

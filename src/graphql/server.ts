@@ -1,0 +1,115 @@
+// The GraphQL server: yoga over HTTP (with GraphiQL outside production) and graphql-ws over the same
+// path, both running operations through the same envelope (context, auth, quotas, hardening).
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
+import { WebSocketServer } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { GraphQLError } from 'graphql';
+import { schema } from './schema.js';
+import { createContext, credentialsFromHeaders, type Context, type Credentials } from './context.js';
+import { makeMaskError, toGraphQLError } from './errors.js';
+import { AppError } from '../platform/errors.js';
+import type { Services } from '../services.js';
+import type { Logger } from '../platform/logger.js';
+import { randomUUID } from 'node:crypto';
+
+export interface ServerContext {
+  req?: IncomingMessage & { id?: unknown };
+  res?: ServerResponse;
+  /** Set by the REST shim and the WebSocket server, which read credentials their own way. */
+  credentials?: Credentials;
+}
+
+export type Yoga = YogaServerInstance<ServerContext, Context>;
+
+export const GRAPHQL_PATH = '/graphql';
+
+export function createGraphQLServer(services: Services, logger: Logger): Yoga {
+  const { config } = services;
+  const production = config.env === 'production';
+  return createYoga<ServerContext, Context>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    graphiql: production ? false : { subscriptionsProtocol: 'WS', title: 'Image service GraphQL' },
+    landingPage: false,
+    batching: false,
+    logging: false,
+    maskedErrors: { maskError: makeMaskError(logger) },
+    context: async (initial) => {
+      const credentials = initial.credentials ?? credentialsFromHeaders(initial.request.headers, String(initial.req?.id ?? randomUUID()));
+      try {
+        const context = await createContext(services, credentials);
+        for (const [name, value] of Object.entries(context.quotaHeaders)) initial.res?.setHeader(name, value);
+        return context;
+      } catch (error) {
+        throw error instanceof AppError ? toGraphQLError(error) : error;
+      }
+    },
+    plugins: [
+      EnvelopArmorPlugin({
+        maxDepth: { n: config.graphql.maxDepth, ignoreIntrospection: true },
+        maxAliases: { n: config.graphql.maxAliases },
+        costLimit: { maxCost: config.graphql.maxCost },
+        maxTokens: { n: 2000 },
+        maxDirectives: { n: 20 },
+        blockFieldSuggestion: { enabled: production },
+      }),
+    ],
+  });
+}
+
+/** graphql-ws on the GraphQL path; the API key travels in connectionParams (`X-API-Key` or `apiKey`). */
+export function attachWebSocketServer(httpServer: Server, yoga: Yoga): () => Promise<void> {
+  const wsServer = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH });
+  // The envelope's own execute/subscribe travel in rootValue from onSubscribe to here.
+  type Run = (args: unknown) => ReturnType<Yoga['getEnveloped']>['execute'] extends (...a: never[]) => infer R ? R : never;
+  type Root = { execute: Run; subscribe: Run };
+  const disposable = useServer(
+    {
+      execute: (args) => (args.rootValue as Root).execute(args) as never,
+      subscribe: (args) => (args.rootValue as Root).subscribe(args) as never,
+      onSubscribe: async (ctx, _id, payload) => {
+        const params = ctx.connectionParams ?? {};
+        const credentials: Credentials = {
+          apiKey: stringParam(params['X-API-Key'] ?? params['x-api-key'] ?? params.apiKey),
+          adminToken: stringParam(params['X-Admin-Token'] ?? params.adminToken),
+          requestId: randomUUID(),
+        };
+        const enveloped = yoga.getEnveloped({ req: ctx.extra.request, credentials, params: payload });
+        let document;
+        try {
+          document = enveloped.parse(payload.query);
+        } catch (error) {
+          return [error as GraphQLError];
+        }
+        const errors = enveloped.validate(enveloped.schema, document);
+        if (errors.length > 0) return errors;
+        let contextValue: Context;
+        try {
+          contextValue = await enveloped.contextFactory();
+        } catch (error) {
+          if (error instanceof GraphQLError) return [error];
+          throw error;
+        }
+        return {
+          schema: enveloped.schema,
+          operationName: payload.operationName,
+          document,
+          variableValues: payload.variables,
+          contextValue,
+          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
+        };
+      },
+    },
+    wsServer,
+  );
+  return async () => {
+    await disposable.dispose();
+    await new Promise<void>((resolve) => wsServer.close(() => resolve()));
+  };
+}
+
+function stringParam(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+}

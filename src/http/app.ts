@@ -1,0 +1,84 @@
+// The Express application: request log, health check, JSON body parsing with a size limit, the REST
+// shim, GraphQL, and JSON answers for unknown routes and every error.
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { GraphQLError } from 'graphql';
+import { match } from 'path-to-regexp';
+import type { Config } from '../config.js';
+import type { Logger } from '../platform/logger.js';
+import type { Database } from '../platform/database/database.js';
+import { AppError } from '../platform/errors.js';
+import { GRAPHQL_PATH, type Yoga } from '../graphql/server.js';
+import { createRestRouter } from '../../rest-shim/shim.js';
+import type { RouteDefinition } from '../../rest-shim/route.js';
+import { requestLog } from './request-log.js';
+import { sendError, sendJson } from './respond.js';
+
+export interface HttpAppOptions {
+  config: Config;
+  logger: Logger;
+  yoga: Yoga;
+  db: Database;
+  routes: RouteDefinition[];
+}
+
+export function createHttpApp({ config, logger, yoga, db, routes }: HttpAppOptions): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.use(requestLog(logger));
+
+  app.get('/healthz', async (_req, res) => {
+    try {
+      await db.query('SELECT 1');
+      sendJson(res, 200, { success: true, status: 'ok' });
+    } catch {
+      sendJson(res, 503, { success: false, error: 'database unavailable' });
+    }
+  });
+
+  app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
+  app.use(createRestRouter(yoga, routes));
+  app.all(GRAPHQL_PATH, (req, res) => yoga(req, res));
+
+  const matchers = routes.map((r) => ({ method: r.method, matches: match(r.path) }));
+  app.use((req: Request, res: Response) => {
+    const allowed = matchers.filter((m) => m.matches(req.path)).map((m) => m.method);
+    if (allowed.length > 0) {
+      res.set('Allow', [...new Set(allowed)].join(', '));
+      return sendError(res, 405, `method ${req.method} is not allowed on ${req.path}; use ${[...new Set(allowed)].join(' or ')}`);
+    }
+    sendError(res, 404, `no such endpoint: ${req.method} ${req.path}`);
+  });
+
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const answer = errorAnswer(error, config.bodyLimit);
+    if (answer.status >= 500) logger.error({ err: error, requestId: req.id }, 'request failed');
+    if (res.headersSent) return res.end();
+    sendError(res, answer.status, answer.message, answer.headers);
+  });
+  return app;
+}
+
+interface ErrorAnswer {
+  status: number;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+/** Maps anything thrown while handling a request to a status and a message fit for the caller. */
+function errorAnswer(error: unknown, bodyLimit: string): ErrorAnswer {
+  if (error instanceof AppError) return { status: error.status, message: error.message, headers: error.headers };
+  if (error instanceof GraphQLError) {
+    const original = error.originalError;
+    if (original instanceof AppError) return { status: original.status, message: original.message, headers: original.headers };
+    const http = error.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
+    return { status: http?.status ?? 500, message: error.message, headers: http?.headers };
+  }
+  const bodyError = error as { type?: string; status?: number; message?: string };
+  if (bodyError?.type === 'entity.parse.failed') return { status: 400, message: 'malformed JSON in the request body' };
+  if (bodyError?.type === 'entity.too.large') return { status: 413, message: `request body is larger than the limit of ${bodyError.message?.match(/\d+/) ? bodyLimit : bodyLimit}` };
+  if (typeof bodyError?.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
+    return { status: bodyError.status, message: bodyError.message ?? 'bad request' };
+  }
+  return { status: 500, message: 'internal server error; retry, and quote the X-Request-Id header when reporting it' };
+}

@@ -1,0 +1,11 @@
+import type { Response } from 'express';
+
+/** JSON with `success` first, as every documented response has it. */
+export function sendJson(res: Response, status: number, body: { success: boolean } & Record<string, unknown>): void {
+  res.status(status).type('application/json').send(JSON.stringify(body));
+}
+
+export function sendError(res: Response, status: number, message: string, headers: Record<string, string> = {}): void {
+  res.set(headers);
+  sendJson(res, status, { success: false, error: message });
+}

@@ -1,0 +1,40 @@
+// `npm start`: the whole service in one process.
+import { loadConfig } from './config.js';
+import { buildApp } from './app.js';
+
+const config = loadConfig();
+const app = await buildApp(config);
+const url = await app.start();
+app.logger.info({ url, graphql: `${url}/graphql`, database: config.databaseUrl ? 'postgresql' : 'pglite' }, 'service started');
+
+if (app.initialAccount) {
+  // Printed once, to the console only: structured logs never carry keys.
+  console.log(
+    [
+      '',
+      `First start: created account "${app.initialAccount.handle}". Its API key (shown once, also saved to ${app.initialAccount.file}):`,
+      '',
+      `  ${app.initialAccount.apiKey}`,
+      '',
+      `Try: curl -H "X-API-Key: ${app.initialAccount.apiKey}" ${url}/api/live-editor/status`,
+      '',
+    ].join('\n'),
+  );
+}
+if (config.env !== 'production') console.log(`GraphiQL: ${url}/graphql`);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    app.logger.info({ signal }, 'stopping');
+    app.stop().then(
+      () => process.exit(0),
+      (error) => {
+        app.logger.error({ err: error }, 'error while stopping');
+        process.exit(1);
+      },
+    );
+  });
+}

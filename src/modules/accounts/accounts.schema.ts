@@ -1,0 +1,81 @@
+// GraphQL surface of accounts: the caller's own account (viewer) and the admin operations.
+import { builder } from '../../graphql/builder.js';
+import type { AccountWithKey } from './accounts.service.js';
+
+const AccountStatusEnum = builder.enumType('AccountStatus', { values: ['active', 'inactive', 'suspended'] as const });
+
+export const AccountRef = builder.prismaNode('Account', {
+  id: { field: 'id' },
+  // Node lookups only ever find the caller's own account (or any, for the admin).
+  findUnique: (id, ctx) => (ctx.admin ? { id: Number(id) } : { id: Number(id), AND: { id: ctx.actor?.accountId ?? -1 } }),
+  fields: (t) => ({
+    databaseId: t.exposeInt('id', { description: 'The integer id used by the REST API' }),
+    handle: t.exposeString('handle'),
+    email: t.exposeString('email', { nullable: true }),
+    status: t.field({ type: AccountStatusEnum, resolve: (a) => a.status }),
+    tier: t.exposeString('tier'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const AccountWithKeyRef = builder.objectRef<AccountWithKey>('AccountWithKey').implement({
+  description: 'An account and its master API key, shown only this once.',
+  fields: (t) => ({
+    account: t.field({ type: AccountRef, resolve: (r) => r.account }),
+    apiKey: t.exposeString('apiKey'),
+  }),
+});
+
+builder.queryField('viewer', (t) =>
+  t.prismaField({
+    type: 'Account',
+    description: 'The account of the presented API key',
+    authScopes: { authenticated: true },
+    resolve: (query, _root, _args, ctx) =>
+      ctx.services.db.prisma.account.findUniqueOrThrow({ ...query, where: { id: ctx.actor!.accountId } }),
+  }),
+);
+
+builder.queryField('adminAccount', (t) =>
+  t.prismaField({
+    type: 'Account',
+    authScopes: { admin: true },
+    args: { handle: t.arg.string({ required: true }) },
+    resolve: async (_query, _root, args, ctx) => ctx.services.accounts.byHandle(args.handle),
+  }),
+);
+
+builder.mutationFields((t) => ({
+  adminCreateAccount: t.field({
+    type: AccountWithKeyRef,
+    authScopes: { admin: true },
+    errors: {},
+    args: {
+      handle: t.arg.string({ required: true }),
+      email: t.arg.string(),
+      tier: t.arg.string(),
+    },
+    resolve: (_root, args, ctx) => ctx.services.accounts.create(args),
+  }),
+  adminSetAccountStatus: t.field({
+    type: AccountRef,
+    authScopes: { admin: true },
+    errors: {},
+    args: { handle: t.arg.string({ required: true }), status: t.arg({ type: AccountStatusEnum, required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.accounts.setStatus(args.handle, args.status),
+  }),
+  adminSetAccountTier: t.field({
+    type: AccountRef,
+    authScopes: { admin: true },
+    errors: {},
+    args: { handle: t.arg.string({ required: true }), tier: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.accounts.setTier(args.handle, args.tier),
+  }),
+  adminRotateKey: t.field({
+    type: AccountWithKeyRef,
+    authScopes: { admin: true },
+    errors: {},
+    args: { handle: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.accounts.rotateKey(args.handle),
+  }),
+}));

@@ -1,0 +1,14 @@
+import type { SubKeyScope } from '../platform/scopes.js';
+
+/** Who is calling: the account behind the presented key, and what that key may do. */
+export interface Actor {
+  accountId: number;
+  handle: string;
+  tier: string;
+  keyId: number;
+  keyKind: 'master' | 'sub';
+  /** Master keys carry every sub-key scope. */
+  scopes: ReadonlySet<SubKeyScope>;
+  /** Sub-keys only. */
+  creditLimit: number | null;
+}

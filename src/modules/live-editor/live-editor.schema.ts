@@ -1,0 +1,14 @@
+import { builder } from '../../graphql/builder.js';
+import { liveEditorStatus, type LiveEditorStatus } from './live-editor.service.js';
+
+const LiveEditorStatusRef = builder.objectRef<LiveEditorStatus>('LiveEditorStatus').implement({
+  fields: (t) => ({
+    available: t.exposeBoolean('available'),
+    message: t.exposeString('message'),
+    features: t.exposeStringList('features'),
+  }),
+});
+
+builder.queryField('liveEditorStatus', (t) =>
+  t.field({ type: LiveEditorStatusRef, authScopes: { authenticated: true }, resolve: () => liveEditorStatus() }),
+);

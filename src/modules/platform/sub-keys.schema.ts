@@ -1,0 +1,112 @@
+// GraphQL surface of sub-keys: the viewer's connection, create, revoke and a change subscription.
+import { builder } from '../../graphql/builder.js';
+import { AccountRef } from '../accounts/accounts.schema.js';
+import { subKeyStatus, type SubKeyUsage } from './sub-keys.service.js';
+import type { ApiKey } from '../../generated/prisma/client.js';
+import type { SubKeyEvent } from '../../platform/events.js';
+
+const SubKeyStatusEnum = builder.enumType('SubKeyStatus', { values: ['active', 'revoked', 'expired'] as const });
+
+const SubKeyUsageRef = builder.objectRef<SubKeyUsage>('SubKeyUsage').implement({
+  fields: (t) => ({
+    requestsUsed: t.exposeInt('requestsUsed'),
+    requestsRemaining: t.exposeInt('requestsRemaining', { nullable: true }),
+    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+export const SubKeyRef = builder.prismaNode('ApiKey', {
+  variant: 'SubKey',
+  id: { field: 'id' },
+  findUnique: (id, ctx) => ({ id: Number(id), AND: { kind: 'sub', accountId: ctx.actor?.keyKind === 'master' ? ctx.actor.accountId : -1 } }),
+  fields: (t) => ({
+    databaseId: t.exposeInt('id', { description: 'The integer id used by the REST API' }),
+    prefix: t.exposeString('prefix', { description: 'The first characters of the key, enough to recognise and revoke it' }),
+    label: t.exposeString('label', { nullable: true }),
+    scopes: t.exposeStringList('scopes'),
+    creditLimit: t.exposeInt('creditLimit', { nullable: true }),
+    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
+    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    status: t.field({ type: SubKeyStatusEnum, resolve: (key) => subKeyStatus(key) }),
+    usage: t.loadable({
+      type: SubKeyUsageRef,
+      // Counters live outside Prisma's relations: one batched query for all keys on the page.
+      load: (keys: Array<Pick<ApiKey, 'id' | 'creditLimit'>>, ctx) => ctx.services.subKeys.usageOf(keys),
+      resolve: (key) => ({ id: key.id, creditLimit: key.creditLimit }),
+      loaderOptions: { cacheKeyFn: (key) => key.id },
+    }),
+  }),
+});
+
+builder.prismaObjectField(AccountRef, 'subKeys', (t) =>
+  t.relatedConnection('apiKeys', {
+    type: SubKeyRef,
+    description: 'Sub-keys of this account, newest first (master key only)',
+    authScopes: { master: true },
+    cursor: 'id',
+    maxSize: 200,
+    defaultSize: 100,
+    totalCount: true,
+    query: () => ({ where: { kind: 'sub' }, orderBy: { id: 'desc' } }),
+  }),
+);
+
+const CreateSubKeyPayload = builder.objectRef<{ subKey: ApiKey; secret: string }>('CreateSubKeyPayload').implement({
+  fields: (t) => ({
+    subKey: t.field({ type: SubKeyRef, resolve: (p) => p.subKey }),
+    secret: t.exposeString('secret', { description: 'The sub-key itself (sk_...): shown only in this response' }),
+  }),
+});
+
+const CreateSubKeyInput = builder.inputType('CreateSubKeyInput', {
+  fields: (t) => ({
+    label: t.string(),
+    creditLimit: t.int({ description: 'Most requests the key may make; default 50' }),
+    scopes: t.string({ description: 'Comma-separated subset of scrape, generate, search, media; default all four' }),
+    expiresDays: t.int({ description: 'Days until the key expires; omit for no expiry' }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  createSubKey: t.field({
+    type: CreateSubKeyPayload,
+    authScopes: { master: true },
+    errors: {},
+    args: { input: t.arg({ type: CreateSubKeyInput, required: true }) },
+    resolve: (_root, { input }, ctx) =>
+      ctx.services.subKeys.create(ctx.actor!, {
+        label: input.label ?? undefined,
+        credit_limit: input.creditLimit ?? undefined,
+        scopes: input.scopes ?? undefined,
+        expires_days: input.expiresDays ?? undefined,
+      }),
+  }),
+  revokeSubKey: t.field({
+    type: SubKeyRef,
+    authScopes: { master: true },
+    errors: {},
+    args: { key: t.arg.string({ required: true, description: 'The sub-key or its prefix' }) },
+    resolve: (_root, args, ctx) => ctx.services.subKeys.revoke(ctx.actor!, args.key),
+  }),
+}));
+
+const SubKeyEventTypeEnum = builder.enumType('SubKeyEventType', { values: ['created', 'revoked'] as const });
+
+builder.subscriptionField('subKeyEvents', (t) =>
+  t.field({
+    type: builder.objectRef<SubKeyEvent>('SubKeyEvent').implement({
+      fields: (f) => ({
+        type: f.field({ type: SubKeyEventTypeEnum, resolve: (e) => e.type }),
+        subKey: f.prismaField({
+          type: SubKeyRef,
+          resolve: (query, e, _args, ctx) => ctx.services.db.prisma.apiKey.findUniqueOrThrow({ ...query, where: { id: e.subKeyId } }),
+        }),
+      }),
+    }),
+    description: "Sub-keys of the caller's account being created or revoked",
+    authScopes: { master: true },
+    subscribe: (_root, _args, ctx) => ctx.services.events.subscribe('subKeyEvents', ctx.actor!.accountId),
+    resolve: (event) => event,
+  }),
+);

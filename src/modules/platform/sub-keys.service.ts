@@ -1,0 +1,141 @@
+// Scoped, credit-limited sub-keys (spec "Platform"). Only a master key manages them, so a sub-key
+// can neither create another one nor widen its own scopes.
+import { z } from 'zod';
+import type { Database } from '../../platform/database/database.js';
+import { Conflict, Forbidden, NotFound } from '../../platform/errors.js';
+import { parseInput } from '../../platform/validation.js';
+import type { ApiKey } from '../../generated/prisma/client.js';
+import type { Actor } from '../accounts/actor.js';
+import { displayPrefix, generateKey, keyMatches, SUB_KEY_PREFIX } from '../accounts/api-key.js';
+import { SUB_KEY_SCOPES, isSubKeyScope } from './scopes.js';
+import { subKeyCounterKey } from '../quota/quota.service.js';
+import type { EventBus } from '../../platform/events.js';
+
+export const DEFAULT_CREDIT_LIMIT = 50;
+const DAY_MS = 86_400_000;
+
+const createSchema = z.object({
+  label: z.string().trim().max(100, 'expected at most 100 characters').optional(),
+  credit_limit: z
+    .number({ error: 'expected an integer' })
+    .int('expected an integer')
+    .min(1, 'expected at least 1')
+    .max(10_000_000, 'expected at most 10000000')
+    .default(DEFAULT_CREDIT_LIMIT),
+  scopes: z
+    .string({ error: `expected a comma-separated string of ${SUB_KEY_SCOPES.join(', ')}` })
+    .optional()
+    .transform((value, ctx) => {
+      const names = (value ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+      const unknown = names.filter((n) => !isSubKeyScope(n));
+      if (unknown.length > 0) {
+        ctx.addIssue({ code: 'custom', message: `unknown scope ${unknown.join(', ')}; expected a comma-separated subset of ${SUB_KEY_SCOPES.join(', ')}` });
+        return z.NEVER;
+      }
+      // Omitted or empty: every scope a sub-key can have (our default; the spec names none).
+      return names.length === 0 ? [...SUB_KEY_SCOPES] : SUB_KEY_SCOPES.filter((s) => names.includes(s));
+    }),
+  expires_days: z.number({ error: 'expected an integer number of days' }).int('expected an integer number of days').min(1, 'expected at least 1').max(3650, 'expected at most 3650').optional(),
+});
+
+export type CreateSubKeyInput = z.input<typeof createSchema>;
+
+export interface SubKeyUsage {
+  requestsUsed: number;
+  /** Null when the key has no credit limit. */
+  requestsRemaining: number | null;
+  lastUsedAt: Date | null;
+}
+
+export type SubKeyStatus = 'active' | 'revoked' | 'expired';
+
+export function subKeyStatus(key: Pick<ApiKey, 'revokedAt' | 'expiresAt'>, now = new Date()): SubKeyStatus {
+  if (key.revokedAt) return 'revoked';
+  if (key.expiresAt && key.expiresAt <= now) return 'expired';
+  return 'active';
+}
+
+export class SubKeysService {
+  constructor(
+    private readonly db: Database,
+    private readonly maxPerAccount: number,
+    private readonly events: EventBus,
+  ) {}
+
+  async create(actor: Actor, input: CreateSubKeyInput): Promise<{ subKey: ApiKey; secret: string }> {
+    requireMasterKey(actor);
+    const data = parseInput(createSchema, input);
+    const live = await this.db.prisma.apiKey.count({
+      where: { accountId: actor.accountId, kind: 'sub', revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+    });
+    if (live >= this.maxPerAccount) {
+      throw new Conflict(`this account already has ${live} live sub-keys (the limit is ${this.maxPerAccount}); revoke one first`);
+    }
+    const key = generateKey('sub');
+    const subKey = await this.db.prisma.apiKey.create({
+      data: {
+        accountId: actor.accountId,
+        kind: 'sub',
+        prefix: key.prefix,
+        secretHash: key.secretHash,
+        label: data.label || null,
+        scopes: data.scopes,
+        creditLimit: data.credit_limit,
+        expiresAt: data.expires_days ? new Date(Date.now() + data.expires_days * DAY_MS) : null,
+      },
+    });
+    this.events.publish('subKeyEvents', actor.accountId, { type: 'created', subKeyId: subKey.id });
+    return { subKey, secret: key.key };
+  }
+
+  async list(actor: Actor): Promise<ApiKey[]> {
+    requireMasterKey(actor);
+    return this.db.prisma.apiKey.findMany({
+      where: { accountId: actor.accountId, kind: 'sub' },
+      orderBy: { id: 'desc' },
+    });
+  }
+
+  /** `keyOrPrefix` is the full sub-key or the display prefix shown in listings. Revoking twice is fine. */
+  async revoke(actor: Actor, keyOrPrefix: string): Promise<ApiKey> {
+    requireMasterKey(actor);
+    const value = keyOrPrefix.trim();
+    const subKey = value.startsWith(SUB_KEY_PREFIX)
+      ? await this.db.prisma.apiKey.findFirst({ where: { accountId: actor.accountId, kind: 'sub', prefix: displayPrefix(value) } })
+      : null;
+    // A full key must match exactly; a prefix alone is enough for the owner (it is shown in listings).
+    if (!subKey || (value.length > displayPrefix(value).length && !keyMatches(value, subKey.secretHash))) {
+      throw new NotFound('no sub-key of this account matches; pass the sub-key or the prefix shown by GET /api/platform/sub-keys');
+    }
+    if (subKey.revokedAt) return subKey;
+    const revoked = await this.db.prisma.apiKey.update({ where: { id: subKey.id }, data: { revokedAt: new Date() } });
+    this.events.publish('subKeyEvents', actor.accountId, { type: 'revoked', subKeyId: subKey.id });
+    return revoked;
+  }
+
+  /** Usage of many sub-keys in one query (the GraphQL dataloader batches through here). */
+  async usageOf(keys: ReadonlyArray<Pick<ApiKey, 'id' | 'creditLimit'>>): Promise<SubKeyUsage[]> {
+    const keyIds = keys.map((k) => k.id);
+    const rows = await this.db.query<{ key: string; count: number; last_used_at: Date }>(
+      `SELECT "key", "count", "updatedAt" AT TIME ZONE 'UTC' AS last_used_at FROM "UsageCounter"
+       WHERE "key" = ANY($1::text[]) AND "windowStart" = '1970-01-01'`,
+      [keyIds.map(subKeyCounterKey)],
+    );
+    const byKey = new Map(rows.map((r) => [r.key, r]));
+    return keys.map(({ id, creditLimit }) => {
+      const row = byKey.get(subKeyCounterKey(id));
+      const requestsUsed = row?.count ?? 0;
+      return {
+        requestsUsed,
+        requestsRemaining: creditLimit === null ? null : Math.max(0, creditLimit - requestsUsed),
+        lastUsedAt: row?.last_used_at ?? null,
+      };
+    });
+  }
+}
+
+function requireMasterKey(actor: Actor): void {
+  if (actor.keyKind !== 'master') {
+    throw new Forbidden('sub-keys cannot manage sub-keys; use the account master key');
+  }
+}

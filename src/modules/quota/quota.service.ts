@@ -1,0 +1,108 @@
+// Request quotas (spec "Limits"): per account a daily count that resets at midnight UTC and a
+// per-minute burst, both from the account's tier; per sub-key its lifetime credit_limit. All of a
+// request's counters move together in one SQL call (consume_quota), so a request refused by one
+// limit is not counted against the others, counters survive restarts, and concurrent requests at a
+// boundary let exactly the limit through. A library such as rate-limiter-flexible keeps each limiter
+// apart and cannot refuse all-or-nothing across them, which is why this is our own.
+import type { Database } from '../../platform/database/database.js';
+import { QuotaExceeded } from '../../platform/errors.js';
+import type { TierLimits } from '../../config.js';
+import type { Actor } from '../accounts/actor.js';
+
+const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
+/** Lifetime counters (sub-key credit) use one fixed window. */
+const FOREVER = new Date(0);
+
+interface Counter {
+  key: string;
+  windowStart: Date;
+  /** Undefined for lifetime counters. */
+  windowMs?: number;
+  limit: number;
+  what: string;
+}
+
+export interface QuotaState {
+  /** Response headers describing the tightest limit (IETF RateLimit header fields). */
+  headers: Record<string, string>;
+}
+
+export function subKeyCounterKey(keyId: number): string {
+  return `key:${keyId}`;
+}
+
+export class QuotaService {
+  constructor(
+    private readonly db: Database,
+    private readonly tiers: Record<string, TierLimits>,
+  ) {}
+
+  limitsFor(tier: string): TierLimits {
+    return this.tiers[tier] ?? this.tiers.standard ?? { daily: 20, perMinute: 60 };
+  }
+
+  /** Counts one request for the actor, or throws 429 without counting it anywhere. */
+  async consume(actor: Actor, now = new Date()): Promise<QuotaState> {
+    const counters = this.countersFor(actor, now);
+    const rows = await this.db.query<{ counts: number[]; refused_at: number }>(
+      'SELECT counts, refused_at FROM consume_quota($1::text[], $2::timestamp(3)[], $3::int[])',
+      [counters.map((c) => c.key), counters.map((c) => c.windowStart.toISOString()), counters.map((c) => c.limit)],
+    );
+    const { counts, refused_at: refusedAt } = rows[0]!;
+    const headers = rateLimitHeaders(counters, counts, now);
+    if (refusedAt > 0) {
+      const refused = counters[refusedAt - 1]!;
+      if (refused.windowMs === undefined) {
+        throw new QuotaExceeded(`${refused.what} of ${refused.limit} requests is used up; create a new sub-key`, headers);
+      }
+      const retryAfter = secondsUntil(refused.windowStart.getTime() + refused.windowMs, now);
+      throw new QuotaExceeded(`${refused.what} of ${refused.limit} requests exceeded; retry in ${retryAfter} s`, {
+        ...headers,
+        'Retry-After': String(retryAfter),
+      });
+    }
+    return { headers };
+  }
+
+  private countersFor(actor: Actor, now: Date): Counter[] {
+    const limits = this.limitsFor(actor.tier);
+    const day = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
+    const minute = new Date(Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS);
+    // Always in this order (account day, account minute, key): consume_quota relies on one global order.
+    const counters: Counter[] = [
+      { key: `acct:${actor.accountId}:day`, windowStart: day, windowMs: DAY_MS, limit: limits.daily, what: `daily limit (${actor.tier} tier)` },
+      { key: `acct:${actor.accountId}:minute`, windowStart: minute, windowMs: MINUTE_MS, limit: limits.perMinute, what: `burst limit per minute (${actor.tier} tier)` },
+    ];
+    if (actor.keyKind === 'sub' && actor.creditLimit !== null) {
+      counters.push({ key: subKeyCounterKey(actor.keyId), windowStart: FOREVER, limit: actor.creditLimit, what: 'sub-key credit limit' });
+    }
+    return counters;
+  }
+}
+
+function secondsUntil(endMs: number, now: Date): number {
+  return Math.max(1, Math.ceil((endMs - now.getTime()) / 1000));
+}
+
+function rateLimitHeaders(counters: Counter[], counts: number[], now: Date): Record<string, string> {
+  const windowed = counters.filter((c) => c.windowMs !== undefined);
+  let tightest = windowed[0]!;
+  let tightestRemaining = Infinity;
+  windowed.forEach((c) => {
+    const remaining = Math.max(0, c.limit - (counts[counters.indexOf(c)] ?? 0));
+    if (remaining < tightestRemaining) {
+      tightest = c;
+      tightestRemaining = remaining;
+    }
+  });
+  const headers: Record<string, string> = {
+    'RateLimit-Policy': windowed.map((c) => `${c.limit};w=${c.windowMs! / 1000}`).join(', '),
+    'RateLimit-Limit': String(tightest.limit),
+    'RateLimit-Remaining': String(tightestRemaining),
+    'RateLimit-Reset': String(secondsUntil(tightest.windowStart.getTime() + tightest.windowMs!, now)),
+  };
+  const credit = counters.find((c) => c.windowMs === undefined);
+  if (credit) headers['X-Credit-Remaining'] = String(Math.max(0, credit.limit - (counts[counters.indexOf(credit)] ?? 0)));
+  return headers;
+}

@@ -1,0 +1,102 @@
+// The database port: one Prisma client over either embedded PGlite (default) or PostgreSQL
+// (DATABASE_URL), plus a raw SQL channel for migrations and the few hot-path statements.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaClient } from '../../generated/prisma/client.js';
+
+export type { PrismaClient };
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  prisma: PrismaClient;
+  /** Parameterised statement on the raw driver ($1, $2 ...). */
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Runs `fn` holding one connection: a transaction or a session lock needs the same connection. */
+  withConnection<T>(fn: (conn: RawConnection) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface RawConnection {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Several statements in one string, no parameters (migration files). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  /** Folder for the embedded database; undefined keeps it in memory. */
+  pgliteDir?: string;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPGlite(options.pgliteDir);
+}
+
+async function openPGlite(dir?: string): Promise<Database> {
+  if (dir) mkdirSync(dir, { recursive: true });
+  const pglite = await PGlite.create(dir ? join(dir) : undefined);
+  // The adapter is built against an older @prisma/driver-adapter-utils; the runtime contract is the same.
+  const adapter = new PrismaPGlite(pglite) as unknown as PrismaPg;
+  const prisma = new PrismaClient({ adapter });
+  const conn: RawConnection = {
+    query: async <T>(sql: string, params?: unknown[]) => (await pglite.query<T>(sql, params)).rows,
+    exec: async (sql: string) => {
+      await pglite.exec(sql);
+    },
+  };
+  return {
+    kind: 'pglite',
+    prisma,
+    query: conn.query,
+    // PGlite has a single connection; its own queue serialises callers.
+    withConnection: (fn) => fn(conn),
+    close: async () => {
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}
+
+async function openPostgres(databaseUrl: string): Promise<Database> {
+  const url = new URL(databaseUrl);
+  // Prisma's `?schema=` convention: queries are qualified with it, raw SQL finds it on the search path.
+  const schema = url.searchParams.get('schema') ?? undefined;
+  url.searchParams.delete('schema');
+  const pool = new pg.Pool({
+    connectionString: url.toString(),
+    max: 10,
+    options: schema ? `-c search_path=${quoteIdent(schema)}` : undefined,
+  });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema }) });
+  const query = async <T>(sql: string, params?: unknown[]) => (await pool.query(sql, params as unknown[])).rows as T[];
+  return {
+    kind: 'postgres',
+    prisma,
+    query,
+    withConnection: async (fn) => {
+      const client = await pool.connect();
+      try {
+        return await fn({
+          query: async <T>(sql: string, params?: unknown[]) => (await client.query(sql, params as unknown[])).rows as T[],
+          exec: async (sql: string) => {
+            await client.query(sql);
+          },
+        });
+      } finally {
+        client.release();
+      }
+    },
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}

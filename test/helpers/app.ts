@@ -1,0 +1,96 @@
+// Starts the real service on 127.0.0.1:<random port> for a test file, with its own database.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildApp, type App } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { createTestDatabase } from './database.js';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+/** Generous limits so tests not about quotas never meet them. */
+export const TEST_TIERS = {
+  standard: { daily: 100_000, perMinute: 100_000 },
+  tiny: { daily: 3, perMinute: 100 },
+  bursty: { daily: 1000, perMinute: 2 },
+};
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string;
+  admin?: boolean;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface TestApp {
+  app: App;
+  url: string;
+  ownerKey: string;
+  config: Config;
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  graphql(query: string, variables?: Record<string, unknown>, options?: RequestOptions): Promise<TestResponse>;
+  /** A new account through the admin REST route: returns its handle and master key. */
+  createAccount(handle: string, tier?: string): Promise<{ handle: string; key: string; id: number }>;
+  stop(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function startTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'image-service-test-'));
+  const database = await createTestDatabase();
+  const config = loadConfig(
+    { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ADMIN_TOKEN },
+    { inMemoryDatabase: true, databaseUrl: database.url, tiers: TEST_TIERS, ...overrides },
+  );
+  const app = await buildApp(config, { logger: createLogger('silent') });
+  const url = await app.start(0, '127.0.0.1');
+  if (!app.initialAccount) throw new Error('a fresh test database should have created the first account');
+
+  const request = async (method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.key) headers['X-API-Key'] = options.key;
+    if (options.admin) headers['X-Admin-Token'] = ADMIN_TOKEN;
+    let body: string | undefined = options.rawBody;
+    if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined && !headers['Content-Type']) headers['Content-Type'] = 'application/json';
+    const response = await fetch(url + path, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, body: parsed, text };
+  };
+
+  return {
+    app,
+    url,
+    config,
+    ownerKey: app.initialAccount.apiKey,
+    request,
+    graphql: (query, variables, options = {}) => request('POST', '/graphql', { ...options, body: { query, variables } }),
+    createAccount: async (prefix, tier) => {
+      const handle = `${prefix}-${++counter}`;
+      const res = await request('POST', '/api/admin/accounts', { admin: true, body: { handle, tier } });
+      if (res.status !== 201) throw new Error(`creating account ${handle} failed: ${res.status} ${res.text}`);
+      return { handle, key: res.body.api_key as string, id: res.body.account_id as number };
+    },
+    stop: async () => {
+      await app.stop();
+      await database.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
