@@ -16,12 +16,20 @@ export function toGraphQLError(error: AppError, from?: GraphQLError): GraphQLErr
   });
 }
 
+/**
+ * Checks the name, not the class: graphql 16 ships a CJS and an ESM build, and an error made by one
+ * fails `instanceof` against the other (seen under Vitest, where sources get the ESM build).
+ */
+export function isGraphQLError(value: unknown): value is GraphQLError {
+  return value instanceof Error && value.name === 'GraphQLError';
+}
+
 /** Yoga's maskError: our errors pass through, anything unexpected is logged and hidden. */
 export function makeMaskError(logger: Logger) {
   return (error: unknown, message: string): Error => {
-    const original = error instanceof GraphQLError ? error.originalError : error;
-    if (original instanceof AppError) return toGraphQLError(original, error instanceof GraphQLError ? error : undefined);
-    if (error instanceof GraphQLError && (!original || original instanceof GraphQLError)) return original instanceof GraphQLError ? original : error;
+    const original = isGraphQLError(error) ? error.originalError : error;
+    if (original instanceof AppError) return toGraphQLError(original, isGraphQLError(error) ? error : undefined);
+    if (isGraphQLError(error) && (!original || isGraphQLError(original))) return isGraphQLError(original) ? original : error;
     const requestId = currentRequestId();
     logger.error({ err: original }, 'unexpected error in GraphQL operation');
     return new GraphQLError(`${message} (request id ${requestId ?? 'unknown'})`, {

@@ -1,7 +1,7 @@
 // The Express application: request log, health check, JSON body parsing with a size limit, the REST
 // shim, GraphQL, and JSON answers for unknown routes and every error.
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { GraphQLError } from 'graphql';
+import { isGraphQLError } from '../graphql/errors.js';
 import { match } from 'path-to-regexp';
 import type { Config } from '../config.js';
 import type { Logger } from '../platform/logger.js';
@@ -68,7 +68,7 @@ interface ErrorAnswer {
 /** Maps anything thrown while handling a request to a status and a message fit for the caller. */
 function errorAnswer(error: unknown, bodyLimit: string): ErrorAnswer {
   if (error instanceof AppError) return { status: error.status, message: error.message, headers: error.headers };
-  if (error instanceof GraphQLError) {
+  if (isGraphQLError(error)) {
     const original = error.originalError;
     if (original instanceof AppError) return { status: original.status, message: original.message, headers: original.headers };
     const http = error.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
 import { Conflict, InvalidInput, NotFound } from '../../platform/errors.js';
-import { Prisma } from '../../generated/prisma/client.js';
+import { isUniqueViolation, uniqueViolationField } from '../../platform/database/errors.js';
 import type { Account } from '../../generated/prisma/client.js';
 import { generateKey } from './api-key.js';
 import { parseInput } from '../../platform/validation.js';
@@ -48,8 +48,8 @@ export class AccountsService {
       });
       return { account, apiKey: key.key };
     } catch (error) {
-      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') {
-        const field = String((error.meta?.target as string[] | undefined)?.[0] ?? 'handle');
+      if (isUniqueViolation(error)) {
+        const field = uniqueViolationField(error) ?? 'handle';
         throw new Conflict(`an account with this ${field} already exists`, field);
       }
       throw error;

@@ -1,0 +1,109 @@
+// Operator CLI: `npm run cli -- <command>`. Talks to a running service's admin REST routes
+// (rest-shim/routes/admin.routes.ts) over HTTP and prints one JSON line per command.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Command } from 'commander';
+
+class CliError extends Error {}
+
+const program = new Command('cli')
+  .description('Operator commands for a running image service')
+  .option('--url <url>', 'service URL (default: SERVICE_URL, else http://localhost:$PORT or 4000)')
+  .option('--admin-token <token>', 'admin token (default: ADMIN_TOKEN, else $DATA_DIR/admin-token)')
+  .showHelpAfterError();
+
+function serviceUrl(): string {
+  const url = program.opts<{ url?: string }>().url ?? process.env.SERVICE_URL ?? `http://localhost:${process.env.PORT ?? 4000}`;
+  return url.replace(/\/+$/, '');
+}
+
+function adminToken(): string {
+  const given = program.opts<{ adminToken?: string }>().adminToken ?? process.env.ADMIN_TOKEN;
+  if (given?.trim()) return given.trim();
+  const file = join(process.env.DATA_DIR ?? './data', 'admin-token');
+  let token = '';
+  try {
+    token = readFileSync(file, 'utf8').trim();
+  } catch {
+    // missing or unreadable: reported below
+  }
+  if (!token) throw new CliError(`no admin token: pass --admin-token, set ADMIN_TOKEN, or run from the service's directory so ${file} can be read`);
+  return token;
+}
+
+type Json = Record<string, unknown>;
+
+async function callAdmin(method: 'GET' | 'POST', path: string, body?: Json): Promise<Json> {
+  const token = adminToken();
+  const url = serviceUrl();
+  let response: Response;
+  try {
+    response = await fetch(`${url}/api/admin${path}`, {
+      method,
+      headers: { 'X-Admin-Token': token, ...(body ? { 'Content-Type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const reason = cause?.code ?? cause?.message ?? (error as Error).message;
+    throw new CliError(`cannot reach the service at ${url} (${reason}); start it with \`npm start\`, or pass --url`);
+  }
+  const text = await response.text();
+  let data: Json;
+  try {
+    data = JSON.parse(text) as Json;
+  } catch {
+    throw new CliError(`unexpected answer from ${url} (HTTP ${response.status}): ${text.slice(0, 200)}`);
+  }
+  if (data.success !== true) throw new CliError(typeof data.error === 'string' ? data.error : `HTTP ${response.status}`);
+  return data;
+}
+
+const handlePath = (handle: string) => `/accounts/${encodeURIComponent(handle)}`;
+const pick = (data: Json, keys: string[]) => Object.fromEntries(keys.filter((k) => k in data).map((k) => [k, data[k]]));
+const ACCOUNT = ['account_id', 'handle', 'email', 'status', 'tier', 'created_at'];
+const print = (value: Json) => console.log(JSON.stringify(value));
+
+const account = program.command('account').description('create and manage accounts');
+
+account
+  .command('create')
+  .description('create an account; prints its master API key, shown only once')
+  .requiredOption('--handle <handle>', 'account handle')
+  .option('--email <email>', 'contact email')
+  .option('--tier <tier>', 'rate-limit tier')
+  .action(async (opts: { handle: string; email?: string; tier?: string }) => {
+    const data = await callAdmin('POST', '/accounts', { handle: opts.handle, email: opts.email, tier: opts.tier });
+    print(pick(data, ['account_id', 'handle', 'api_key', 'tier', 'status', 'email']));
+  });
+
+for (const action of ['suspend', 'activate', 'deactivate'] as const) {
+  account
+    .command(`${action} <handle>`)
+    .description(`${action} an account`)
+    .action(async (handle: string) => print(pick(await callAdmin('POST', `${handlePath(handle)}/${action}`), ACCOUNT)));
+}
+
+account
+  .command('show <handle>')
+  .description('show an account')
+  .action(async (handle: string) => print(pick(await callAdmin('GET', handlePath(handle)), ACCOUNT)));
+
+account
+  .command('tier <handle> <tier>')
+  .description("set an account's tier")
+  .action(async (handle: string, tier: string) => print(pick(await callAdmin('POST', `${handlePath(handle)}/tier`, { tier }), ACCOUNT)));
+
+program
+  .command('key')
+  .description('manage API keys')
+  .command('rotate <handle>')
+  .description('replace the master API key; the old one stops working at once')
+  .action(async (handle: string) => print(pick(await callAdmin('POST', `${handlePath(handle)}/rotate-key`), ['account_id', 'handle', 'api_key'])));
+
+try {
+  await program.parseAsync();
+} catch (error) {
+  console.error(`error: ${(error as Error).message}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,117 @@
+// The operator CLI (src/cli/main.ts) run as a child process against a real service.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+let t: TestApp;
+
+function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  const { ADMIN_TOKEN: _a, SERVICE_URL: _s, DATA_DIR: _d, ...inherited } = process.env;
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', ...args],
+      { cwd: ROOT, env: { ...inherited, ADMIN_TOKEN, SERVICE_URL: t.url, ...env } },
+      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** Runs the CLI, expects success and exactly one JSON line on stdout. */
+async function cliJson(args: string[]) {
+  const result = await cli(args);
+  expect(result, result.stderr).toMatchObject({ code: 0 });
+  const lines = result.stdout.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0]!);
+}
+
+const statusWith = async (key: string) => (await t.request('GET', '/api/live-editor/status', { key })).status;
+
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.stop();
+});
+
+describe('operator CLI', () => {
+  const handle = `cli-${Date.now()}`;
+  let key = '';
+
+  it('account create prints one JSON line with a working key', async () => {
+    const created = await cliJson(['account', 'create', '--handle', handle, '--email', 'ops@example.com']);
+    expect(Object.keys(created).slice(0, 3)).toEqual(['account_id', 'handle', 'api_key']);
+    expect(created).toMatchObject({ handle, account_id: expect.any(Number), api_key: expect.stringMatching(/^mk_/) });
+    key = created.api_key;
+    expect(await statusWith(key)).toBe(200);
+  });
+
+  it('suspend blocks the key and activate restores it', async () => {
+    expect(await cliJson(['account', 'suspend', handle])).toMatchObject({ handle, status: 'suspended' });
+    expect(await statusWith(key)).toBe(403);
+    expect(await cliJson(['account', 'activate', handle])).toMatchObject({ handle, status: 'active' });
+    expect(await statusWith(key)).toBe(200);
+  });
+
+  it('account tier and account show', async () => {
+    expect(await cliJson(['account', 'tier', handle, 'tiny'])).toMatchObject({ handle, tier: 'tiny' });
+    const shown = await cliJson(['account', 'show', handle]);
+    expect(shown).toMatchObject({ handle, tier: 'tiny', status: 'active', email: 'ops@example.com' });
+    expect(Object.keys(shown).sort()).toEqual(['account_id', 'created_at', 'email', 'handle', 'status', 'tier']);
+  });
+
+  it('key rotate replaces the key at once', async () => {
+    const rotated = await cliJson(['key', 'rotate', handle]);
+    expect(Object.keys(rotated)).toEqual(['account_id', 'handle', 'api_key']);
+    expect(rotated.api_key).toMatch(/^mk_/);
+    expect(rotated.api_key).not.toBe(key);
+    expect(await statusWith(key)).toBe(401);
+    expect(await statusWith(rotated.api_key)).toBe(200);
+  });
+
+  it('an unknown handle exits 1 with error: on stderr', async () => {
+    const result = await cli(['account', 'show', 'no-such-handle-here']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^error: /);
+  });
+
+  it('a wrong admin token exits 1 and is never printed', async () => {
+    const wrong = 'wrong-admin-token-0123456789';
+    const result = await cli(['account', 'show', handle], { ADMIN_TOKEN: wrong });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: /);
+    expect(result.stdout + result.stderr).not.toContain(wrong);
+  });
+
+  it('an unreachable service exits 1 naming the URL', async () => {
+    const result = await cli(['account', 'show', handle, '--url', 'http://127.0.0.1:1']);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('http://127.0.0.1:1');
+    expect(result.stderr).toContain('npm start');
+  });
+
+  it('no admin token anywhere exits 1 saying where it looked', async () => {
+    const empty = mkdtempSync(join(tmpdir(), 'cli-no-token-'));
+    try {
+      const result = await cli(['account', 'show', handle], { ADMIN_TOKEN: undefined, DATA_DIR: empty });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain(join(empty, 'admin-token'));
+    } finally {
+      rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
