@@ -6,6 +6,7 @@ const shared = { testTimeout: 30_000, hookTimeout: 60_000 };
 const postgres = process.env.TEST_DATABASE_URL
   ? [
       {
+        extends: true as const,
         test: {
           ...shared,
           name: 'postgres',
@@ -18,7 +19,11 @@ const postgres = process.env.TEST_DATABASE_URL
   : [];
 
 export default defineConfig({
+  // graphql 16 ships a CJS build (main) and an ESM one (module) without an exports map. Node gives
+  // every library the CJS one; Vite would give our sources the ESM one, and then graphql-ws and
+  // friends reject our GraphQLErrors (`instanceof` across two copies). Use the one Node uses.
+  resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
-    projects: [{ test: { ...shared, name: 'pglite', include: ['test/**/*.test.ts'] } }, ...postgres],
+    projects: [{ extends: true, test: { ...shared, name: 'pglite', include: ['test/**/*.test.ts'] } }, ...postgres],
   },
 });

@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { type AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { isDeepStrictEqual } from 'node:util';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { Kind, parse, print, visit, type DefinitionNode, type FragmentDefinitionNode } from 'graphql';
 import { buildApp, type App } from '../src/app.js';
@@ -160,6 +161,7 @@ interface LoadResult {
   rps: number;
   p50: number;
   p99: number;
+  max: number;
   requests: number;
   non2xx: number;
   errors: number;
@@ -168,7 +170,7 @@ interface LoadResult {
 
 interface AutocannonJson {
   requests: { mean: number; total: number };
-  latency: { p50: number; p99: number };
+  latency: { p50: number; p99: number; max: number };
   non2xx: number;
   errors: number;
   timeouts: number;
@@ -194,6 +196,7 @@ function autocannon(target: Target, seconds: number): Promise<LoadResult> {
           rps: json.requests.mean,
           p50: json.latency.p50,
           p99: json.latency.p99,
+          max: json.latency.max,
           requests: json.requests.total,
           non2xx: json.non2xx,
           errors: json.errors,
@@ -354,17 +357,39 @@ async function main(): Promise<void> {
     if (!isDeepStrictEqual(shimBody.sub_keys, handBody.sub_keys)) throw new Error('the shim and the hand-written handler list different sub_keys');
     console.log(`verified: all three answer 200 with the same ${SUB_KEYS} sub_keys`);
 
+    // Service-side diagnostics during each measured run: event-loop stalls and garbage collection.
+    let gcMs = 0;
+    let gcCount = 0;
+    const gcObserver = new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        gcMs += entry.duration;
+        gcCount++;
+      }
+    });
+    gcObserver.observe({ entryTypes: ['gc'] });
     const loads: LoadResult[] = [];
+    const diagnostics: Array<{ loopP99: number; loopMax: number; gcMs: number; gcCount: number }> = [];
+    // One warm-up round over all three first: whichever variant ran first otherwise paid for JIT and
+    // WebAssembly tier-up of the shared code (PGlite, Prisma's query compiler) with seconds-long tails.
+    console.log(`warm-up round: ${WARMUP_SECONDS} s per variant`);
+    for (const target of targets) await autocannon(target, WARMUP_SECONDS);
     for (const target of targets) {
       console.log(`${target.name}: warm-up ${WARMUP_SECONDS} s, then ${SECONDS} s at ${CONNECTIONS} connections`);
       await autocannon(target, WARMUP_SECONDS);
+      const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+      loopDelay.enable();
+      gcMs = 0;
+      gcCount = 0;
       const result = await autocannon(target, SECONDS);
+      loopDelay.disable();
+      diagnostics.push({ loopP99: loopDelay.percentile(99) / 1e6, loopMax: loopDelay.max / 1e6, gcMs, gcCount });
       if (result.non2xx || result.errors || result.timeouts) {
         throw new Error(`${target.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts`);
       }
-      console.log(`  ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms (${result.requests} requests)`);
+      console.log(`  ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, max ${result.max} ms (${result.requests} requests)`);
       loads.push(result);
     }
+    gcObserver.disconnect();
 
     // Auth + quota, sequentially, in process; the raw SQL under it is metered separately.
     const { auth, quota, subKeys, db } = app.services;
@@ -416,11 +441,15 @@ async function main(): Promise<void> {
       `- Date: ${new Date().toISOString()}`,
       `- Machine: ${cpu[0]?.model.trim() ?? 'unknown CPU'} × ${cpu.length}, Node ${process.version}, ${process.platform} ${process.arch}`,
       `- Command: \`${commandLine()}\``,
-      `- Load: autocannon (separate process), ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s per variant, X-API-Key = owner key, ${SUB_KEYS} sub-keys listed; service on in-memory PGlite, NODE_ENV=production, logging silent`,
+      `- Load: autocannon (separate process), ${CONNECTIONS} connections, a warm-up round of ${WARMUP_SECONDS} s per variant, then per variant ${WARMUP_SECONDS} s warm-up and ${SECONDS} s measured, X-API-Key = owner key, ${SUB_KEYS} sub-keys listed; service on in-memory PGlite, NODE_ENV=production, logging silent`,
       '',
-      '| variant | requests/s (mean) | latency p50 (ms) | latency p99 (ms) | requests |',
-      '| --- | ---: | ---: | ---: | ---: |',
-      ...targets.map((t, i) => `| ${t.name} | ${loads[i]!.rps.toFixed(0)} | ${loads[i]!.p50} | ${loads[i]!.p99} | ${loads[i]!.requests} |`),
+      '| variant | requests/s (mean) | latency p50 (ms) | latency p99 (ms) | latency max (ms) | requests | event-loop delay p99 / max (ms) | GC during run (ms, count) |',
+      '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+      ...targets.map((t, i) => {
+        const l = loads[i]!;
+        const d = diagnostics[i]!;
+        return `| ${t.name} | ${l.rps.toFixed(0)} | ${l.p50} | ${l.p99} | ${l.max} | ${l.requests} | ${ms(d.loopP99)} / ${ms(d.loopMax)} | ${d.gcMs.toFixed(0)}, ${d.gcCount} |`;
+      }),
       '',
       '| ratio | value | target | result |',
       '| --- | ---: | --- | --- |',

@@ -33,6 +33,8 @@ export const builder = new SchemaBuilder<{
   plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, RelayPlugin, DataloaderPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
+    // Check subscription fields when a client subscribes, not only when an event arrives.
+    authorizeOnSubscribe: true,
     authScopes: (ctx) => ({
       authenticated: ctx.actor !== null,
       master: ctx.actor?.keyKind === 'master',

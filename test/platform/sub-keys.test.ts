@@ -151,7 +151,6 @@ describe('revocation and expiry', () => {
 
   it('caps live sub-keys per account with 409', async () => {
     const account = await t.createAccount('capped');
-    t.app.services.config.subKeysPerAccount; // documented default is 100; this test lowers it through the service
     const service = t.app.services.subKeys as unknown as { maxPerAccount: number };
     const saved = service.maxPerAccount;
     service.maxPerAccount = 2;

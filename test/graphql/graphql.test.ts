@@ -1,0 +1,123 @@
+// GraphQL endpoint: GraphiQL, hardening (depth, aliases, cost, batching, suggestions) and ownership
+// of relay node lookups.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+let dev: TestApp;
+let prod: TestApp;
+beforeAll(async () => {
+  [dev, prod] = await Promise.all([
+    startTestApp({ graphql: { maxDepth: 5, maxAliases: 3, maxCost: 60 } }),
+    startTestApp({ env: 'production' }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([dev.stop(), prod.stop()]);
+});
+
+describe('GraphiQL', () => {
+  it('is served outside production', async () => {
+    const res = await dev.request('GET', '/graphql', { headers: { Accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(res.text).toContain('graphiql');
+  });
+
+  it('is not served in production', async () => {
+    const res = await prod.request('GET', '/graphql', { headers: { Accept: 'text/html' } });
+    expect(res.text).not.toContain('graphiql');
+  });
+});
+
+describe('hardening', () => {
+  it('answers queries within the limits', async () => {
+    const res = await dev.graphql('{ viewer { handle subKeys(first: 2) { totalCount } } }', {}, { key: dev.ownerKey });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.viewer.handle).toBe('owner');
+  });
+
+  it('refuses a query deeper than the limit', async () => {
+    const res = await dev.graphql('{ viewer { subKeys { edges { node { usage { requestsUsed } } } } } }', {}, { key: dev.ownerKey });
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors[0].message).toMatch(/depth/i);
+  });
+
+  it('refuses too many aliases', async () => {
+    const res = await dev.graphql('{ a: health b: health c: health d: health e: health }', {}, { key: dev.ownerKey });
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors[0].message).toMatch(/aliases limit of 3 exceeded/i);
+  });
+
+  it('refuses a query over the cost limit', async () => {
+    const fields = Array.from({ length: 40 }, () => 'handle email tier status').join(' ');
+    const res = await dev.graphql(`{ viewer { ${fields} subKeys { edges { node { prefix label scopes status createdAt } } } } }`, {}, { key: dev.ownerKey });
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors[0].message).toMatch(/cost/i);
+  });
+
+  it('does not accept batched requests', async () => {
+    const res = await dev.request('POST', '/graphql', { key: dev.ownerKey, body: [{ query: '{ health }' }, { query: '{ health }' }] });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.text).not.toContain('"health":true');
+  });
+
+  it('suggests field names outside production only', async () => {
+    const devRes = await dev.graphql('{ viewr { handle } }', {}, { key: dev.ownerKey });
+    expect(devRes.body.errors[0].message).toMatch(/Did you mean "viewer"/);
+    const prodRes = await prod.graphql('{ viewr { handle } }', {}, { key: prod.ownerKey });
+    expect(prodRes.body.errors[0].message).toMatch(/Cannot query field "viewr"/);
+    expect(prodRes.body.errors[0].message).not.toMatch(/Did you mean/);
+  });
+});
+
+describe('authentication over GraphQL', () => {
+  it('answers 401 for an invalid key and lets public fields through without one', async () => {
+    const bad = await dev.graphql('{ health }', {}, { key: 'mk_wrong' });
+    expect(bad.status).toBe(401);
+    expect(bad.body.errors[0]).toMatchObject({ message: 'invalid API key', extensions: { code: 'UNAUTHENTICATED' } });
+    const anonymous = await dev.graphql('{ health }');
+    expect(anonymous.body).toEqual({ data: { health: true } });
+  });
+
+  it('refuses protected fields without a key', async () => {
+    const res = await dev.graphql('{ viewer { handle } }');
+    expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/API key required/), extensions: { http: { status: 401 } } });
+  });
+
+  it('returns ServiceError results for refused mutations', async () => {
+    const res = await dev.graphql(
+      'mutation { createSubKey(input: { scopes: "everything" }) { __typename ... on ServiceError { message status code field } } }',
+      {},
+      { key: dev.ownerKey },
+    );
+    expect(res.body.data.createSubKey).toEqual({
+      __typename: 'ServiceError',
+      message: 'scopes: unknown scope everything; expected a comma-separated subset of scrape, generate, search, media',
+      status: 400,
+      code: 'INVALID_INPUT',
+      field: 'scopes',
+    });
+  });
+});
+
+describe('relay node lookups', () => {
+  it("finds the caller's own objects and nothing of another account's", async () => {
+    const other = await dev.createAccount('node-other');
+    const mine = await dev.graphql(
+      'mutation { createSubKey(input: { label: "n" }) { ... on MutationCreateSubKeySuccess { data { subKey { id } } } } }',
+      {},
+      { key: dev.ownerKey },
+    );
+    const id = mine.body.data.createSubKey.data.subKey.id as string;
+    const query = 'query ($id: ID!) { node(id: $id) { id ... on SubKey { label } } }';
+    const own = await dev.graphql(query, { id }, { key: dev.ownerKey });
+    expect(own.body.data.node).toEqual({ id, label: 'n' });
+    const theirs = await dev.graphql(query, { id }, { key: other.key });
+    expect(theirs.body.data.node).toBeNull();
+    const viewer = await dev.graphql('{ viewer { id } }', {}, { key: other.key });
+    const ownerViewer = await dev.graphql('{ viewer { id } }', {}, { key: dev.ownerKey });
+    const crossAccount = await dev.graphql('query ($id: ID!) { node(id: $id) { id } }', { id: ownerViewer.body.data.viewer.id }, { key: other.key });
+    expect(crossAccount.body.data.node).toBeNull();
+    expect(viewer.body.data.viewer.id).not.toBe(ownerViewer.body.data.viewer.id);
+  });
+});

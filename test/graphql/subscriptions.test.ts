@@ -1,0 +1,87 @@
+// Subscriptions over graphql-ws on /graphql, authenticated through connectionParams.
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+let t: TestApp;
+const clients: Client[] = [];
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.dispose()));
+  await t.stop();
+});
+
+function connect(apiKey?: string): Client {
+  const client = createClient({
+    url: t.url.replace('http', 'ws') + '/graphql',
+    webSocketImpl: WebSocket,
+    connectionParams: apiKey ? { 'X-API-Key': apiKey } : {},
+    retryAttempts: 0,
+  });
+  clients.push(client);
+  return client;
+}
+
+/** Subscribes and collects results until `count` arrived (or an error). */
+function collect(client: Client, query: string, count: number): { done: Promise<unknown[]>; ready: Promise<void> } {
+  const results: unknown[] = [];
+  let markReady: () => void;
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  const done = new Promise<unknown[]>((resolve, reject) => {
+    const unsubscribe = client.subscribe(
+      { query },
+      {
+        next: (value) => {
+          results.push(value);
+          if (results.length >= count) {
+            unsubscribe();
+            resolve(results);
+          }
+        },
+        error: (error) => reject(error),
+        complete: () => resolve(results),
+      },
+    );
+  });
+  // graphql-ws has no "subscribed" acknowledgement; the server registers the subscription on the
+  // first round trip, so a follow-up query on the same socket proves it is in place.
+  client.subscribe({ query: '{ health }' }, { next: () => markReady(), error: () => markReady(), complete: () => {} });
+  return { done, ready };
+}
+
+const QUERY = 'subscription { subKeyEvents { type subKey { label status } } }';
+
+describe('subKeyEvents over graphql-ws', () => {
+  it('delivers created and revoked events of the own account only', async () => {
+    const other = await t.createAccount('ws-other');
+    const mine = collect(connect(t.ownerKey), QUERY, 2);
+    const theirs = collect(connect(other.key), QUERY, 1);
+    await Promise.all([mine.ready, theirs.ready]);
+
+    const created = await t.request('POST', '/api/platform/sub-keys', { key: t.ownerKey, body: { label: 'watched' } });
+    await t.request('POST', `/api/platform/sub-keys/${created.body.prefix}/revoke`, { key: t.ownerKey });
+    await t.request('POST', '/api/platform/sub-keys', { key: other.key, body: { label: 'theirs' } });
+
+    expect(await mine.done).toEqual([
+      { data: { subKeyEvents: { type: 'created', subKey: { label: 'watched', status: 'active' } } } },
+      { data: { subKeyEvents: { type: 'revoked', subKey: { label: 'watched', status: 'revoked' } } } },
+    ]);
+    expect(await theirs.done).toEqual([{ data: { subKeyEvents: { type: 'created', subKey: { label: 'theirs', status: 'active' } } } }]);
+  });
+
+  it('refuses an invalid key with the same message as HTTP', async () => {
+    const { done } = collect(connect('mk_invalid'), QUERY, 1);
+    await expect(done).rejects.toEqual([expect.objectContaining({ message: 'invalid API key' })]);
+  });
+
+  it('refuses a sub-key (sub-key events need the master key)', async () => {
+    const sub = await t.request('POST', '/api/platform/sub-keys', { key: t.ownerKey, body: {} });
+    const { done } = collect(connect(sub.body.sub_key), QUERY, 1);
+    await expect(done).resolves.toEqual([
+      expect.objectContaining({ errors: [expect.objectContaining({ message: 'this operation needs the account master key; sub-keys cannot call it' })] }),
+    ]);
+  });
+});

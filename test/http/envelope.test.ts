@@ -1,0 +1,131 @@
+// Envelope and errors (spec "Errors"), request ids and request logs.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { createHttpApp } from '../../src/http/app.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { routes } from '../../rest-shim/routes.js';
+import { defineRoute } from '../../rest-shim/route.js';
+import { LiveEditorStatusDocument } from '../../rest-shim/generated/operations.js';
+
+let t: TestApp;
+let server: Server;
+let base: string;
+const logLines: Array<Record<string, unknown>> = [];
+
+beforeAll(async () => {
+  t = await startTestApp({ bodyLimit: '2kb' });
+  // A second HTTP front over the same services, with a capturing logger and one route that fails.
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(line));
+      done();
+    },
+  });
+  const failing = defineRoute({
+    method: 'GET',
+    path: '/api/test/explode',
+    auth: 'key',
+    scope: 'any',
+    summary: 'fails on purpose',
+    operation: LiveEditorStatusDocument,
+    shape: () => {
+      throw new Error('boom: internal detail that must not leak');
+    },
+  });
+  const app = createHttpApp({ config: t.config, logger: createLogger('info', sink), yoga: t.app.yoga, db: t.app.services.db, routes: [...routes, failing] });
+  server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => server.close(resolve));
+  await t.stop();
+});
+
+describe('envelope and errors', () => {
+  it('answers unknown routes with 404 JSON', async () => {
+    const res = await t.request('GET', '/api/nothing-here', { key: t.ownerKey });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ success: false, error: 'no such endpoint: GET /api/nothing-here' });
+  });
+
+  it('answers a known path with the wrong method with 405 and Allow', async () => {
+    const res = await t.request('DELETE', '/api/platform/sub-keys', { key: t.ownerKey });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST, GET');
+    expect(res.body.success).toBe(false);
+  });
+
+  it('answers malformed JSON with 400', async () => {
+    const res = await t.request('POST', '/api/platform/sub-keys', { key: t.ownerKey, rawBody: '{"label": "x",' });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ success: false, error: 'malformed JSON in the request body' });
+  });
+
+  it('answers a body over the configured limit with 413', async () => {
+    const res = await t.request('POST', '/api/platform/sub-keys', { key: t.ownerKey, body: { label: 'x'.repeat(4000) } });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ success: false, error: 'request body is larger than the limit of 2kb' });
+  });
+
+  it('applies the body limit to /graphql too', async () => {
+    const res = await t.request('POST', '/graphql', { key: t.ownerKey, body: { query: `{ health } # ${'x'.repeat(4000)}` } });
+    expect(res.status).toBe(413);
+  });
+
+  it('serves /healthz without a key', async () => {
+    const res = await t.request('GET', '/healthz');
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, status: 'ok' });
+  });
+
+  it('returns a request id header on every response, keeping a well-formed incoming one', async () => {
+    const fresh = await t.request('GET', '/healthz');
+    expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const kept = await t.request('GET', '/healthz', { headers: { 'X-Request-Id': 'proxy-id-12345' } });
+    expect(kept.headers.get('x-request-id')).toBe('proxy-id-12345');
+    const refused = await t.request('GET', '/healthz', { headers: { 'X-Request-Id': 'bad id with spaces' } });
+    expect(refused.headers.get('x-request-id')).not.toContain('bad');
+  });
+
+  it('hides the cause of a 500 from the caller and logs it with the request id', async () => {
+    const response = await fetch(`${base}/api/test/explode`, { headers: { 'X-API-Key': t.ownerKey } });
+    const body = await response.json();
+    expect(response.status).toBe(500);
+    expect(body).toEqual({ success: false, error: 'internal server error; retry, and quote the X-Request-Id header when reporting it' });
+    expect(JSON.stringify(body)).not.toContain('boom');
+    const requestId = response.headers.get('x-request-id');
+    const failure = logLines.find((l) => l.msg === 'request failed' && l.requestId === requestId);
+    expect(failure).toBeDefined();
+    expect(JSON.stringify(failure)).toContain('boom');
+    expect(logLines.find((l) => l.msg === 'request' && l.requestId === requestId)).toMatchObject({ status: 500, level: 50 });
+  });
+});
+
+describe('request logs', () => {
+  it('writes one line per request with method, path, status, duration and request id, and no secrets', async () => {
+    logLines.length = 0;
+    const response = await fetch(`${base}/api/platform/sub-keys?label=secret-query`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ api_key: t.ownerKey, label: 'logged?' }),
+    });
+    expect(response.status).toBe(201);
+    const created = await response.json();
+    await fetch(`${base}/api/live-editor/status`, { headers: { 'X-API-Key': created.sub_key } });
+    const wrongAdmin = await fetch(`${base}/api/admin/accounts/owner`, { headers: { 'X-Admin-Token': 'not-the-token' } });
+    expect(wrongAdmin.status).toBe(401);
+    const requestLines = logLines.filter((l) => l.msg === 'request');
+    expect(requestLines).toHaveLength(3);
+    expect(requestLines[0]).toMatchObject({ method: 'POST', path: '/api/platform/sub-keys', status: 201, requestId: response.headers.get('x-request-id') });
+    expect(typeof requestLines[0]!.durationMs).toBe('number');
+    const everything = JSON.stringify(logLines);
+    expect(everything).not.toContain(t.ownerKey);
+    expect(everything).not.toContain(created.sub_key);
+    expect(everything).not.toContain('not-the-token');
+    expect(everything).not.toContain('secret-query');
+  });
+});

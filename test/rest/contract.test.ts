@@ -1,0 +1,128 @@
+// Contract test over the REST route table: every documented route has a row here, and for each the
+// method and path answer, auth and scopes are enforced, and the envelope and status are as documented.
+// A later feature adds its routes to rest-shim/routes.ts and its rows to `cases` below.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../../rest-shim/routes.js';
+import type { RouteDefinition } from '../../rest-shim/route.js';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+
+interface Call {
+  params?: Record<string, string>;
+  query?: Record<string, string>;
+  body?: unknown;
+}
+
+interface ContractCase {
+  /** Builds a valid call; may create what the call needs. `key` is a fresh account's master key. */
+  call: (ctx: { t: TestApp; key: string; handle: string }) => Promise<Call> | Call;
+  status: number;
+  /** Documented fields that must follow `success`, in this order. */
+  fields?: string[];
+}
+
+const freshSubKeyPrefix = async ({ t, key }: { t: TestApp; key: string }) =>
+  (await t.request('POST', '/api/platform/sub-keys', { key, body: {} })).body.prefix as string;
+
+let unique = 0;
+const cases: Record<string, ContractCase> = {
+  'POST /api/platform/sub-keys': {
+    call: () => ({ body: { label: 'contract', credit_limit: 5, scopes: 'search' } }),
+    status: 201,
+    fields: ['sub_key', 'label', 'credit_limit', 'scopes', 'expires_at'],
+  },
+  'GET /api/platform/sub-keys': { call: () => ({}), status: 200, fields: ['sub_keys'] },
+  'POST /api/platform/sub-keys/:key/revoke': { call: async (ctx) => ({ params: { key: await freshSubKeyPrefix(ctx) } }), status: 200 },
+  'GET /api/live-editor/status': { call: () => ({}), status: 200, fields: ['available', 'message', 'features'] },
+  'GET /api/search-links': { call: () => ({ query: { query: 'red fox' } }), status: 200, fields: ['query', 'links'] },
+  'POST /api/admin/accounts': { call: () => ({ body: { handle: `made-by-contract-${++unique}` } }), status: 201, fields: ['account_id', 'handle'] },
+  'GET /api/admin/accounts/:handle': { call: ({ handle }) => ({ params: { handle } }), status: 200 },
+  'POST /api/admin/accounts/:handle/suspend': { call: ({ handle }) => ({ params: { handle } }), status: 200 },
+  'POST /api/admin/accounts/:handle/activate': { call: ({ handle }) => ({ params: { handle } }), status: 200 },
+  'POST /api/admin/accounts/:handle/deactivate': { call: ({ handle }) => ({ params: { handle } }), status: 200 },
+  'POST /api/admin/accounts/:handle/tier': { call: ({ handle }) => ({ params: { handle }, body: { tier: 'standard' } }), status: 200 },
+  'POST /api/admin/accounts/:handle/rotate-key': { call: ({ handle }) => ({ params: { handle } }), status: 200, fields: ['account_id', 'handle'] },
+};
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(() => t.stop());
+
+const name = (r: RouteDefinition) => `${r.method} ${r.path}`;
+
+function url(route: RouteDefinition, call: Call): string {
+  const path = route.path.replace(/:(\w+)/g, (_m, p: string) => encodeURIComponent(call.params?.[p] ?? `missing-${p}`));
+  const query = call.query ? `?${new URLSearchParams(call.query)}` : '';
+  return path + query;
+}
+
+async function fresh() {
+  const account = await t.createAccount('contract');
+  return { t, key: account.key, handle: account.handle };
+}
+
+it('has a contract row for every route in the table, and no stale rows', () => {
+  expect(routes.map(name).filter((n) => !cases[n]), 'routes without a contract row').toEqual([]);
+  expect(Object.keys(cases).filter((n) => !routes.some((r) => name(r) === n)), 'rows without a route').toEqual([]);
+});
+
+describe.each(routes.map((r) => [name(r), r] as const))('%s', (_name, route) => {
+  const contract = cases[name(route)]!;
+
+  it('answers a valid call with the documented status and envelope', async () => {
+    const ctx = await fresh();
+    const call = await contract.call(ctx);
+    const res = await t.request(route.method, url(route, call), {
+      key: route.auth === 'key' ? ctx.key : undefined,
+      admin: route.auth === 'admin',
+      body: call.body,
+    });
+    expect(res.status, res.text).toBe(contract.status);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(Object.keys(res.body)[0]).toBe('success');
+    expect(res.body.success).toBe(true);
+    if (contract.fields) expect(Object.keys(res.body).slice(1, 1 + contract.fields.length)).toEqual(contract.fields);
+  });
+
+  if (route.auth !== 'none') {
+    it('refuses a call without credentials with 401', async () => {
+      const ctx = await fresh();
+      const res = await t.request(route.method, url(route, await contract.call(ctx)), { body: (await contract.call(ctx)).body });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ success: false, error: expect.any(String) });
+    });
+  }
+
+  if (route.auth === 'key' && route.scope && route.scope !== 'any') {
+    it(`refuses a sub-key without the ${route.scope} scope with 403`, async () => {
+      const ctx = await fresh();
+      const otherScopes = ['scrape', 'generate', 'search', 'media'].filter((s) => s !== route.scope).join(',');
+      const sub = await t.request('POST', '/api/platform/sub-keys', { key: ctx.key, body: { scopes: otherScopes } });
+      const call = await contract.call(ctx);
+      const res = await t.request(route.method, url(route, call), { key: sub.body.sub_key, body: call.body });
+      expect(res.status).toBe(403);
+      expect(res.body.error).toMatch(route.scope === 'master' ? /master key/ : new RegExp(`'${route.scope}' scope`));
+    });
+  }
+
+  if (route.auth === 'key' && route.scope && route.scope !== 'master') {
+    it('lets a sub-key with the right scope through', async () => {
+      const ctx = await fresh();
+      const scopes = route.scope === 'any' ? 'media' : route.scope;
+      const sub = await t.request('POST', '/api/platform/sub-keys', { key: ctx.key, body: { scopes } });
+      const call = await contract.call(ctx);
+      const res = await t.request(route.method, url(route, call), { key: sub.body.sub_key, body: call.body });
+      expect(res.status).toBe(contract.status);
+    });
+  }
+
+  it('answers a method the path does not have with 405', async () => {
+    const taken = new Set(routes.filter((r) => r.path === route.path).map((r) => r.method));
+    const other = (['GET', 'POST', 'PATCH', 'DELETE'] as const).find((m) => !taken.has(m))!;
+    const ctx = await fresh();
+    const res = await t.request(other, url(route, await contract.call(ctx)), { key: ctx.key });
+    expect(res.status).toBe(405);
+    expect(res.body.success).toBe(false);
+  });
+});
