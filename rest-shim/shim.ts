@@ -2,7 +2,7 @@
 // the GraphQL context factory (same keys, scopes and quotas as /graphql), turns the request into
 // variables, runs the row's operation through the yoga envelope and answers the documented JSON.
 import { Router, type Request, type Response, type NextFunction } from 'express';
-import type { DocumentNode } from 'graphql';
+import { validate, type DocumentNode } from 'graphql';
 import type { Yoga } from '../src/graphql/server.js';
 import type { Context, Credentials } from '../src/graphql/context.js';
 import { credentialsFromHeaders } from '../src/graphql/context.js';
@@ -14,7 +14,12 @@ import { sendJson } from '../src/http/respond.js';
 
 export function createRestRouter(yoga: Yoga, table: RouteDefinition[]): Router {
   const router = Router();
+  const { schema } = yoga.getEnveloped({});
   for (const route of table) {
+    // The shim executes its documents without per-request parsing or validation (they are ours and
+    // fixed), so each is validated once here: a stale operation stops the start, not a request.
+    const problems = validate(schema, route.operation as DocumentNode);
+    if (problems.length > 0) throw new Error(`REST route ${route.method} ${route.path}: its operation is invalid: ${problems[0]!.message}`);
     const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
     router[method](route.path, restHandler(yoga, route));
   }

@@ -10,6 +10,8 @@ export function toGraphQLError(error: AppError, from?: GraphQLError): GraphQLErr
     originalError: error,
     extensions: {
       code: error.code,
+      // Yoga strips `http` from what it sends; `status` stays for GraphQL clients.
+      status: error.status,
       ...(error.field ? { field: error.field } : {}),
       http: { status: error.status, ...(error.headers ? { headers: error.headers } : {}) },
     },

@@ -81,7 +81,7 @@ describe('authentication over GraphQL', () => {
 
   it('refuses protected fields without a key', async () => {
     const res = await dev.graphql('{ viewer { handle } }');
-    expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/API key required/), extensions: { http: { status: 401 } } });
+    expect(res.body.errors[0]).toMatchObject({ message: expect.stringMatching(/API key required/), extensions: { code: 'UNAUTHENTICATED', status: 401 } });
   });
 
   it('returns ServiceError results for refused mutations', async () => {

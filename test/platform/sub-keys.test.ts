@@ -63,7 +63,7 @@ describe('sub-key scopes', () => {
     expect(res.body.errors[0]).toMatchObject({
       message: "this sub-key lacks the 'search' scope needed for this operation",
       path: ['searchLinks'],
-      extensions: { code: 'FORBIDDEN', http: { status: 403 } },
+      extensions: { code: 'FORBIDDEN', status: 403 },
     });
   });
 
