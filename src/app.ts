@@ -18,6 +18,7 @@ import { routes } from '../rest-shim/routes.js';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 export const INITIAL_HANDLE = 'owner';
+const QUOTA_SWEEP_INTERVAL_MS = 10 * 60_000;
 
 export interface App {
   services: Services;
@@ -56,6 +57,9 @@ export async function buildApp(config: Config, options: { logger?: Logger } = {}
   const yoga = createGraphQLServer(services, logger);
   const server = createServer(createHttpApp({ config, logger, yoga, db, routes }));
   const closeWebSockets = attachWebSocketServer(server, yoga);
+  const sweepQuotas = () =>
+    services.quota.sweep().catch((error: unknown) => logger.warn({ err: error }, 'sweeping old quota windows failed'));
+  const sweeper = setInterval(sweepQuotas, QUOTA_SWEEP_INTERVAL_MS).unref();
 
   return {
     services,
@@ -74,6 +78,7 @@ export async function buildApp(config: Config, options: { logger?: Logger } = {}
         });
       }),
     stop: async () => {
+      clearInterval(sweeper);
       await closeWebSockets();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

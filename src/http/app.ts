@@ -76,7 +76,7 @@ function errorAnswer(error: unknown, bodyLimit: string): ErrorAnswer {
   }
   const bodyError = error as { type?: string; status?: number; message?: string };
   if (bodyError?.type === 'entity.parse.failed') return { status: 400, message: 'malformed JSON in the request body' };
-  if (bodyError?.type === 'entity.too.large') return { status: 413, message: `request body is larger than the limit of ${bodyError.message?.match(/\d+/) ? bodyLimit : bodyLimit}` };
+  if (bodyError?.type === 'entity.too.large') return { status: 413, message: `request body is larger than the limit of ${bodyLimit}` };
   if (typeof bodyError?.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
     return { status: bodyError.status, message: bodyError.message ?? 'bad request' };
   }

@@ -106,3 +106,21 @@ describe('quotas', () => {
     expect(res.headers.get('ratelimit-limit')).toBeNull();
   });
 });
+
+describe('sweeping old windows', () => {
+  it('deletes ended windows and keeps current ones and lifetime sub-key counters', async () => {
+    const account = await t.createAccount('sweep');
+    const sub = await t.request('POST', '/api/platform/sub-keys', { key: account.key, body: {} });
+    await t.request('GET', STATUS, { key: sub.body.sub_key });
+    const keys = [`acct:${account.id}:day`, `acct:${account.id}:minute`, `key:${sub.body.id}`];
+    const count = async () =>
+      (await t.app.services.db.query<{ key: string }>(`SELECT "key" FROM "UsageCounter" WHERE "key" = ANY($1::text[]) ORDER BY "key"`, [keys])).map((r) => r.key);
+    expect(await count()).toEqual([...keys].sort());
+    // Ten minutes on: the minute window has ended, the day has not.
+    await t.app.services.quota.sweep(new Date(Date.now() + 10 * 60_000));
+    expect(await count()).toEqual([`acct:${account.id}:day`, `key:${sub.body.id}`]);
+    // Three days on: only the lifetime counter stays.
+    await t.app.services.quota.sweep(new Date(Date.now() + 3 * 86_400_000));
+    expect(await count()).toEqual([`key:${sub.body.id}`]);
+  });
+});
