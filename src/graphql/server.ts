@@ -2,6 +2,7 @@
 // path, both running operations through the same envelope (context, auth, quotas, hardening).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -32,6 +33,9 @@ export function createGraphQLServer(services: Services, logger: Logger): Yoga {
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
     graphiql: production ? false : { subscriptionsProtocol: 'WS', title: 'Image service GraphQL' },
+    // GraphiQL bundled into the page: the default one loads its scripts from a CDN, which offline
+    // machines (and privacy-minded ones) cannot reach.
+    renderGraphiQL,
     landingPage: false,
     batching: false,
     logging: false,

@@ -21,6 +21,9 @@ describe('GraphiQL', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
     expect(res.text).toContain('graphiql');
+    // Bundled into the page: nothing is loaded from a CDN.
+    expect(res.text).not.toMatch(/<(script|link)[^>]+(src|href)=["']?https?:/i);
+    expect(res.text).not.toContain('unpkg.com');
   });
 
   it('is not served in production', async () => {
