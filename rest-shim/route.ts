@@ -1,6 +1,8 @@
 // One row of the REST route table: a documented method and path, who may call it, the GraphQL
 // operation it runs, how request input becomes variables, and how the result becomes the documented JSON.
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
+import type { Request, Response } from 'express';
+import type { Context } from '../src/graphql/context.js';
 import type { Source } from './input.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -15,9 +17,36 @@ export interface RestInput {
   query: Source;
   body: Source;
   params: Record<string, string>;
+  /** Base for absolute URLs in answers (PUBLIC_BASE_URL or the request's own origin). */
+  baseUrl: string;
+}
+
+interface RouteBase {
+  method: Method;
+  /** Express path syntax (`/api/platform/sub-keys/:key/revoke`). */
+  path: string;
+  auth: RouteAuth;
+  scope?: RouteScope;
+  summary: string;
+}
+
+/**
+ * A binary route (a file, a ZIP): authenticated and scope-checked like the others, then it writes
+ * the response itself from a service, streaming from the blob store.
+ */
+export interface StreamRouteDefinition extends RouteBase {
+  kind: 'stream';
+  handle: (context: Context, input: RestInput, req: Request, res: Response) => Promise<void>;
+}
+
+export type AnyRoute = RouteDefinition | StreamRouteDefinition;
+
+export function defineStreamRoute(route: Omit<StreamRouteDefinition, 'kind'>): StreamRouteDefinition {
+  return { ...route, kind: 'stream' };
 }
 
 export interface RouteDefinition<TData = unknown, TVariables = Record<string, unknown>> {
+  kind?: 'graphql';
   method: Method;
   /** Express path syntax (`/api/platform/sub-keys/:key/revoke`). */
   path: string;
@@ -30,6 +59,8 @@ export interface RouteDefinition<TData = unknown, TVariables = Record<string, un
   shape: (data: TData, input: RestInput) => Record<string, unknown>;
   /** Status of a successful call; 200 unless stated. */
   successStatus?: number;
+  /** The answer's `success` when it is not simply true (a failed job polls fine but reports false). */
+  successFlag?: (data: TData) => boolean;
 }
 
 // Generic rows lose their types once in one array; defining them through this keeps each row checked.

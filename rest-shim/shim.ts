@@ -8,42 +8,66 @@ import type { Context, Credentials } from '../src/graphql/context.js';
 import { credentialsFromHeaders } from '../src/graphql/context.js';
 import { Unauthenticated } from '../src/platform/errors.js';
 import { MISSING_KEY_MESSAGE } from '../src/modules/accounts/auth.service.js';
-import type { RouteDefinition, RestInput } from './route.js';
+import type { AnyRoute, RouteDefinition, RestInput, StreamRouteDefinition } from './route.js';
+import type { Services } from '../src/services.js';
+import { requireRouteScope } from '../src/modules/platform/scopes.js';
 import type { Source } from './input.js';
 import { sendJson } from '../src/http/respond.js';
 
-export function createRestRouter(yoga: Yoga, table: RouteDefinition[]): Router {
+export function createRestRouter(yoga: Yoga, services: Services, table: AnyRoute[]): Router {
   const router = Router();
   const { schema } = yoga.getEnveloped({});
   for (const route of table) {
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
+    if (route.kind === 'stream') {
+      router[method](route.path, streamHandler(yoga, services, route));
+      continue;
+    }
     // The shim executes its documents without per-request parsing or validation (they are ours and
     // fixed), so each is validated once here: a stale operation stops the start, not a request.
     const problems = validate(schema, route.operation as DocumentNode);
     if (problems.length > 0) throw new Error(`REST route ${route.method} ${route.path}: its operation is invalid: ${problems[0]!.message}`);
-    const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
     router[method](route.path, restHandler(yoga, route));
   }
   return router;
+}
+
+/** Authenticates and counts the request through the same context factory GraphQL uses. */
+async function openContext(yoga: Yoga, route: AnyRoute, req: Request, res: Response) {
+  const { api_key: bodyKey, ...body } = isPlainObject(req.body) ? (req.body as Source) : {};
+  const credentials = restCredentials(req, bodyKey);
+  if (route.auth === 'key' && !credentials.apiKey) throw new Unauthenticated(MISSING_KEY_MESSAGE);
+  if (route.auth === 'admin' && !credentials.adminToken) {
+    throw new Unauthenticated('admin token required: send it as X-Admin-Token or Authorization: Bearer');
+  }
+  const enveloped = yoga.getEnveloped({ req, res, credentials });
+  const contextValue = (await enveloped.contextFactory()) as Context;
+  res.set(contextValue.quotaHeaders);
+  const input: RestInput = { query: req.query as Source, body, params: req.params as Record<string, string>, baseUrl: contextValue.baseUrl };
+  return { enveloped, contextValue, input };
+}
+
+function streamHandler(yoga: Yoga, _services: Services, route: StreamRouteDefinition) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const { contextValue, input } = await openContext(yoga, route, req, res);
+      requireRouteScope(contextValue.actor, route.scope);
+      await route.handle(contextValue, input, req, res);
+    } catch (error) {
+      next(error);
+    }
+  };
 }
 
 function restHandler(yoga: Yoga, route: RouteDefinition) {
   const document = route.operation as DocumentNode;
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const { api_key: bodyKey, ...body } = isPlainObject(req.body) ? (req.body as Source) : {};
-      const credentials = restCredentials(req, bodyKey);
-      if (route.auth === 'key' && !credentials.apiKey) throw new Unauthenticated(MISSING_KEY_MESSAGE);
-      if (route.auth === 'admin' && !credentials.adminToken) {
-        throw new Unauthenticated('admin token required: send it as X-Admin-Token or Authorization: Bearer');
-      }
-      const enveloped = yoga.getEnveloped({ req, res, credentials });
-      const contextValue = (await enveloped.contextFactory()) as Context;
-      res.set(contextValue.quotaHeaders);
-      const input: RestInput = { query: req.query as Source, body, params: req.params as Record<string, string> };
+      const { enveloped, contextValue, input } = await openContext(yoga, route, req, res);
       const variableValues = route.variables?.(input) ?? {};
       const result = await enveloped.execute({ schema: enveloped.schema, document, variableValues, contextValue });
       if ('errors' in result && result.errors?.length) throw result.errors[0];
-      sendJson(res, route.successStatus ?? 200, { success: true, ...route.shape(result.data, input) });
+      sendJson(res, route.successStatus ?? 200, { success: route.successFlag?.(result.data) ?? true, ...route.shape(result.data, input) });
     } catch (error) {
       next(error);
     }
@@ -52,7 +76,7 @@ function restHandler(yoga: Yoga, route: RouteDefinition) {
 
 function restCredentials(req: Request, bodyKey: unknown): Credentials {
   const headers = { get: (name: string) => req.get(name) ?? null };
-  const credentials = credentialsFromHeaders(headers, String(req.id));
+  const credentials = credentialsFromHeaders(headers, String(req.id), `${req.protocol}://${req.get('host')}`);
   // Spec "Authentication" 1: the key may come as the JSON body field api_key instead of the header.
   if (!credentials.apiKey && typeof bodyKey === 'string' && bodyKey.trim()) credentials.apiKey = bodyKey.trim();
   return credentials;

@@ -45,6 +45,32 @@ const envSchema = z.object({
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().positive().default(15),
   GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(5000),
   SUB_KEYS_PER_ACCOUNT: z.coerce.number().int().positive().default(100),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional(),
+  RUN_WORKERS: boolish.default(true),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  JOB_LEASE_MS: z.coerce.number().int().min(100).default(60_000),
+  JOB_POLL_MS: z.coerce.number().int().min(10).default(1_000),
+  S3_BUCKET: z.string().optional(),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: boolish.default(false),
+  S3_PREFIX: z.string().optional(),
+  FETCH_ALLOW_PRIVATE: z
+    .string()
+    .default('false')
+    .transform((v) => (['true', '1', 'yes'].includes(v) ? true : ['false', '0', 'no', ''].includes(v) ? false : v.split(',').map((a) => a.trim()).filter(Boolean))),
+  FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
+  FETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(20).default(5),
+  SCRAPE_USER_AGENT: z.string().min(1).default('ImageServiceBot/0.1 (+https://github.com/; respects robots.txt)'),
+  SCRAPE_MAX_PAGE_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
+  SCRAPE_MAX_ASSET_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
+  SCRAPE_MAX_PAGES: z.coerce.number().int().positive().default(200),
+  SCRAPE_HOST_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  SCRAPE_HOST_DELAY_MS: z.coerce.number().int().min(0).default(100),
+  SCRAPE_CACHE_SECONDS: z.coerce.number().int().min(0).default(3600),
+  SCRAPE_RESPECT_ROBOTS: boolish.default(true),
 });
 
 export interface Config {
@@ -64,6 +90,22 @@ export interface Config {
   trustProxy: boolean;
   graphql: { maxDepth: number; maxAliases: number; maxCost: number };
   subKeysPerAccount: number;
+  redisUrl?: string;
+  /** Whether this process runs job workers (API processes of a scaled-out setup may not). */
+  runWorkers: boolean;
+  jobs: { concurrency: number; leaseMs: number; pollMs: number };
+  s3?: { bucket: string; endpoint?: string; region: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean; prefix?: string };
+  /** allowPrivateAddresses: false (default), true, or a list of addresses (development and tests). */
+  fetch: { allowPrivateAddresses: boolean | string[]; timeoutMs: number; maxRedirects: number; userAgent: string };
+  scrape: {
+    maxPageBytes: number;
+    maxAssetBytes: number;
+    maxPages: number;
+    hostConcurrency: number;
+    hostDelayMs: number;
+    cacheSeconds: number;
+    respectRobots: boolean;
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -88,6 +130,30 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     trustProxy: e.TRUST_PROXY,
     graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxAliases: e.GRAPHQL_MAX_ALIASES, maxCost: e.GRAPHQL_MAX_COST },
     subKeysPerAccount: e.SUB_KEYS_PER_ACCOUNT,
+    redisUrl: e.REDIS_URL,
+    runWorkers: e.RUN_WORKERS,
+    jobs: { concurrency: e.WORKER_CONCURRENCY, leaseMs: e.JOB_LEASE_MS, pollMs: e.JOB_POLL_MS },
+    s3: e.S3_BUCKET
+      ? {
+          bucket: e.S3_BUCKET,
+          endpoint: e.S3_ENDPOINT,
+          region: e.S3_REGION,
+          accessKeyId: e.S3_ACCESS_KEY_ID,
+          secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: e.S3_FORCE_PATH_STYLE,
+          prefix: e.S3_PREFIX,
+        }
+      : undefined,
+    fetch: { allowPrivateAddresses: e.FETCH_ALLOW_PRIVATE, timeoutMs: e.FETCH_TIMEOUT_MS, maxRedirects: e.FETCH_MAX_REDIRECTS, userAgent: e.SCRAPE_USER_AGENT },
+    scrape: {
+      maxPageBytes: e.SCRAPE_MAX_PAGE_BYTES,
+      maxAssetBytes: e.SCRAPE_MAX_ASSET_BYTES,
+      maxPages: e.SCRAPE_MAX_PAGES,
+      hostConcurrency: e.SCRAPE_HOST_CONCURRENCY,
+      hostDelayMs: e.SCRAPE_HOST_DELAY_MS,
+      cacheSeconds: e.SCRAPE_CACHE_SECONDS,
+      respectRobots: e.SCRAPE_RESPECT_ROBOTS,
+    },
     ...overrides,
   };
 }

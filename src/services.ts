@@ -1,32 +1,83 @@
-// Composition root of the domain services: built once per app from the configuration.
+// Composition root of the domain services: built once per process from the configuration.
 import type { Config } from './config.js';
 import type { Database } from './platform/database/database.js';
 import type { EventBus } from './platform/events.js';
+import type { Logger } from './platform/logger.js';
+import type { BlobStore } from './platform/storage/blob-store.js';
+import type { JobQueue } from './platform/queue/job-queue.js';
+import { InProcessQueue } from './platform/queue/in-process-queue.js';
+import { BullMqQueue } from './platform/queue/bullmq-queue.js';
+import { SafeFetcher } from './platform/http/safe-fetch.js';
 import { AuthService } from './modules/accounts/auth.service.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { QuotaService } from './modules/quota/quota.service.js';
 import { SubKeysService } from './modules/platform/sub-keys.service.js';
+import { JobsService } from './modules/jobs/jobs.service.js';
+import { JobRunner } from './modules/jobs/job-runner.js';
+import { JobFilesService } from './modules/jobs/job-files.service.js';
+import { ScrapeService, SCRAPE_JOB_KIND } from './modules/scrape/scrape.service.js';
+import { createScrapeHandler } from './modules/scrape/scrape.crawler.js';
 
 export interface Services {
   config: Config;
   db: Database;
   events: EventBus;
+  logger: Logger;
+  blobs: BlobStore;
+  fetcher: SafeFetcher;
   adminToken: string;
   auth: AuthService;
   quota: QuotaService;
   accounts: AccountsService;
   subKeys: SubKeysService;
+  jobs: JobsService;
+  jobRunner: JobRunner;
+  jobFiles: JobFilesService;
+  queue: JobQueue;
+  scrape: ScrapeService;
 }
 
-export function createServices(config: Config, db: Database, events: EventBus, adminToken: string): Services {
+export interface Platform {
+  config: Config;
+  db: Database;
+  events: EventBus;
+  logger: Logger;
+  blobs: BlobStore;
+  adminToken: string;
+}
+
+export function createServices({ config, db, events, logger, blobs, adminToken }: Platform): Services {
+  const fetcher = new SafeFetcher({
+    allowPrivateAddresses: config.fetch.allowPrivateAddresses,
+    timeoutMs: config.fetch.timeoutMs,
+    maxRedirects: config.fetch.maxRedirects,
+    userAgent: config.fetch.userAgent,
+  });
+  const jobs = new JobsService(db, events);
+  const jobRunner = new JobRunner(jobs, logger, config.jobs.leaseMs);
+  const claimAndRun = (jobId?: number) => jobRunner.claimAndRun(jobId);
+  const queue: JobQueue = config.redisUrl
+    ? new BullMqQueue(config.redisUrl, claimAndRun, logger, { concurrency: config.jobs.concurrency })
+    : new InProcessQueue(claimAndRun, logger, { concurrency: config.jobs.concurrency, pollMs: config.jobs.pollMs });
+
+  jobRunner.register(SCRAPE_JOB_KIND, createScrapeHandler({ db, fetcher, blobs, logger, scrape: config.scrape, userAgent: config.fetch.userAgent }));
+
   return {
     config,
     db,
     events,
+    logger,
+    blobs,
+    fetcher,
     adminToken,
     auth: new AuthService(db),
     quota: new QuotaService(db, config.tiers),
     accounts: new AccountsService(db, Object.keys(config.tiers)),
     subKeys: new SubKeysService(db, config.subKeysPerAccount, events),
+    jobs,
+    jobRunner,
+    jobFiles: new JobFilesService(db, blobs),
+    queue,
+    scrape: new ScrapeService(jobs, queue),
   };
 }

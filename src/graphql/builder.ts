@@ -8,7 +8,7 @@ import DataloaderPlugin from '@pothos/plugin-dataloader';
 import type PrismaTypes from '../generated/pothos-prisma-types.js';
 import { getDatamodel } from '../generated/pothos-prisma-types.js';
 import type { Context } from './context.js';
-import type { SubKeyScope } from '../modules/platform/scopes.js';
+import { MASTER_KEY_REQUIRED_MESSAGE, MISSING_SCOPE_MESSAGE, type SubKeyScope } from '../modules/platform/scopes.js';
 import { AppError, Forbidden, Unauthenticated } from '../platform/errors.js';
 import { MISSING_KEY_MESSAGE } from '../modules/accounts/auth.service.js';
 
@@ -71,8 +71,8 @@ function scopeError(ctx: Context, failure: Failure): AppError {
   }
   if (!ctx.actor) return new Unauthenticated(MISSING_KEY_MESSAGE);
   const scope = wanted.find((f) => f.scope === 'scope');
-  if (scope) return new Forbidden(`this sub-key lacks the '${String(scope.parameter)}' scope needed for this operation`);
-  if (wanted.some((f) => f.scope === 'master')) return new Forbidden('this operation needs the account master key; sub-keys cannot call it');
+  if (scope) return new Forbidden(MISSING_SCOPE_MESSAGE(String(scope.parameter)));
+  if (wanted.some((f) => f.scope === 'master')) return new Forbidden(MASTER_KEY_REQUIRED_MESSAGE);
   return new Forbidden('not allowed');
 }
 

@@ -9,6 +9,8 @@ export interface Credentials {
   apiKey?: string;
   adminToken?: string;
   requestId: string;
+  /** Origin the caller reached us at, for absolute URLs (PUBLIC_BASE_URL wins when set). */
+  origin?: string;
 }
 
 export interface Context {
@@ -18,6 +20,8 @@ export interface Context {
   requestId: string;
   /** RateLimit-* headers of this request, set when a key was presented. */
   quotaHeaders: Record<string, string>;
+  /** Base of absolute URLs handed out (download_url ...), without a trailing slash. */
+  baseUrl: string;
 }
 
 export async function createContext(services: Services, credentials: Credentials): Promise<Context> {
@@ -29,7 +33,8 @@ export async function createContext(services: Services, credentials: Credentials
     actor = await services.auth.authenticate(credentials.apiKey);
     quotaHeaders = (await services.quota.consume(actor)).headers;
   }
-  return { actor, admin, services, requestId: credentials.requestId, quotaHeaders };
+  const baseUrl = services.config.publicBaseUrl ?? credentials.origin ?? `http://localhost:${services.config.port}`;
+  return { actor, admin, services, requestId: credentials.requestId, quotaHeaders, baseUrl };
 }
 
 function checkAdminToken(presented: string, expected: string): boolean {
@@ -38,11 +43,12 @@ function checkAdminToken(presented: string, expected: string): boolean {
 }
 
 /** Reads credentials from request headers (GraphQL over HTTP and the REST shim). */
-export function credentialsFromHeaders(headers: { get(name: string): string | null }, requestId: string): Credentials {
+export function credentialsFromHeaders(headers: { get(name: string): string | null }, requestId: string, origin?: string): Credentials {
   const bearer = headers.get('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1];
   return {
     apiKey: headers.get('x-api-key')?.trim() || undefined,
     adminToken: headers.get('x-admin-token')?.trim() || bearer?.trim() || undefined,
     requestId,
+    origin,
   };
 }

@@ -4,6 +4,8 @@ import '../modules/accounts/accounts.schema.js';
 import '../modules/platform/sub-keys.schema.js';
 import '../modules/live-editor/live-editor.schema.js';
 import '../modules/search-links/search-links.schema.js';
+import '../modules/jobs/jobs.schema.js';
+import '../modules/scrape/scrape.schema.js';
 
 builder.queryField('health', (t) => t.boolean({ description: 'Always true: the GraphQL endpoint answers', resolve: () => true }));
 

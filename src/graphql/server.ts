@@ -41,7 +41,8 @@ export function createGraphQLServer(services: Services, logger: Logger): Yoga {
     logging: false,
     maskedErrors: { maskError: makeMaskError(logger) },
     context: async (initial) => {
-      const credentials = initial.credentials ?? credentialsFromHeaders(initial.request.headers, String(initial.req?.id ?? randomUUID()));
+      const credentials =
+        initial.credentials ?? credentialsFromHeaders(initial.request.headers, String(initial.req?.id ?? randomUUID()), requestOrigin(initial));
       try {
         const context = await createContext(services, credentials);
         for (const [name, value] of Object.entries(context.quotaHeaders)) initial.res?.setHeader(name, value);
@@ -79,6 +80,7 @@ export function attachWebSocketServer(httpServer: Server, yoga: Yoga): () => Pro
           apiKey: stringParam(params['X-API-Key'] ?? params['x-api-key'] ?? params.apiKey),
           adminToken: stringParam(params['X-Admin-Token'] ?? params.adminToken),
           requestId: randomUUID(),
+          origin: ctx.extra.request.headers.host ? `http://${ctx.extra.request.headers.host}` : undefined,
         };
         const enveloped = yoga.getEnveloped({ req: ctx.extra.request, credentials, params: payload });
         let document;
@@ -112,6 +114,13 @@ export function attachWebSocketServer(httpServer: Server, yoga: Yoga): () => Pro
     await disposable.dispose();
     await new Promise<void>((resolve) => wsServer.close(() => resolve()));
   };
+}
+
+/** Express has already applied TRUST_PROXY to protocol and host. */
+function requestOrigin(initial: ServerContext & { request: Request }): string {
+  const req = initial.req as (IncomingMessage & { protocol?: string; get?: (name: string) => string | undefined }) | undefined;
+  if (req?.protocol && req.get) return `${req.protocol}://${req.get('host')}`;
+  return new URL(initial.request.url).origin;
 }
 
 function stringParam(value: unknown): string | undefined {

@@ -5,11 +5,11 @@ import { isGraphQLError } from '../graphql/errors.js';
 import { match } from 'path-to-regexp';
 import type { Config } from '../config.js';
 import type { Logger } from '../platform/logger.js';
-import type { Database } from '../platform/database/database.js';
+import type { Services } from '../services.js';
 import { AppError } from '../platform/errors.js';
 import { GRAPHQL_PATH, type Yoga } from '../graphql/server.js';
 import { createRestRouter } from '../../rest-shim/shim.js';
-import type { RouteDefinition } from '../../rest-shim/route.js';
+import type { AnyRoute } from '../../rest-shim/route.js';
 import { requestLog } from './request-log.js';
 import { sendError, sendJson } from './respond.js';
 
@@ -17,11 +17,11 @@ export interface HttpAppOptions {
   config: Config;
   logger: Logger;
   yoga: Yoga;
-  db: Database;
-  routes: RouteDefinition[];
+  services: Services;
+  routes: AnyRoute[];
 }
 
-export function createHttpApp({ config, logger, yoga, db, routes }: HttpAppOptions): express.Express {
+export function createHttpApp({ config, logger, yoga, services, routes }: HttpAppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -29,7 +29,7 @@ export function createHttpApp({ config, logger, yoga, db, routes }: HttpAppOptio
 
   app.get('/healthz', async (_req, res) => {
     try {
-      await db.query('SELECT 1');
+      await services.db.query('SELECT 1');
       sendJson(res, 200, { success: true, status: 'ok' });
     } catch {
       sendJson(res, 503, { success: false, error: 'database unavailable' });
@@ -37,7 +37,7 @@ export function createHttpApp({ config, logger, yoga, db, routes }: HttpAppOptio
   });
 
   app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
-  app.use(createRestRouter(yoga, routes));
+  app.use(createRestRouter(yoga, services, routes));
   app.all(GRAPHQL_PATH, (req, res) => yoga(req, res));
 
   const matchers = routes.map((r) => ({ method: r.method, matches: match(r.path) }));

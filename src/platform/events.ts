@@ -1,20 +1,46 @@
 // The pub/sub port behind GraphQL subscriptions. In-process by default (yoga's createPubSub); a
 // Redis event target plugs in here when the service runs on several processes.
 import { createPubSub } from 'graphql-yoga';
+import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import { Redis } from 'ioredis';
 
 export interface SubKeyEvent {
   type: 'created' | 'revoked';
   subKeyId: number;
 }
 
-/** Topics are routed by account id so a subscriber only ever hears about its own account. */
+export interface JobUpdate {
+  jobId: number;
+  state: 'queued' | 'processing' | 'completed' | 'failed';
+}
+
+/**
+ * Topics are routed by an id: account events by account id (a subscriber only hears of its own
+ * account), job updates by job id (the subscription checks ownership before listening).
+ */
 export interface EventTopics {
   [topic: string]: [number, unknown];
   subKeyEvents: [accountId: number, event: SubKeyEvent];
+  jobUpdates: [jobId: number, update: JobUpdate];
 }
 
 export type EventBus = ReturnType<typeof createPubSub<EventTopics>>;
 
-export function createEventBus(): EventBus {
-  return createPubSub<EventTopics>();
+export interface EventBusHandle {
+  bus: EventBus;
+  close(): Promise<void>;
+}
+
+/** In-process by default; through Redis when a URL is given, so every process sees every event. */
+export function createEventBus(redisUrl?: string): EventBusHandle {
+  if (!redisUrl) return { bus: createPubSub<EventTopics>(), close: async () => {} };
+  const publishClient = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const subscribeClient = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  return {
+    bus: createPubSub<EventTopics>({ eventTarget: createRedisEventTarget({ publishClient, subscribeClient }) }),
+    close: async () => {
+      publishClient.disconnect();
+      subscribeClient.disconnect();
+    },
+  };
 }

@@ -7,5 +7,7 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const field = issue.path.map(String).join('.');
-  throw new InvalidInput(field ? `${field}: ${issue.message}` : issue.message, field || undefined);
+  // Messages that already start with the field's name ("url is required ...") stand as they are.
+  const message = !field || issue.message.startsWith(`${field} `) ? issue.message : `${field}: ${issue.message}`;
+  throw new InvalidInput(message, field || undefined);
 }

@@ -1,0 +1,74 @@
+// What every process needs, API or worker: database (migrated), events, storage and services, plus
+// the background duties (job workers, crash recovery of jobs, quota sweeps) a process may take on.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Config } from './config.js';
+import { openDatabase } from './platform/database/database.js';
+import { migrate, readMigrations } from './platform/database/migrate.js';
+import type { Logger } from './platform/logger.js';
+import { createEventBus } from './platform/events.js';
+import { resolveAdminToken } from './platform/secrets-files.js';
+import { createBlobStore } from './platform/storage/index.js';
+import { createServices, type Services } from './services.js';
+
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+const QUOTA_SWEEP_INTERVAL_MS = 10 * 60_000;
+
+export interface Core {
+  services: Services;
+  adminTokenFile?: string;
+  /** Starts job workers (when configured) and the periodic recovery of interrupted jobs. */
+  startBackground(options?: { workers?: boolean }): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function buildCore(config: Config, logger: Logger): Promise<Core> {
+  mkdirSync(config.dataDir, { recursive: true });
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: config.inMemoryDatabase ? undefined : join(config.dataDir, 'db'),
+  });
+  const applied = await migrate(db, readMigrations(MIGRATIONS_DIR));
+  if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+
+  const admin = resolveAdminToken(config.dataDir, config.adminToken);
+  const events = createEventBus(config.redisUrl);
+  const blobs = createBlobStore({ dataDir: config.dataDir, s3: config.s3 });
+  const services = createServices({ config, db, events: events.bus, logger, blobs, adminToken: admin.token });
+  const timers: NodeJS.Timeout[] = [];
+
+  const recoverJobs = async () => {
+    try {
+      const requeued = await services.jobs.recoverExpired();
+      for (const id of requeued) await services.queue.enqueue(id);
+      if (requeued.length > 0) logger.warn({ jobs: requeued }, 'queued interrupted jobs again');
+    } catch (error) {
+      logger.warn({ err: error }, 'recovering interrupted jobs failed');
+    }
+  };
+
+  return {
+    services,
+    adminTokenFile: admin.file,
+    startBackground: async ({ workers = config.runWorkers } = {}) => {
+      timers.push(setInterval(() => void services.quota.sweep().catch((error: unknown) => logger.warn({ err: error }, 'sweeping quota windows failed')), QUOTA_SWEEP_INTERVAL_MS).unref());
+      if (!workers) return;
+      await recoverJobs();
+      timers.push(setInterval(() => void recoverJobs(), Math.max(1000, Math.floor(config.jobs.leaseMs / 2))).unref());
+      // Queued rows whose queue message was lost (Redis restarted without persistence) run too;
+      // a second message for a job is harmless, since claiming a row is atomic.
+      if (services.queue.kind === 'bullmq') {
+        for (const job of await db.prisma.job.findMany({ where: { state: 'queued' }, select: { id: true } })) await services.queue.enqueue(job.id);
+      }
+      services.queue.startWorkers();
+    },
+    close: async () => {
+      for (const timer of timers) clearInterval(timer);
+      await services.queue.stop();
+      await services.fetcher.close();
+      await events.close();
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,131 @@
+// Job rows: creation, reads for their owner, and the worker side (claim with a lease, renew it,
+// report progress, finish). Every state change is published for subscribers and webhooks.
+import type { Database } from '../../platform/database/database.js';
+import { NotFound } from '../../platform/errors.js';
+import type { EventBus } from '../../platform/events.js';
+import type { Job, Prisma } from '../../generated/prisma/client.js';
+import type { Actor } from '../accounts/actor.js';
+
+export type { Job };
+
+/** A job caught in processing by a crash runs once more; a second crash fails it. */
+export const MAX_ATTEMPTS = 2;
+
+export interface JobProgress {
+  pagesFetched?: number;
+  assetsFound?: number;
+  assetsStored?: number;
+}
+
+export type JobFinishedListener = (job: Job, tx: Prisma.TransactionClient) => Promise<void>;
+
+export class JobsService {
+  private readonly finishedListeners: JobFinishedListener[] = [];
+
+  constructor(
+    private readonly db: Database,
+    private readonly events: EventBus,
+  ) {}
+
+  /** Called inside the transaction that finishes a job (webhooks queue their deliveries here). */
+  onFinished(listener: JobFinishedListener): void {
+    this.finishedListeners.push(listener);
+  }
+
+  async create(actor: Actor, kind: string, input: Prisma.InputJsonValue, cacheKey?: string): Promise<Job> {
+    const job = await this.db.prisma.job.create({ data: { accountId: actor.accountId, kind, input, cacheKey } });
+    this.publish(job);
+    return job;
+  }
+
+  /** The caller's job; another account's is a 404, exactly like a missing one. */
+  async getOwned(actor: Actor, jobId: number): Promise<Job> {
+    const job = await this.db.prisma.job.findFirst({ where: { id: jobId, accountId: actor.accountId } });
+    if (!job) throw new NotFound(`no job ${jobId}`);
+    return job;
+  }
+
+  async get(jobId: number): Promise<Job | null> {
+    return this.db.prisma.job.findUnique({ where: { id: jobId } });
+  }
+
+  /** Claims one queued job (this one, or the oldest when no id is given) for `owner` until the lease ends. */
+  async claim(owner: string, leaseMs: number, jobId?: number): Promise<Job | null> {
+    const rows = await this.db.query<{ id: number }>(
+      `UPDATE "Job" SET state = 'processing', attempts = attempts + 1, "leaseOwner" = $1,
+              "leaseExpiresAt" = now() + ($2::int * interval '1 millisecond'), "startedAt" = coalesce("startedAt", now()), "updatedAt" = now()
+       WHERE id = (SELECT id FROM "Job" WHERE state = 'queued' ${jobId === undefined ? '' : 'AND id = $3'}
+                   ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
+       RETURNING id`,
+      jobId === undefined ? [owner, leaseMs] : [owner, leaseMs, jobId],
+    );
+    if (rows.length === 0) return null;
+    const job = await this.db.prisma.job.findUniqueOrThrow({ where: { id: rows[0]!.id } });
+    this.publish(job);
+    return job;
+  }
+
+  /** False when the lease was lost (the job was taken back): the worker must stop. */
+  async renewLease(jobId: number, owner: string, leaseMs: number): Promise<boolean> {
+    const rows = await this.db.query(
+      `UPDATE "Job" SET "leaseExpiresAt" = now() + ($3::int * interval '1 millisecond')
+       WHERE id = $1 AND "leaseOwner" = $2 AND state = 'processing' RETURNING id`,
+      [jobId, owner, leaseMs],
+    );
+    return rows.length > 0;
+  }
+
+  async progress(jobId: number, owner: string, progress: JobProgress): Promise<void> {
+    const { count } = await this.db.prisma.job.updateMany({ where: { id: jobId, leaseOwner: owner, state: 'processing' }, data: progress });
+    if (count > 0) this.publish(await this.db.prisma.job.findUniqueOrThrow({ where: { id: jobId } }));
+  }
+
+  async complete(jobId: number, owner: string, progress: JobProgress = {}): Promise<Job | null> {
+    return this.finish(jobId, owner, { ...progress, state: 'completed', error: null });
+  }
+
+  async fail(jobId: number, owner: string, message: string): Promise<Job | null> {
+    return this.finish(jobId, owner, { state: 'failed', error: message });
+  }
+
+  /**
+   * Jobs whose lease ran out (their process died): queued again while attempts remain, failed
+   * otherwise. Returns the ids queued again so a queue adapter can hand them to its workers.
+   */
+  async recoverExpired(): Promise<number[]> {
+    const requeued = await this.db.query<{ id: number }>(
+      `UPDATE "Job" SET state = 'queued', "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = now()
+       WHERE state = 'processing' AND "leaseExpiresAt" < now() AND attempts < $1 RETURNING id`,
+      [MAX_ATTEMPTS],
+    );
+    const failed = await this.db.query<{ id: number }>(
+      `SELECT id FROM "Job" WHERE state = 'processing' AND "leaseExpiresAt" < now() AND attempts >= $1`,
+      [MAX_ATTEMPTS],
+    );
+    for (const { id } of failed) {
+      const job = await this.get(id);
+      if (job?.leaseOwner) await this.fail(id, job.leaseOwner, `the job was interrupted ${MAX_ATTEMPTS} times (its worker stopped) and was not retried again`);
+    }
+    for (const { id } of requeued) this.publish(await this.db.prisma.job.findUniqueOrThrow({ where: { id } }));
+    return requeued.map((r) => r.id);
+  }
+
+  private async finish(jobId: number, owner: string, data: Prisma.JobUpdateManyMutationInput): Promise<Job | null> {
+    const job = await this.db.prisma.$transaction(async (tx) => {
+      const { count } = await tx.job.updateMany({
+        where: { id: jobId, leaseOwner: owner, state: 'processing' },
+        data: { ...data, finishedAt: new Date(), leaseOwner: null, leaseExpiresAt: null },
+      });
+      if (count === 0) return null;
+      const finished = await tx.job.findUniqueOrThrow({ where: { id: jobId } });
+      for (const listener of this.finishedListeners) await listener(finished, tx);
+      return finished;
+    });
+    if (job) this.publish(job);
+    return job;
+  }
+
+  private publish(job: Job): void {
+    this.events.publish('jobUpdates', job.id, { jobId: job.id, state: job.state });
+  }
+}

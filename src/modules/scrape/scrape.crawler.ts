@@ -1,0 +1,255 @@
+// The scrape job: fetch the page (and, in crawl mode, same-site pages up to crawl_depth), find
+// assets, download them politely, keep the ones that pass the filters and store each distinct file
+// once. Every URL goes through the SSRF-safe fetcher.
+import { createHash } from 'node:crypto';
+import PQueue from 'p-queue';
+import type { Config } from '../../config.js';
+import type { Database } from '../../platform/database/database.js';
+import { AppError } from '../../platform/errors.js';
+import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
+import type { BlobStore } from '../../platform/storage/blob-store.js';
+import type { Logger } from '../../platform/logger.js';
+import type { Job } from '../jobs/jobs.service.js';
+import type { JobContext, JobHandler } from '../jobs/job-runner.js';
+import type { JobProgress } from '../jobs/jobs.service.js';
+import { extractPageResources, type FoundResource } from './page-resources.js';
+import { filenameFor, sniffType, type ResourceKind } from './asset-types.js';
+import { RobotsRules } from './robots.js';
+import { scrapeInputSchema, type ScrapeInput } from './scrape.input.js';
+
+export interface ScrapeDependencies {
+  db: Database;
+  fetcher: SafeFetcher;
+  blobs: BlobStore;
+  logger: Logger;
+  scrape: Config['scrape'];
+  userAgent: string;
+}
+
+/** Never wait longer than this between two requests to one host, whatever Crawl-delay asks. */
+const MAX_CRAWL_DELAY_MS = 10_000;
+/** Downloads in flight per job across all hosts. */
+const JOB_CONCURRENCY = 16;
+
+export function createScrapeHandler(deps: ScrapeDependencies): JobHandler {
+  return (job, context) => new ScrapeRun(deps, job, context).run();
+}
+
+export function assetStorageKey(jobId: number, filename: string): string {
+  return `jobs/${jobId}/${filename}`;
+}
+
+class ScrapeRun {
+  private readonly input: ScrapeInput;
+  private readonly robots: RobotsRules;
+  private readonly all = new PQueue({ concurrency: JOB_CONCURRENCY });
+  private readonly hosts = new Map<string, Promise<PQueue>>();
+  private readonly seenPages = new Set<string>();
+  private readonly seenAssets = new Set<string>();
+  private readonly seenHashes = new Set<string>();
+  private readonly usedNames = new Set<string>();
+  private readonly downloads: Promise<void>[] = [];
+  private readonly counts: Required<JobProgress> = { pagesFetched: 0, assetsFound: 0, assetsStored: 0 };
+
+  constructor(
+    private readonly deps: ScrapeDependencies,
+    private readonly job: Job,
+    private readonly context: JobContext,
+  ) {
+    this.input = scrapeInputSchema.parse(job.input);
+    this.robots = new RobotsRules(deps.fetcher, deps.userAgent, deps.scrape.respectRobots);
+  }
+
+  async run(): Promise<JobProgress> {
+    if (!this.input.force) {
+      const cached = await this.fromCache();
+      if (cached) return cached;
+    }
+    const start = new URL(this.input.url).href;
+    if (!(await this.robots.isAllowed(start))) {
+      const unreadable = await this.robots.unreadableReason(start);
+      throw new AppError(
+        unreadable
+          ? `robots.txt of ${new URL(start).host} could not be read (${unreadable}), so nothing on that site may be fetched`
+          : `robots.txt of ${new URL(start).host} does not allow fetching ${start}`,
+        400,
+        'ROBOTS_DISALLOWED',
+      );
+    }
+    const maxDepth = this.input.sniper_mode ? 0 : this.input.crawl_depth;
+    let level = [start];
+    this.seenPages.add(start);
+    for (let depth = 0; depth <= maxDepth && level.length > 0 && !this.full(); depth++) {
+      const next: string[] = [];
+      await Promise.all(level.map((url) => this.visitPage(url, depth === 0, depth < maxDepth ? next : null)));
+      level = next;
+    }
+    await Promise.all(this.downloads);
+    this.checkAborted();
+    return this.counts;
+  }
+
+  /** A recent completed job of the same account with the same options answers this one. */
+  private async fromCache(): Promise<JobProgress | null> {
+    const { db, scrape } = this.deps;
+    if (!this.job.cacheKey || scrape.cacheSeconds === 0) return null;
+    const earlier = await db.prisma.job.findFirst({
+      where: {
+        accountId: this.job.accountId,
+        cacheKey: this.job.cacheKey,
+        state: 'completed',
+        id: { not: this.job.id },
+        finishedAt: { gte: new Date(Date.now() - scrape.cacheSeconds * 1000) },
+      },
+      orderBy: { id: 'desc' },
+      include: { assets: { orderBy: { id: 'asc' } } },
+    });
+    if (!earlier) return null;
+    await db.prisma.$transaction([
+      db.prisma.asset.createMany({
+        data: earlier.assets.map(({ id: _id, jobId: _jobId, createdAt: _createdAt, ...asset }) => ({ ...asset, jobId: this.job.id })),
+      }),
+      db.prisma.job.update({ where: { id: this.job.id }, data: { cachedFromJobId: earlier.id } }),
+    ]);
+    return { pagesFetched: 0, assetsFound: earlier.assetsFound, assetsStored: earlier.assets.length };
+  }
+
+  private async visitPage(url: string, isStart: boolean, nextLevel: string[] | null): Promise<void> {
+    this.checkAborted();
+    if (this.full() || this.counts.pagesFetched >= this.deps.scrape.maxPages) return;
+    if (!isStart && !(await this.robots.isAllowed(url))) return;
+    let response;
+    try {
+      response = await this.onHost(url, () => this.deps.fetcher.fetch(url, { maxBytes: this.deps.scrape.maxPageBytes }));
+    } catch (error) {
+      if (isStart) throw error; // the caller's own URL: the job fails with the fetcher's reason
+      return;
+    }
+    if (response.status >= 400) {
+      if (isStart) throw new AppError(`the page ${url} answered HTTP ${response.status}`, 400, 'PAGE_UNAVAILABLE');
+      return;
+    }
+    const contentType = response.headers.get('content-type') ?? '';
+    if (!/html|xml/i.test(contentType)) {
+      // The link led to a file (an image, a PDF ...) rather than a page: keep it like any asset.
+      if (!this.seenAssets.has(url) && this.wanted('unknown', url)) {
+        this.seenAssets.add(url);
+        this.counts.assetsFound++;
+        this.downloads.push(this.keep({ url, kind: 'unknown' }, response.body, contentType));
+      }
+      return;
+    }
+    this.counts.pagesFetched++;
+    this.report();
+    const { resources, links } = extractPageResources(response.body.toString('utf8'), response.url);
+    for (const resource of resources) this.schedule(resource);
+    if (nextLevel) {
+      for (const link of links) {
+        if (sameSite(link, this.input.url) && !this.seenPages.has(link)) {
+          this.seenPages.add(link);
+          nextLevel.push(link);
+        }
+      }
+    }
+  }
+
+  private schedule(resource: FoundResource): void {
+    if (this.seenAssets.has(resource.url) || !this.wanted(resource.kind, resource.url)) return;
+    this.seenAssets.add(resource.url);
+    this.counts.assetsFound++;
+    this.downloads.push(this.download(resource));
+  }
+
+  /** Filters that the URL alone can decide; the bytes decide the rest in keep(). */
+  private wanted(kind: ResourceKind, url: string): boolean {
+    if (kind === 'video' && !this.input.download_videos) return false;
+    if (kind === 'document' && !this.input.download_docs) return false;
+    const keyword = this.input.keyword_filter?.toLowerCase();
+    return !keyword || url.toLowerCase().includes(keyword);
+  }
+
+  private async download(resource: FoundResource): Promise<void> {
+    try {
+      if (this.full() || this.context.signal.aborted) return;
+      if (!(await this.robots.isAllowed(resource.url))) return;
+      const response = await this.onHost(resource.url, () => {
+        if (this.full()) return null;
+        return this.deps.fetcher.fetch(resource.url, { maxBytes: this.deps.scrape.maxAssetBytes });
+      });
+      if (!response || response.status >= 400) return;
+      await this.keep(resource, response.body, response.headers.get('content-type'));
+    } catch (error) {
+      // One unreachable or oversized asset does not fail the job.
+      this.deps.logger.debug({ err: error, jobId: this.job.id, url: resource.url }, 'asset skipped');
+    }
+  }
+
+  private async keep(resource: FoundResource, body: Buffer, contentType: string | null): Promise<void> {
+    if (this.full()) return;
+    if (body.length < this.input.min_size_kb * 1024) return;
+    const type = await sniffType(body, contentType, resource.url);
+    if (type.kind === 'unknown' || !this.wanted(type.kind, resource.url)) return;
+    const sha256 = createHash('sha256').update(body).digest('hex');
+    if (this.seenHashes.has(sha256) || this.full()) return;
+    this.seenHashes.add(sha256);
+    const filename = this.uniqueName(filenameFor(resource.url, type.ext));
+    this.counts.assetsStored++; // reserve the slot before awaiting, so max_files is never passed
+    try {
+      const storageKey = assetStorageKey(this.job.id, filename);
+      await this.deps.blobs.put(storageKey, body, { contentType: type.mime, size: body.length });
+      await this.deps.db.prisma.asset.create({
+        data: { jobId: this.job.id, filename, url: resource.url, type: type.kind, contentType: type.mime, size: body.length, sha256, storageKey },
+      });
+    } catch (error) {
+      this.counts.assetsStored--;
+      throw error;
+    }
+    this.report();
+  }
+
+  private uniqueName(name: string): string {
+    let candidate = name;
+    const dot = name.lastIndexOf('.');
+    for (let n = 2; this.usedNames.has(candidate.toLowerCase()); n++) candidate = `${name.slice(0, dot)}-${n}${name.slice(dot)}`;
+    this.usedNames.add(candidate.toLowerCase());
+    return candidate;
+  }
+
+  /** Runs a request under the host's concurrency and delay, inside the job's overall limit. */
+  private async onHost<T>(url: string, task: () => Promise<T> | T): Promise<T> {
+    const host = new URL(url).host;
+    let queue = this.hosts.get(host);
+    if (!queue) {
+      queue = this.hostQueue(url);
+      this.hosts.set(host, queue);
+    }
+    const hostQueue = await queue;
+    return hostQueue.add(() => this.all.add(async () => task()));
+  }
+
+  private async hostQueue(url: string): Promise<PQueue> {
+    const { hostConcurrency, hostDelayMs } = this.deps.scrape;
+    const crawlDelayMs = Math.min(MAX_CRAWL_DELAY_MS, ((await this.robots.crawlDelaySeconds(url)) ?? 0) * 1000);
+    const delay = Math.max(hostDelayMs, crawlDelayMs);
+    // With a delay, one request starts per interval; without one, only the concurrency limits.
+    return delay > 0 ? new PQueue({ concurrency: hostConcurrency, intervalCap: 1, interval: delay }) : new PQueue({ concurrency: hostConcurrency });
+  }
+
+  private full(): boolean {
+    return this.counts.assetsStored >= this.input.max_files;
+  }
+
+  private report(): void {
+    this.context.progress({ ...this.counts });
+  }
+
+  private checkAborted(): void {
+    if (this.context.signal.aborted) throw new AppError('the job was stopped', 500, 'JOB_STOPPED');
+  }
+}
+
+/** Same host, ignoring a leading www. */
+function sameSite(url: string, start: string): boolean {
+  const host = (u: string) => new URL(u).hostname.replace(/^www\./, '');
+  return host(url) === host(start);
+}

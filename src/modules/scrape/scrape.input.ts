@@ -1,0 +1,34 @@
+// POST /api/scrape input (spec "Scraping"), validated once at the edge and stored on the job.
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+
+const bool = (name: string) => z.boolean({ error: `${name}: expected true or false` });
+
+export const MAX_FILES_LIMIT = 10_000;
+
+export const scrapeInputSchema = z.object({
+  url: z
+    .string({ error: 'url is required: the page to scrape' })
+    .trim()
+    .min(1, 'url is required: the page to scrape')
+    .max(2048, 'expected at most 2048 characters')
+    .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'expected an absolute http or https URL'),
+  sniper_mode: bool('sniper_mode').default(true),
+  max_files: z.number({ error: 'expected an integer' }).int('expected an integer').min(1, 'expected at least 1').max(MAX_FILES_LIMIT, `expected at most ${MAX_FILES_LIMIT}`).default(100),
+  min_size_kb: z.number({ error: 'expected a number of kilobytes' }).min(0, 'expected 0 or more').max(1_000_000, 'expected at most 1000000').default(0),
+  keyword_filter: z.string({ error: 'expected a string' }).trim().max(200, 'expected at most 200 characters').optional(),
+  download_videos: bool('download_videos').default(false),
+  download_docs: bool('download_docs').default(false),
+  ai_labeling: bool('ai_labeling').default(false),
+  crawl_depth: z.number({ error: 'expected an integer from 0 to 2' }).int('expected an integer from 0 to 2').min(0, 'expected an integer from 0 to 2').max(2, 'expected an integer from 0 to 2').default(1),
+  force: bool('force').default(false),
+});
+
+export type ScrapeInput = z.output<typeof scrapeInputSchema>;
+
+/** What decides the result: two requests with the same key may share one scrape (force aside). */
+export function scrapeCacheKey(input: ScrapeInput): string {
+  const { force: _force, ...rest } = input;
+  const normalised = { ...rest, url: new URL(input.url).href, keyword_filter: rest.keyword_filter?.toLowerCase() || null, crawl_depth: input.sniper_mode ? 0 : input.crawl_depth };
+  return createHash('sha256').update(JSON.stringify(normalised)).digest('hex');
+}
