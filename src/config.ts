@@ -46,6 +46,7 @@ const envSchema = z.object({
   GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(5000),
   SUB_KEYS_PER_ACCOUNT: z.coerce.number().int().positive().default(100),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional(),
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'REDIS_PREFIX: letters, digits and _ . : - only').default('image-service'),
   RUN_WORKERS: boolish.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   JOB_LEASE_MS: z.coerce.number().int().min(100).default(60_000),
@@ -91,6 +92,8 @@ export interface Config {
   graphql: { maxDepth: number; maxAliases: number; maxCost: number };
   subKeysPerAccount: number;
   redisUrl?: string;
+  /** Namespace of this deployment's queues and channels in Redis. */
+  redisPrefix: string;
   /** Whether this process runs job workers (API processes of a scaled-out setup may not). */
   runWorkers: boolean;
   jobs: { concurrency: number; leaseMs: number; pollMs: number };
@@ -131,6 +134,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxAliases: e.GRAPHQL_MAX_ALIASES, maxCost: e.GRAPHQL_MAX_COST },
     subKeysPerAccount: e.SUB_KEYS_PER_ACCOUNT,
     redisUrl: e.REDIS_URL,
+    redisPrefix: e.REDIS_PREFIX,
     runWorkers: e.RUN_WORKERS,
     jobs: { concurrency: e.WORKER_CONCURRENCY, leaseMs: e.JOB_LEASE_MS, pollMs: e.JOB_POLL_MS },
     s3: e.S3_BUCKET

@@ -57,7 +57,7 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
   const jobRunner = new JobRunner(jobs, logger, config.jobs.leaseMs);
   const claimAndRun = (jobId?: number) => jobRunner.claimAndRun(jobId);
   const queue: JobQueue = config.redisUrl
-    ? new BullMqQueue(config.redisUrl, claimAndRun, logger, { concurrency: config.jobs.concurrency })
+    ? new BullMqQueue(config.redisUrl, claimAndRun, logger, { concurrency: config.jobs.concurrency, prefix: config.redisPrefix })
     : new InProcessQueue(claimAndRun, logger, { concurrency: config.jobs.concurrency, pollMs: config.jobs.pollMs });
 
   jobRunner.register(SCRAPE_JOB_KIND, createScrapeHandler({ db, fetcher, blobs, logger, scrape: config.scrape, userAgent: config.fetch.userAgent }));

@@ -31,13 +31,21 @@ export interface EventBusHandle {
   close(): Promise<void>;
 }
 
-/** In-process by default; through Redis when a URL is given, so every process sees every event. */
-export function createEventBus(redisUrl?: string): EventBusHandle {
+/**
+ * In-process by default; through Redis when a URL is given, so every process sees every event.
+ * Redis channels carry the namespace, so several deployments (or test runs) can share one Redis.
+ */
+export function createEventBus(redisUrl?: string, namespace = 'image-service'): EventBusHandle {
   if (!redisUrl) return { bus: createPubSub<EventTopics>(), close: async () => {} };
   const publishClient = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const subscribeClient = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  const inner = createPubSub<Record<string, [number, unknown]>>({ eventTarget: createRedisEventTarget({ publishClient, subscribeClient }) });
+  const bus = {
+    publish: (topic: string, id: number, payload: unknown) => inner.publish(`${namespace}:${topic}`, id, payload),
+    subscribe: (topic: string, id: number) => inner.subscribe(`${namespace}:${topic}`, id),
+  } as unknown as EventBus;
   return {
-    bus: createPubSub<EventTopics>({ eventTarget: createRedisEventTarget({ publishClient, subscribeClient }) }),
+    bus,
     close: async () => {
       publishClient.disconnect();
       subscribeClient.disconnect();
