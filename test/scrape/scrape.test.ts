@@ -199,3 +199,49 @@ describe('ownership', () => {
     }
   });
 });
+
+describe('with S3-compatible storage', () => {
+  it('stores a scrape in the bucket and serves its files and ZIP from there', async () => {
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const yauzl = await import('yauzl');
+    const { startS3rver } = await import('../helpers/s3.js');
+    const dir = mkdtempSync(join(tmpdir(), 'scrape-s3-'));
+    const s3 = await startS3rver(dir, 'assets');
+    const app = await startTestApp({
+      fetch: { ...defaults.fetch, allowPrivateAddresses: ['127.0.0.1'] },
+      s3: { bucket: 'assets', endpoint: `http://127.0.0.1:${s3.port}`, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true, prefix: 'scrapes/' },
+      jobs: { concurrency: 2, leaseMs: 10_000, pollMs: 50 },
+    });
+    try {
+      const started = await app.request('POST', '/api/scrape', { key: app.ownerKey, body: { url: `${site.url}/` } });
+      const done = await waitForJob(app, app.ownerKey, started.body.job_id);
+      expect(done.body.assets.count).toBeGreaterThan(5);
+      const keys: string[] = [];
+      for await (const blob of app.app.services.blobs.list(`jobs/${started.body.job_id}/`)) keys.push(blob.key);
+      expect(keys).toHaveLength(done.body.assets.count);
+      const hero = done.body.assets.items.find((a: { url: string }) => a.url.endsWith('/img/hero.jpg'));
+      const file = await fetch(hero.download_url, { headers: { 'X-API-Key': app.ownerKey } });
+      expect(Buffer.from(await file.arrayBuffer()).equals(site.images.get('/img/hero.jpg')!)).toBe(true);
+      const zip = Buffer.from(await (await fetch(`${app.url}/download/${started.body.job_id}`, { headers: { 'X-API-Key': app.ownerKey } })).arrayBuffer());
+      const names = await new Promise<string[]>((resolve, reject) => {
+        yauzl.fromBuffer(zip, { lazyEntries: true }, (error, archive) => {
+          if (error) return reject(error);
+          const found: string[] = [];
+          archive.on('entry', (entry: { fileName: string }) => {
+            found.push(entry.fileName);
+            archive.readEntry();
+          });
+          archive.on('end', () => resolve(found));
+          archive.readEntry();
+        });
+      });
+      expect(names.sort()).toEqual(done.body.assets.items.map((a: { filename: string }) => a.filename).sort());
+    } finally {
+      await app.stop();
+      await s3.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
