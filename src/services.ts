@@ -17,6 +17,7 @@ import { JobRunner } from './modules/jobs/job-runner.js';
 import { JobFilesService } from './modules/jobs/job-files.service.js';
 import { ScrapeService, SCRAPE_JOB_KIND } from './modules/scrape/scrape.service.js';
 import { createScrapeHandler } from './modules/scrape/scrape.crawler.js';
+import { FeaturedService } from './modules/featured/featured.service.js';
 
 export interface Services {
   config: Config;
@@ -35,6 +36,7 @@ export interface Services {
   jobFiles: JobFilesService;
   queue: JobQueue;
   scrape: ScrapeService;
+  featured: FeaturedService;
 }
 
 export interface Platform {
@@ -79,5 +81,6 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     jobFiles: new JobFilesService(db, blobs),
     queue,
     scrape: new ScrapeService(jobs, queue),
+    featured: new FeaturedService(fetcher, config.scrape.maxPageBytes),
   };
 }

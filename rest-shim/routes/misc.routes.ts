@@ -1,8 +1,8 @@
 // Spec "Live editor" and GET /api/search-links.
 import { defineRoute } from '../route.js';
-import { optionalString } from '../input.js';
+import { optionalBool, optionalInt, optionalString } from '../input.js';
 import { unwrap } from '../result.js';
-import { LiveEditorStatusDocument, SearchLinksDocument } from '../generated/operations.js';
+import { FeaturedImageDocument, LiveEditorStatusDocument, SearchLinksDocument } from '../generated/operations.js';
 
 export const miscRoutes = [
   defineRoute({
@@ -26,6 +26,25 @@ export const miscRoutes = [
     shape: (data) => {
       const result = unwrap(data.searchLinks);
       return { query: result.query, links: result.links.map((l) => ({ name: l.name, kind: l.kind, url: l.url })) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/featured-image',
+    auth: 'key',
+    scope: 'scrape',
+    summary: "A page's featured image with a score; all=true ranks every candidate; min_score drops weaker ones",
+    operation: FeaturedImageDocument,
+    variables: ({ query }) => ({ url: optionalString(query, 'url') ?? '', all: optionalBool(query, 'all'), minScore: optionalInt(query, 'min_score') }),
+    shape: (data) => {
+      const result = unwrap(data.featuredImage);
+      return {
+        url: result.url,
+        score: result.score,
+        source: result.source,
+        page: result.page,
+        ...(result.all ? { all: result.all.map((c) => ({ url: c.url, score: c.score, source: c.source })) } : {}),
+      };
     },
   }),
 ];

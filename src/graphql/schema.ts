@@ -6,6 +6,7 @@ import '../modules/live-editor/live-editor.schema.js';
 import '../modules/search-links/search-links.schema.js';
 import '../modules/jobs/jobs.schema.js';
 import '../modules/scrape/scrape.schema.js';
+import '../modules/featured/featured.schema.js';
 
 builder.queryField('health', (t) => t.boolean({ description: 'Always true: the GraphQL endpoint answers', resolve: () => true }));
 

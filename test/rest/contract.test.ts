@@ -51,6 +51,7 @@ const cases: Record<string, ContractCase> = {
     status: 200,
     contentType: /^image\/png$/,
   },
+  'GET /api/featured-image': { call: () => ({ query: { url: `${site.url}/` } }), status: 200, fields: ['url', 'score', 'source', 'page'] },
   'GET /download/:job_id': { call: async (ctx) => ({ params: { job_id: (await completedJob(ctx)).jobId } }), status: 200, contentType: /^application\/zip$/ },
   'POST /api/platform/sub-keys': {
     call: () => ({ body: { label: 'contract', credit_limit: 5, scopes: 'search' } }),

@@ -159,6 +159,7 @@ describe('options', () => {
     [{ url: 'https://example.com', crawl_depth: 3 }, 'crawl_depth: expected an integer from 0 to 2'],
     [{ url: 'https://example.com', max_files: 0 }, 'max_files: expected at least 1'],
     [{ url: 'https://example.com', sniper_mode: 'yes' }, 'sniper_mode: expected true or false (or 1 or 0)'],
+    [{ url: 'https://example.com', ai_labeling: true }, 'ai_labeling: image labelling is not available on this server yet; send false or leave it out'],
   ])('refuses %j with 400', async (body, message) => {
     const res = await t.request('POST', '/api/scrape', { key: t.ownerKey, body });
     expect(res.status).toBe(400);

@@ -1,0 +1,188 @@
+// Featured-image extractor benchmark: speed in milliseconds per 100 KB of HTML, and accuracy on the
+// fixture set (test/fixtures/featured). Run with `npx tsx bench/featured.bench.ts`
+// (BENCH_ROUNDS, default 40, sets how many times every page is measured). Prints a markdown section
+// and writes it into bench/RESULTS.md between the featured markers.
+//
+// The timed pages are the fixture articles padded to 100 KB with what real article pages are made
+// of: paragraphs with links and inline markup, headings, figures with srcset, a related-posts list
+// with thumbnails, and an analytics script. Padding goes inside the article (or main, or body), so
+// the parser and every rule see a page of realistic shape and size.
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { extractFeaturedCandidates } from '../src/modules/featured/featured.extractor.js';
+
+const PAGE_BYTES = 100 * 1024;
+const ROUNDS = positiveInteger('BENCH_ROUNDS', 40);
+const WARMUP_ROUNDS = 5;
+const TARGET_MS = 5;
+
+const FIXTURES_DIR = fileURLToPath(new URL('../test/fixtures/featured/', import.meta.url));
+const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+const SECTION_START = '<!-- featured:start -->';
+const SECTION_END = '<!-- featured:end -->';
+
+function positiveInteger(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got ${raw}`);
+  return value;
+}
+
+interface Fixture {
+  name: string;
+  html: string;
+  expected: { pageUrl: string; url: string | null; source: string | null; score: number | null };
+}
+
+function loadFixtures(): Fixture[] {
+  return readdirSync(FIXTURES_DIR)
+    .filter((file) => file.endsWith('.html'))
+    .sort()
+    .map((file) => {
+      const name = file.slice(0, -'.html'.length);
+      return {
+        name,
+        html: readFileSync(`${FIXTURES_DIR}${file}`, 'utf8'),
+        expected: JSON.parse(readFileSync(`${FIXTURES_DIR}${name}.expected.json`, 'utf8')) as Fixture['expected'],
+      };
+    });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Padding: deterministic, so runs compare
+
+const SENTENCES = [
+  'The council published the figures on Tuesday, two weeks later than promised.',
+  'Most of the work happened in the evenings, after the day jobs were done.',
+  'Nobody expected the second winter to be as wet as the first one.',
+  'The <a href="https://www.example.org/reports/2023-annual.pdf">annual report</a> has the full numbers, table by table.',
+  'It took <strong>three attempts</strong> and one borrowed ladder to get the last panel in place.',
+  'As one volunteer put it, <em>“you learn more from the bits that go wrong.”</em>',
+  'Prices rose by 4.2 per cent over the year, slightly below the regional average.',
+  'See also <a href="/2023/11/previous-part/" title="Part one">the first part of this series</a>.',
+  'The route is signposted from the station, but the signs are small and easy to miss.',
+  'A smaller group met again in March to review what had been learned.',
+];
+
+function paddingBlock(i: number): string {
+  const paragraph = (n: number) => `<p>${Array.from({ length: 4 }, (_, k) => SENTENCES[(n + k * 3) % SENTENCES.length]).join(' ')}</p>\n`;
+  const parts = [paragraph(i), paragraph(i + 1)];
+  if (i % 3 === 0) parts.push(`<h2 id="section-${i}">Part ${i + 2}: what came next</h2>\n`);
+  if (i % 4 === 1) {
+    const base = `https://www.example.org/wp-content/uploads/2024/05/photo-${1000 + i}`;
+    parts.push(
+      `<figure class="wp-block-image size-large"><img loading="lazy" decoding="async" width="1024" height="683" src="${base}-1024x683.jpg" alt="Photo ${i}" class="wp-image-${1000 + i}" srcset="${base}-1024x683.jpg 1024w, ${base}-300x200.jpg 300w, ${base}-768x512.jpg 768w, ${base}.jpg 1600w" sizes="(max-width: 1024px) 100vw, 1024px"><figcaption>Caption for photo ${i}, taken in the spring.</figcaption></figure>\n`,
+    );
+  }
+  if (i % 9 === 5) {
+    const items = Array.from({ length: 4 }, (_, k) => {
+      const slug = `related-story-${i}-${k}`;
+      return `<li class="related-post"><a href="/2024/04/${slug}/"><img src="https://www.example.org/wp-content/uploads/2024/04/${slug}-150x150.jpg" width="150" height="150" alt="" loading="lazy"><span>Related story ${i}.${k}</span></a></li>`;
+    });
+    parts.push(`<aside class="related"><h3>Read next</h3><ul>${items.join('')}</ul></aside>\n`);
+  }
+  if (i % 15 === 7) {
+    parts.push(
+      `<script>window.dataLayer=window.dataLayer||[];dataLayer.push({"event":"scroll_depth","depth":${i},"page":{"section":"news","tags":["local","transport"],"thumb":"https:\\/\\/www.example.org\\/img\\/share-${i}.jpg"}});</script>\n`,
+    );
+  }
+  return parts.join('');
+}
+
+/** The fixture with padding inside its article (or main, or body) up to 100 KB. */
+function padTo100KB(html: string): string {
+  const lower = html.toLowerCase();
+  const at = ['</article>', '</main>', '</body>'].map((tag) => lower.lastIndexOf(tag)).find((index) => index >= 0) ?? html.length;
+  const blocks: string[] = [];
+  let size = Buffer.byteLength(html);
+  for (let i = 0; size < PAGE_BYTES; i++) {
+    const block = paddingBlock(i);
+    blocks.push(block);
+    size += Buffer.byteLength(block);
+  }
+  return html.slice(0, at) + blocks.join('') + html.slice(at);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+function accuracy(fixtures: Fixture[]): { matched: number; misses: string[] } {
+  const misses: string[] = [];
+  for (const fixture of fixtures) {
+    const best = extractFeaturedCandidates(fixture.html, fixture.expected.pageUrl)[0];
+    const ok = (best?.url ?? null) === fixture.expected.url && (best?.source ?? null) === fixture.expected.source && (best?.score ?? null) === fixture.expected.score;
+    if (!ok) misses.push(`${fixture.name} (got ${best ? `${best.source} ${best.score} ${best.url}` : 'nothing'})`);
+  }
+  return { matched: fixtures.length - misses.length, misses };
+}
+
+function writeResults(section: string): void {
+  const block = `${SECTION_START}\n${section.trim()}\n${SECTION_END}`;
+  if (!existsSync(RESULTS_FILE)) {
+    writeFileSync(RESULTS_FILE, `# Benchmark results\n\n${block}\n`);
+    return;
+  }
+  // Read just before writing: other benchmarks own the rest of this file.
+  const text = readFileSync(RESULTS_FILE, 'utf8');
+  const start = text.indexOf(SECTION_START);
+  const end = text.indexOf(SECTION_END);
+  const next = start >= 0 && end > start ? text.slice(0, start) + block + text.slice(end + SECTION_END.length) : `${text}${text.endsWith('\n') ? '' : '\n'}\n${block}\n`;
+  writeFileSync(RESULTS_FILE, next);
+}
+
+function main(): void {
+  const fixtures = loadFixtures();
+  const pages = fixtures.map((fixture) => ({ name: fixture.name, pageUrl: fixture.expected.pageUrl, html: padTo100KB(fixture.html) }));
+  const bytes = pages.map((page) => Buffer.byteLength(page.html));
+
+  let sink = 0; // keeps the results alive so nothing is optimised away
+  for (let round = 0; round < WARMUP_ROUNDS; round++) for (const page of pages) sink += extractFeaturedCandidates(page.html, page.pageUrl).length;
+
+  const perPage: number[] = [];
+  const started = performance.now();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, page] of pages.entries()) {
+      const t0 = performance.now();
+      sink += extractFeaturedCandidates(page.html, page.pageUrl).length;
+      perPage.push(((performance.now() - t0) * PAGE_BYTES) / bytes[i]!);
+    }
+  }
+  const wall = performance.now() - started;
+  const sorted = [...perPage].sort((a, b) => a - b);
+  const mean = perPage.reduce((sum, value) => sum + value, 0) / perPage.length;
+  const p50 = percentile(sorted, 50);
+  const p95 = percentile(sorted, 95);
+  const max = sorted[sorted.length - 1]!;
+  const { matched, misses } = accuracy(fixtures);
+
+  const cpu = cpus();
+  const verdict = (ok: boolean) => (ok ? '**PASS**' : '**FAIL**');
+  const section = `## Featured-image extractor: speed per 100 KB and fixture accuracy
+
+- Date: ${new Date().toISOString()}
+- Machine: ${cpu[0]?.model ?? 'unknown CPU'} × ${cpu.length}, Node ${process.version}, ${process.platform} ${process.arch}
+- Command: \`npx tsx bench/featured.bench.ts\`${ROUNDS === 40 ? '' : ` (BENCH_ROUNDS=${ROUNDS})`}
+- Pages: the ${pages.length} fixtures of \`test/fixtures/featured\`, each padded inside its article to ${Math.round(PAGE_BYTES / 1024)} KB (${Math.min(...bytes)} to ${Math.max(...bytes)} bytes) with paragraphs, headings, figures with srcset, related-post thumbnails and analytics scripts
+- Timing: \`extractFeaturedCandidates(html, pageUrl)\` on one thread (parse with cheerio/htmlparser2, every source, ranking), ${WARMUP_ROUNDS} warm-up rounds, then ${ROUNDS} rounds over all pages = ${perPage.length} samples (${(wall / 1000).toFixed(1)} s), each scaled to exactly 100 KB
+
+| ms per 100 KB | mean | p50 | p95 | max | target | result |
+| --- | ---: | ---: | ---: | ---: | --- | --- |
+| all pages | ${mean.toFixed(2)} | ${p50.toFixed(2)} | ${p95.toFixed(2)} | ${max.toFixed(2)} | mean and p95 < ${TARGET_MS} ms | ${verdict(mean < TARGET_MS && p95 < TARGET_MS)} |
+
+| accuracy on the fixtures (url, source and score of the best candidate as expected) | value |
+| --- | ---: |
+| fixtures matched | ${matched} / ${fixtures.length} (${((matched / fixtures.length) * 100).toFixed(1)}%) |
+${misses.length > 0 ? `\nMisses: ${misses.join('; ')}\n` : ''}`;
+  console.log(section);
+  if (sink < 0) console.log(sink);
+  writeResults(section);
+  console.log(`written to ${RESULTS_FILE}`);
+}
+
+main();

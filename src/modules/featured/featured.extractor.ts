@@ -1,0 +1,659 @@
+// Featured-image extraction from one HTML page: a pure function (no I/O) that returns every image
+// candidate the page offers, scored as the interface spec ("Featured image") lists, best first.
+//
+// Sources and scores (spec): og:image 100, twitter:image 100, link rel=image_src 95, JSON-LD and
+// framework data (__NEXT_DATA__) 90, img tags and their srcset 50..85 (see scoreImgTag), and a regex
+// sweep of the raw HTML 35 for image URLs no other source found. Equal scores keep the spec's search
+// order (TIE_ORDER), then document order.
+import { load, type CheerioOptions } from 'cheerio';
+
+export type FeaturedSource = 'og_meta' | 'twitter_meta' | 'link_image_src' | 'next_data' | 'json_ld' | 'srcset' | 'img_tag' | 'regex';
+
+export interface FeaturedCandidate {
+  url: string;
+  /** Integer 0..100. */
+  score: number;
+  source: FeaturedSource;
+}
+
+export const SOURCE_SCORES = { og_meta: 100, twitter_meta: 100, link_image_src: 95, json_ld: 90, next_data: 90, regex: 35 } as const;
+
+/** Parts of an img tag's score; the sum of everything is exactly the top of the spec's 50..85 range. */
+export const IMG_SCORE = { base: 50, hint: 15, large: 10, medium: 5, inContent: 5, early: 5, max: 85 } as const;
+
+// The spec's search order (og, twitter, link, structured data, img tags) decides ties. JSON-LD goes
+// before framework data because it is schema.org markup meant to describe the page, while framework
+// data is found by key names. A srcset's largest file goes before the same img's src.
+const TIE_ORDER: readonly FeaturedSource[] = ['og_meta', 'twitter_meta', 'link_image_src', 'json_ld', 'next_data', 'srcset', 'img_tag', 'regex'];
+
+/** The site's own explicit choice: never screened for names like "logo" or "placeholder". */
+const EXPLICIT_SOURCES = new Set<FeaturedSource>(['og_meta', 'twitter_meta', 'link_image_src']);
+
+// htmlparser2 in HTML mode: about 3x faster than parse5 on large pages. Note that `{ xmlMode: false }`
+// alone keeps parse5; only an `xml` options object switches the parser (cheerio 1.x flattenOptions).
+const PARSER_OPTIONS: CheerioOptions = { xml: { xmlMode: false, decodeEntities: true } };
+
+/** The subset of a parsed DOM node this file reads (cheerio's domhandler nodes fit it). */
+interface DomNode {
+  type: string;
+  name?: string;
+  attribs?: Record<string, string>;
+  parent: DomNode | null;
+  children?: DomNode[];
+  /** Text of a text node. */
+  data?: string;
+}
+
+export function extractFeaturedCandidates(html: string, pageUrl: string): FeaturedCandidate[] {
+  const page = collectElements(load(html, PARSER_OPTIONS).root()[0] as DomNode);
+  const found = new CandidateSet(documentBase(page.base, pageUrl));
+  metaCandidates(page.metas, found);
+  linkImageSrcCandidates(page.links, found);
+  jsonLdCandidates(page.scripts, found);
+  nextDataCandidates(page.scripts, found);
+  imgTagCandidates(page.images, found);
+  regexCandidates(html, found);
+  return found.ranked();
+}
+
+interface PageElements {
+  /** The first <base href>. */
+  base?: DomNode;
+  metas: DomNode[];
+  links: DomNode[];
+  scripts: DomNode[];
+  /** img and amp-img. */
+  images: DomNode[];
+}
+
+/** One walk over the document, in document order, instead of a selector pass per source (a third of the time on a 100 KB page). */
+function collectElements(root: DomNode): PageElements {
+  const page: PageElements = { metas: [], links: [], scripts: [], images: [] };
+  const stack: DomNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    switch (node.name) {
+      case 'meta':
+        page.metas.push(node);
+        break;
+      case 'link':
+        page.links.push(node);
+        break;
+      case 'script':
+        page.scripts.push(node);
+        break;
+      case 'img':
+      case 'amp-img':
+        page.images.push(node);
+        break;
+      case 'base':
+        if (!page.base && node.attribs?.href?.trim()) page.base = node;
+        break;
+    }
+    const children = node.children;
+    if (children) for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  return page;
+}
+
+function textOf(node: DomNode): string {
+  return (node.children ?? []).map((child) => child.data ?? '').join('');
+}
+
+// ---------------------------------------------------------------------------------------------
+// Collecting, resolving, de-duplicating and ranking
+
+interface Found extends FeaturedCandidate {
+  /** Icons and tiny images: ranked after other candidates of the same score. */
+  demoted: boolean;
+  order: number;
+}
+
+class CandidateSet {
+  private readonly byUrl = new Map<string, Found>();
+  /**
+   * URLs the regex sweep must not bring back: thrown out by an element rule (a 1x1 img, a spinner),
+   * known not to be the page's (a JSON-LD author photo), or smaller renditions in a srcset whose
+   * largest file is already a candidate.
+   */
+  private readonly keptOutOfSweep = new Set<string>();
+  /** The same raw value comes up several times (src, srcset, the sweep): URL parsing is the hot spot. */
+  private readonly resolved = new Map<string, URL | undefined>();
+  private order = 0;
+
+  constructor(readonly base: URL | undefined) {}
+
+  /**
+   * Resolves the raw value against the document base, screens it, and keeps the better of duplicates.
+   * Meta tags and link rel=image_src are the site's explicit choice and are only checked for being a
+   * URL at all; other sources lose placeholder-looking URLs; the regex sweep also loses icons and
+   * whatever keepOutOfSweep() was given.
+   */
+  add(raw: string | undefined, source: FeaturedSource, score: number, demoted = false): void {
+    const url = this.resolve(raw);
+    if (!url) return;
+    if (!EXPLICIT_SOURCES.has(source) && looksLikePlaceholder(url)) {
+      this.keptOutOfSweep.add(url.href);
+      return;
+    }
+    if (source === 'regex' && (looksLikeIcon(url) || this.keptOutOfSweep.has(url.href))) return;
+    const candidate: Found = { url: url.href, score, source, demoted, order: this.order++ };
+    const previous = this.byUrl.get(candidate.url);
+    if (!previous || compareFound(candidate, previous) < 0) this.byUrl.set(candidate.url, candidate);
+  }
+
+  /** Whether a raw value would survive add() as a non-explicit source. */
+  usable(raw: string | undefined): boolean {
+    const url = this.resolve(raw);
+    return url !== undefined && !looksLikePlaceholder(url);
+  }
+
+  keepOutOfSweep(raw: string | undefined): void {
+    const url = this.resolve(raw);
+    if (url) this.keptOutOfSweep.add(url.href);
+  }
+
+  /** The absolute http(s) URL of a raw attribute or JSON value, or undefined when it cannot be one. */
+  resolve(raw: string | undefined): URL | undefined {
+    if (raw === undefined) return undefined;
+    if (this.resolved.has(raw)) return this.resolved.get(raw);
+    const url = this.parse(raw);
+    this.resolved.set(raw, url);
+    return url;
+  }
+
+  private parse(raw: string): URL | undefined {
+    const value = decodeEntities(raw).trim();
+    // A data URI is the image itself (usually a blur or a blank), never a URL to hand out.
+    if (value === '' || value.length > 4096 || /^(data|javascript|blob|about):/i.test(value)) return undefined;
+    try {
+      const url = new URL(value, this.base);
+      return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  ranked(): FeaturedCandidate[] {
+    return [...this.byUrl.values()].sort(compareFound).map(({ url, score, source }) => ({ url, score, source }));
+  }
+}
+
+function compareFound(a: Found, b: Found): number {
+  return b.score - a.score || Number(a.demoted) - Number(b.demoted) || TIE_ORDER.indexOf(a.source) - TIE_ORDER.indexOf(b.source) || a.order - b.order;
+}
+
+/** The page URL, or the document's first <base href> resolved against it. */
+function documentBase(base: DomNode | undefined, pageUrl: string): URL | undefined {
+  let page: URL | undefined;
+  try {
+    page = new URL(pageUrl);
+  } catch {
+    page = undefined; // only absolute URLs in the page can be used then
+  }
+  const href = base?.attribs?.href;
+  if (href === undefined) return page;
+  try {
+    return new URL(decodeEntities(href).trim(), page);
+  } catch {
+    return page;
+  }
+}
+
+const NAMED_ENTITIES: Record<string, string> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>', nbsp: ' ', sol: '/', colon: ':', quest: '?', equals: '=' };
+
+/** Decodes HTML entities left in a URL: raw script text is not decoded by the parser, and some CMSs double-encode attributes. */
+function decodeEntities(value: string): string {
+  if (!value.includes('&')) return value;
+  return value.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (entity, name: string) => {
+    if (name[0] !== '#') return NAMED_ENTITIES[name.toLowerCase()] ?? entity;
+    const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : entity;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Placeholder and icon screening
+
+/** Splits class names, ids and URL parts into lowercase words: "wp-post-image" and "heroImage" become "wp post image" and "hero image". */
+function words(value: string): string {
+  return ` ${value.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().replace(/[^a-z0-9]+/g, ' ')} `;
+}
+
+// Placeholder URLs: a tracking host (pixel.wp.example), a tracking folder (/beacon/open.gif), a file
+// named like a loader or a blank (ajax-loader.gif, img-placeholder.png), or a classic spacer name
+// that is an ordinary word elsewhere and so counts only as the whole file name (clear.gif, 1x1.gif;
+// "crystal-clear-sea.jpg", "pixel-8-review.jpg" and a recipe's "tart-1x1.jpg" are photos).
+const PLACEHOLDER_HOST_WORDS = / (pixel|pixels|tracking|tracker|beacon|beacons) /;
+const PLACEHOLDER_FOLDER_WORDS = / (pixel|tracking|tracker|beacon) /;
+const PLACEHOLDER_FILE_WORDS = / (spinner|spinners|loader|loading|spacer|placeholder|blank|transparent) /;
+const PLACEHOLDER_FILE = /^(clear|dot|empty|grey|gray|px|pixel|trans|shim|1x1|s|b|t)\.(gif|png)$/;
+const PLACEHOLDER_CLASS_WORDS = / (spinner|loader|spacer|tracking|tracker|pixel|beacon) /;
+const ICON_WORDS = / (logo|logos|icon|icons|favicon|favicons|avatar|avatars|gravatar|emoji|emojis|emoticon|badge|badges|sprite|sprites) /;
+
+function looksLikePlaceholder(url: URL): boolean {
+  const slash = url.pathname.lastIndexOf('/');
+  const file = url.pathname.slice(slash + 1).toLowerCase();
+  return (
+    PLACEHOLDER_FILE.test(file) ||
+    PLACEHOLDER_FILE_WORDS.test(words(file)) ||
+    PLACEHOLDER_HOST_WORDS.test(words(url.hostname)) ||
+    PLACEHOLDER_FOLDER_WORDS.test(words(url.pathname.slice(0, slash)))
+  );
+}
+
+function looksLikeIcon(url: URL): boolean {
+  return /\.(svg|ico)$/i.test(url.pathname) || ICON_WORDS.test(words(`${url.hostname} ${url.pathname}`));
+}
+
+// ---------------------------------------------------------------------------------------------
+// og:image, twitter:image, link rel=image_src
+
+const META_SOURCES: Record<string, 'og_meta' | 'twitter_meta'> = {
+  'og:image': 'og_meta',
+  'og:image:url': 'og_meta',
+  'og:image:secure_url': 'og_meta',
+  'twitter:image': 'twitter_meta',
+  'twitter:image:src': 'twitter_meta',
+};
+
+function metaCandidates(metas: DomNode[], found: CandidateSet): void {
+  for (const { attribs = {} } of metas) {
+    // Sites use property= and name= interchangeably for both vocabularies.
+    const key = (attribs.property ?? attribs.name ?? '').trim().toLowerCase();
+    const source = META_SOURCES[key];
+    // Never screened for names like "logo": the site chose this image on purpose.
+    if (source) found.add(attribs.content, source, SOURCE_SCORES[source]);
+  }
+}
+
+function linkImageSrcCandidates(links: DomNode[], found: CandidateSet): void {
+  for (const { attribs = {} } of links) {
+    if (attribs.rel && words(attribs.rel).includes(' image src ')) found.add(attribs.href, 'link_image_src', SOURCE_SCORES.link_image_src);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// JSON-LD (application/ld+json)
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type JsonObject = { [key: string]: Json };
+
+/** A file name with an image extension (the extensions the regex sweep looks for). */
+const IMAGE_FILE = /\.(jpe?g|png|webp|gif|avif)$/i;
+/** A JSON string that can be a URL: absolute, protocol-relative, root-relative, or a relative image file name. */
+const URL_LIKE = /^\s*((https?:)?\/\/|\/[^/\s]|[^\s:]+\.(jpe?g|png|webp|gif|avif)(\?\S*)?\s*$)/i;
+
+/** Types whose image is the page's subject; their images come first. */
+const PRIMARY_TYPE = /(Article|Posting|Blog|Report|Product|ProductGroup|Recipe|HowTo|Event|Review|VideoObject|Movie|Book|Course)$/;
+/** Types whose image is a logo or a portrait, not the page's. */
+const NOT_THE_PAGE_TYPE = /^(Organization|NewsMediaOrganization|Corporation|Person|Brand|WebSite|ImageObject|SiteNavigationElement|WPHeader|WPFooter)$/;
+/** Keys that lead to someone else's image (an author's photo, a publisher's logo) or to a detail (a recipe step's photo). */
+const NOT_THE_PAGE_KEY = new Set(['author', 'creator', 'contributor', 'editor', 'publisher', 'sourceOrganization', 'copyrightHolder', 'brand', 'manufacturer', 'logo', 'sponsor', 'funder', 'provider', 'seller', 'about', 'mentions', 'potentialAction', 'breadcrumb', 'isPartOf', 'review', 'comment', 'recipeInstructions', 'step']);
+const IMAGE_KEYS = ['image', 'primaryImageOfPage', 'thumbnailUrl'];
+const MAX_JSON_DEPTH = 24;
+
+function jsonLdCandidates(scripts: DomNode[], found: CandidateSet): void {
+  const nodes: JsonObject[] = [];
+  for (const script of scripts) {
+    if (script.attribs?.type?.trim().toLowerCase() !== 'application/ld+json') continue;
+    const data = parseJsonLoosely(textOf(script));
+    if (data !== undefined) collectJsonLdNodes(data, nodes, (raw) => found.keepOutOfSweep(raw), 0);
+  }
+  if (nodes.length === 0) return;
+  const byId = new Map<string, JsonObject>();
+  for (const node of nodes) if (typeof node['@id'] === 'string') byId.set(node['@id'], node);
+  const isPageNode = (node: JsonObject) => !jsonLdTypes(node).some((type) => NOT_THE_PAGE_TYPE.test(type));
+  const isPrimary = (node: JsonObject) => jsonLdTypes(node).some((type) => PRIMARY_TYPE.test(type));
+  const pageNodes = nodes.filter(isPageNode);
+  for (const node of [...pageNodes.filter(isPrimary), ...pageNodes.filter((node) => !isPrimary(node))]) {
+    for (const key of IMAGE_KEYS) for (const url of jsonLdImageUrls(node[key], byId, 0)) found.add(url, 'json_ld', SOURCE_SCORES.json_ld);
+  }
+  // A logo or a portrait is not the page's image, and the regex sweep must not offer it either.
+  for (const node of nodes) {
+    if (!isPageNode(node)) for (const key of IMAGE_KEYS) for (const url of jsonLdImageUrls(node[key], byId, 0)) found.keepOutOfSweep(url);
+  }
+}
+
+/** Every object in the data (top level, arrays, @graph, mainEntity ...); the URLs under NOT_THE_PAGE_KEY go to reject. */
+function collectJsonLdNodes(value: Json, into: JsonObject[], reject: (raw: string) => void, depth: number): void {
+  if (depth > MAX_JSON_DEPTH || value === null || typeof value !== 'object') return;
+  if (Array.isArray(value)) {
+    for (const item of value) collectJsonLdNodes(item, into, reject, depth + 1);
+    return;
+  }
+  into.push(value);
+  for (const [key, child] of Object.entries(value)) {
+    if (NOT_THE_PAGE_KEY.has(key)) jsonStrings(child, 0).forEach(reject);
+    else if (!IMAGE_KEYS.includes(key)) collectJsonLdNodes(child, into, reject, depth + 1);
+  }
+}
+
+/** The URL-like strings of a JSON subtree (bounded). */
+function jsonStrings(value: Json, depth: number): string[] {
+  if (depth > 8 || value === null || typeof value !== 'object') return typeof value === 'string' && URL_LIKE.test(value) ? [value] : [];
+  return (Array.isArray(value) ? value : Object.values(value)).flatMap((child) => jsonStrings(child, depth + 1));
+}
+
+function jsonLdTypes(node: JsonObject): string[] {
+  const type = node['@type'];
+  return typeof type === 'string' ? [type] : Array.isArray(type) ? type.filter((t): t is string => typeof t === 'string') : [];
+}
+
+/** URLs of an image value: a string, an array, an ImageObject {url | contentUrl}, or an {"@id"} reference to one. */
+function jsonLdImageUrls(value: Json | undefined, byId: Map<string, JsonObject>, depth: number): string[] {
+  if (value === undefined || value === null || depth > 4) return [];
+  if (typeof value === 'string') return [value];
+  if (Array.isArray(value)) return value.flatMap((item) => jsonLdImageUrls(item, byId, depth + 1));
+  if (typeof value !== 'object') return [];
+  const direct = [...jsonLdImageUrls(value.url, byId, depth + 1), ...jsonLdImageUrls(value.contentUrl, byId, depth + 1)];
+  if (direct.length > 0) return direct;
+  const id = value['@id'];
+  if (typeof id !== 'string') return [];
+  const target = byId.get(id);
+  if (target && target !== value) return jsonLdImageUrls(target, byId, depth + 1);
+  // A reference to a node not in the page, named by the image's own URL.
+  return IMAGE_FILE.test(id.replace(/[?#].*$/, '')) ? [id] : [];
+}
+
+/** JSON.parse, then one forgiving retry (HTML comment or CDATA wrappers, raw control characters, trailing commas); undefined when still broken. */
+function parseJsonLoosely(text: string): Json | undefined {
+  try {
+    return JSON.parse(text) as Json;
+  } catch {
+    const cleaned = text
+      .trim()
+      .replace(/^(<!--|\/\/\s*<!\[CDATA\[|\/\*\s*<!\[CDATA\[\s*\*\/)/, '')
+      .replace(/(-->|\/\/\s*\]\]>|\/\*\s*\]\]>\s*\*\/)$/, '')
+      // eslint-disable-next-line no-control-regex -- raw newlines and tabs inside strings are the commonest breakage
+      .replace(/[\u0000-\u001f]+/g, ' ')
+      .replace(/,\s*([}\]])/g, '$1');
+    try {
+      return JSON.parse(cleaned) as Json;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Framework data: Next.js <script id="__NEXT_DATA__">
+
+/** Keys (lowercased, without - and _) whose value is the page's image in CMS and framework data. */
+const FRAMEWORK_IMAGE_KEYS = new Set(['image', 'images', 'ogimage', 'featuredimage', 'featuredmedia', 'coverimage', 'cover', 'heroimage', 'hero', 'mainimage', 'leadimage', 'thumbnail', 'thumbnailurl', 'socialimage', 'shareimage', 'seoimage', 'previewimage', 'headerimage']);
+/** Keys inside an image object that hold its URL, most specific first. */
+const FRAMEWORK_URL_KEYS = ['src', 'url', 'sourceurl', 'contenturl', 'secureurl', 'original', 'href'];
+/** Objects CMSs wrap an image's URL in. */
+const FRAMEWORK_WRAPPER_KEYS = new Set(['fields', 'file', 'asset', 'data', 'attributes', 'node', 'responsiveimage', 'original', 'large', 'full']);
+/** Subtrees about someone or something else (author photos, logos, related posts). */
+const FRAMEWORK_SKIP_KEY = /^(author|authors|avatar|user|users|profile|logo|icon|favicon|sponsor|sponsors|ad|ads|related.*|recommended.*|trending.*|popular.*|more(posts|stories|articles)|nav|navigation|menu|footer)$/;
+const MAX_FRAMEWORK_NODES = 50_000;
+
+function nextDataCandidates(scripts: DomNode[], found: CandidateSet): void {
+  const script = scripts.find((element) => element.attribs?.id === '__NEXT_DATA__');
+  if (!script) return;
+  const data = parseJsonLoosely(textOf(script));
+  if (data === undefined) return;
+  // Breadth first, so the page's own image (props.pageProps.post.coverImage) comes before images
+  // deeper in the tree (a related post's cover). Image-like strings elsewhere are left to the regex
+  // sweep, except those under FRAMEWORK_SKIP_KEY (an author's avatar), which it must not offer.
+  const queue: Json[] = [data];
+  for (let i = 0; i < queue.length && i < MAX_FRAMEWORK_NODES; i++) {
+    const value = queue[i];
+    if (value === null || value === undefined || typeof value !== 'object') continue;
+    const entries: [string, Json][] = Array.isArray(value) ? value.map((item) => ['', item]) : Object.entries(value);
+    for (const [key, child] of entries) {
+      const name = key.toLowerCase().replace(/[-_]/g, '');
+      if (FRAMEWORK_SKIP_KEY.test(name)) {
+        jsonStrings(child, 0).forEach((raw) => found.keepOutOfSweep(raw));
+        continue;
+      }
+      if (FRAMEWORK_IMAGE_KEYS.has(name)) {
+        for (const url of frameworkImageUrls(child, 0)) found.add(url, 'next_data', SOURCE_SCORES.next_data);
+      } else if (child !== null && typeof child === 'object') {
+        queue.push(child);
+      }
+    }
+  }
+}
+
+/**
+ * URLs inside an image value: the value itself when it is a string (or a list of them), then the
+ * src/url-like keys of an image object, then the objects CMSs wrap images in (Contentful
+ * image.fields.file.url, Sanity image.asset.url, Strapi image.data.attributes.url, WordPress
+ * featuredImage.node.sourceUrl). Other strings (a hero's title or link) are not image URLs.
+ */
+function frameworkImageUrls(value: Json, depth: number): string[] {
+  if (depth > 6 || value === null || typeof value !== 'object') return typeof value === 'string' && URL_LIKE.test(value) ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap((item) => frameworkImageUrls(item, depth + 1));
+  const entries = Object.entries(value).map(([key, child]) => [key.toLowerCase().replace(/[-_]/g, ''), child] as const);
+  const urls: string[] = [];
+  for (const urlKey of FRAMEWORK_URL_KEYS) {
+    for (const [key, child] of entries) if (key === urlKey && typeof child === 'string' && URL_LIKE.test(child)) urls.push(child);
+  }
+  for (const [key, child] of entries) {
+    if (child !== null && typeof child === 'object' && (FRAMEWORK_WRAPPER_KEYS.has(key) || FRAMEWORK_IMAGE_KEYS.has(key))) urls.push(...frameworkImageUrls(child, depth + 1));
+  }
+  return urls;
+}
+
+// ---------------------------------------------------------------------------------------------
+// img tags (img, amp-img), their srcset and the <source> elements of their <picture>
+
+export interface ImgFeatures {
+  /** hero/featured/cover/main/lead/article/post-thumbnail/wp-post-image on the img, a hero-like wrapper, or fetchpriority=high. */
+  hint: boolean;
+  /** Declared size: large is width >= 600 or height >= 400, medium is width >= 300 or height >= 200. */
+  size: 'large' | 'medium' | 'small or unknown';
+  /** Inside <article>, <main> or role=main. */
+  inContent: boolean;
+  /** Among the first three content images (icons and tiny images do not count). */
+  early: boolean;
+  /** An icon, logo, avatar, emoji, badge or sprite (by class, id or URL), an image in <nav> or <footer>, or a declared side <= 64 px. */
+  demoted: boolean;
+}
+
+/**
+ * Score of an img tag, and of the largest file of its srcset and of its <picture>'s sources:
+ * 50 + 15 (hint) + 10 (large) or 5 (medium) + 5 (in content) + 5 (early), clamped to 50..85, so an undecorated
+ * image scores 50 and a large hero-classed first image in the article scores 85. Demoted images get
+ * the bottom of the range, 50, whatever else they have, and rank after other 50s.
+ */
+export function scoreImgTag(features: ImgFeatures): number {
+  if (features.demoted) return IMG_SCORE.base;
+  const score =
+    IMG_SCORE.base +
+    (features.hint ? IMG_SCORE.hint : 0) +
+    (features.size === 'large' ? IMG_SCORE.large : features.size === 'medium' ? IMG_SCORE.medium : 0) +
+    (features.inContent ? IMG_SCORE.inContent : 0) +
+    (features.early ? IMG_SCORE.early : 0);
+  return Math.min(IMG_SCORE.max, Math.max(IMG_SCORE.base, score));
+}
+
+/** Lazy-loading attributes hold the real image; src is often a blur, a blank or a spinner then. */
+const LAZY_SRC_ATTRIBUTES = ['data-src', 'data-lazy-src', 'data-original', 'data-image', 'data-lazy', 'data-hi-res-src'];
+const SRCSET_ATTRIBUTES = ['data-srcset', 'data-lazy-srcset', 'srcset'];
+const IMG_HINT = / (hero|featured?|cover|main|lead|article|post thumbnail|wp post image|entry image|post image) /;
+const WRAPPER_HINT = / (hero|featured?|cover|lead|post thumbnail|wp post image|(article|entry|post|main|header|top|lead) (image|img|media|photo|figure|picture)) /;
+const EARLY_IMAGES = 3;
+const WRAPPER_LEVELS = 3;
+
+function imgTagCandidates(images: DomNode[], found: CandidateSet): void {
+  let contentImages = 0;
+  for (const img of images) {
+    const attribs = img.attribs ?? {};
+    const size = declaredSize(attribs);
+    const sources = pictureSources(img);
+    // Every file a srcset lists is this image (or a placeholder): the sweep must not offer the smaller ones.
+    for (const element of [img, ...sources]) for (const name of SRCSET_ATTRIBUTES) for (const entry of parseSrcset(element.attribs?.[name] ?? '')) found.keepOutOfSweep(entry.url);
+    if (isPlaceholderElement(img, size)) {
+      for (const name of ['src', ...LAZY_SRC_ATTRIBUTES]) found.keepOutOfSweep(attribs[name]);
+      continue;
+    }
+    const srcsets = [...sources, img].map((element) => largestSrcsetEntry(element.attribs ?? {}, found)).filter((entry) => entry !== undefined);
+    const srcs = [...LAZY_SRC_ATTRIBUTES, 'src'].map((name) => attribs[name]).filter((value): value is string => found.usable(value));
+    if (srcsets.length === 0 && srcs.length === 0) continue;
+    const largestWidth = Math.max(size.width ?? 0, ...srcsets.map((entry) => entry.width ?? 0));
+    const demoted = isSmall(size) || isIconElement(img, [...srcs, ...srcsets.map((entry) => entry.url)], found) || hasAncestor(img, (node) => node.name === 'nav' || node.name === 'footer');
+    const features: ImgFeatures = {
+      hint: hasHint(img),
+      size: sizeClass(largestWidth, size.height ?? 0),
+      inContent: hasAncestor(img, (node) => node.name === 'article' || node.name === 'main' || node.attribs?.role === 'main'),
+      early: !demoted && contentImages < EARLY_IMAGES,
+      demoted,
+    };
+    if (!demoted) contentImages++;
+    const score = scoreImgTag(features);
+    for (const entry of srcsets) found.add(entry.url, 'srcset', score, demoted);
+    for (const src of srcs) found.add(src, 'img_tag', score, demoted);
+  }
+}
+
+interface Size {
+  width?: number;
+  height?: number;
+}
+
+const STYLE_WIDTH = /(?:^|[;\s])width\s*:\s*(\d+(?:\.\d+)?)px/i;
+const STYLE_HEIGHT = /(?:^|[;\s])height\s*:\s*(\d+(?:\.\d+)?)px/i;
+
+/** Width and height from attributes, Medium's data-width/height, Squarespace's data-image-dimensions or an inline style. */
+function declaredSize(attribs: Record<string, string>): Size {
+  const dimensions = /^\s*(\d+)\s*x\s*(\d+)\s*$/i.exec(attribs['data-image-dimensions'] ?? '');
+  const style = attribs.style ?? '';
+  return {
+    width: pixels(attribs.width) ?? pixels(attribs['data-width']) ?? pixels(dimensions?.[1]) ?? pixels(STYLE_WIDTH.exec(style)?.[1]),
+    height: pixels(attribs.height) ?? pixels(attribs['data-height']) ?? pixels(dimensions?.[2]) ?? pixels(STYLE_HEIGHT.exec(style)?.[1]),
+  };
+}
+
+/** A plain pixel count ("600", "600px"); percentages and "auto" say nothing about the file. */
+function pixels(value: string | undefined): number | undefined {
+  const match = value === undefined ? null : /^\s*(\d+(?:\.\d+)?)\s*(px)?\s*$/i.exec(value);
+  return match ? Number(match[1]) : undefined;
+}
+
+function sizeClass(width: number, height: number): ImgFeatures['size'] {
+  if (width >= 600 || height >= 400) return 'large';
+  if (width >= 300 || height >= 200) return 'medium';
+  return 'small or unknown';
+}
+
+function isSmall(size: Size): boolean {
+  return (size.width !== undefined && size.width <= 64) || (size.height !== undefined && size.height <= 64);
+}
+
+/** 1x1 and 2x2 tracking pixels, and spinners or spacers named as such by class or id. */
+function isPlaceholderElement(img: DomNode, size: Size): boolean {
+  if ((size.width !== undefined && size.width <= 2) || (size.height !== undefined && size.height <= 2)) return true;
+  return PLACEHOLDER_CLASS_WORDS.test(words(`${img.attribs?.class ?? ''} ${img.attribs?.id ?? ''}`));
+}
+
+function isIconElement(img: DomNode, urls: string[], found: CandidateSet): boolean {
+  // The img and its link or wrapper ("site-logo > img", "author-avatar > img").
+  for (let node: DomNode | null = img, level = 0; node && level < 2; node = node.parent, level++) {
+    if (ICON_WORDS.test(words(`${node.attribs?.class ?? ''} ${node.attribs?.id ?? ''}`))) return true;
+  }
+  return urls.some((raw) => {
+    const url = found.resolve(raw);
+    return url !== undefined && looksLikeIcon(url);
+  });
+}
+
+function hasHint(img: DomNode): boolean {
+  const attribs = img.attribs ?? {};
+  if (attribs.fetchpriority?.toLowerCase() === 'high') return true;
+  if (IMG_HINT.test(words(`${attribs.class ?? ''} ${attribs.id ?? ''}`))) return true;
+  let node = img.parent;
+  for (let level = 0; node && level < WRAPPER_LEVELS; node = node.parent, level++) {
+    if (WRAPPER_HINT.test(words(`${node.attribs?.class ?? ''} ${node.attribs?.id ?? ''}`))) return true;
+  }
+  return false;
+}
+
+function hasAncestor(node: DomNode, test: (ancestor: DomNode) => boolean): boolean {
+  for (let ancestor = node.parent; ancestor; ancestor = ancestor.parent) if (ancestor.type === 'tag' && test(ancestor)) return true;
+  return false;
+}
+
+/** The <source> elements of the <picture> an img sits in. */
+function pictureSources(img: DomNode): DomNode[] {
+  if (img.parent?.name !== 'picture') return [];
+  return (img.parent.children ?? []).filter((child) => child.name === 'source');
+}
+
+interface SrcsetEntry {
+  url: string;
+  width?: number;
+  density: number;
+}
+
+/** The largest usable file of an element's srcset (lazy variants first): by w descriptor, else by x. */
+function largestSrcsetEntry(attribs: Record<string, string>, found: CandidateSet): SrcsetEntry | undefined {
+  for (const name of SRCSET_ATTRIBUTES) {
+    const entries = parseSrcset(attribs[name] ?? '').filter((entry) => found.usable(entry.url));
+    if (entries.length === 0) continue;
+    const byWidth = entries.some((entry) => entry.width !== undefined);
+    return entries.reduce((best, entry) => (byWidth ? (entry.width ?? 0) > (best.width ?? 0) : entry.density > best.density) ? entry : best);
+  }
+  return undefined;
+}
+
+/**
+ * Parses a srcset the way browsers do: a URL runs up to whitespace (so CDN URLs with commas,
+ * "w_800,h_600", survive), then descriptors up to the next comma.
+ */
+export function parseSrcset(srcset: string): SrcsetEntry[] {
+  const entries: SrcsetEntry[] = [];
+  let i = 0;
+  while (i < srcset.length) {
+    while (i < srcset.length && /[\s,]/.test(srcset[i] ?? '')) i++;
+    const start = i;
+    while (i < srcset.length && !/\s/.test(srcset[i] ?? '')) i++;
+    let url = srcset.slice(start, i);
+    let descriptors = '';
+    if (url.endsWith(',')) {
+      url = url.replace(/,+$/, '');
+    } else {
+      const end = srcset.indexOf(',', i);
+      descriptors = srcset.slice(i, end === -1 ? srcset.length : end);
+      i = end === -1 ? srcset.length : end + 1;
+    }
+    if (url === '') continue;
+    const width = /(?:^|\s)(\d+)w(?:\s|$)/.exec(descriptors)?.[1];
+    const density = /(?:^|\s)(\d*\.?\d+)x(?:\s|$)/.exec(descriptors)?.[1];
+    entries.push({ url, width: width === undefined ? undefined : Number(width), density: density === undefined ? 1 : Number(density) });
+  }
+  return entries;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Regex sweep of the raw HTML: inline scripts, styles, attributes no rule above reads
+
+const MAY_NAME_AN_IMAGE = /\.(jpe?g|png|webp|gif|avif)/i;
+const SWEEP_PATTERNS = [
+  // Absolute and protocol-relative URLs anywhere ("hero":"https://cdn.example/a.jpg?w=1200"), not
+  // the tail of another scheme (ftp://).
+  /(?:https?:|(?<![\w:]))\/\/[^\s"'<>()\\`{}|^[\]]+/gi,
+  // CSS url(...), relative or not (background-image: url(/img/hero.webp)).
+  /url\(\s*["']?([^"'()\s]+)["']?\s*\)/gi,
+  // Quoted root-relative paths ("/uploads/2024/hero.jpg").
+  /["'](\/(?!\/)[^"'\s<>]+)["']/g,
+];
+
+function regexCandidates(html: string, found: CandidateSet): void {
+  // JSON in scripts escapes slashes, and attributes hold entity-encoded JSON: undo both first.
+  const text = html.replace(/\\\/|\\u002f|&quot;|&#0*34;|&#x0*22;|&#0*39;|&#x0*27;|&apos;|&amp;/gi, (escape) => (escape[0] === '\\' ? '/' : decodeEntities(escape)));
+  const hits: { index: number; url: string }[] = [];
+  for (const pattern of SWEEP_PATTERNS) {
+    for (const match of text.matchAll(pattern)) {
+      const token = match[1] ?? match[0];
+      if (!MAY_NAME_AN_IMAGE.test(token)) continue;
+      // A run of URLs joined by commas ("a.jpg,https://b.example/c.jpg") is several tokens.
+      for (const part of token.split(/,(?=(?:https?:)?\/\/)/)) hits.push({ index: match.index, url: part.replace(/[.,;:!?]+$/, '') });
+    }
+  }
+  hits.sort((a, b) => a.index - b.index);
+  for (const hit of hits) if (IMAGE_FILE.test(found.resolve(hit.url)?.pathname ?? '')) found.add(hit.url, 'regex', SOURCE_SCORES.regex);
+}
+

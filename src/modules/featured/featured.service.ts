@@ -1,0 +1,48 @@
+// GET /api/featured-image: fetch the page through the SSRF-safe fetcher and rank its candidates.
+import { z } from 'zod';
+import { AppError } from '../../platform/errors.js';
+import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
+import { parseInput } from '../../platform/validation.js';
+import { extractFeaturedCandidates, type FeaturedCandidate, type FeaturedSource } from './featured.extractor.js';
+
+const inputSchema = z.object({
+  url: z
+    .string({ error: 'url is required: the full URL of the page' })
+    .trim()
+    .min(1, 'url is required: the full URL of the page')
+    .max(2048, 'expected at most 2048 characters')
+    .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'expected an absolute http or https URL'),
+  all: z.boolean().default(false),
+  min_score: z.number({ error: 'expected an integer from 0 to 100' }).int('expected an integer from 0 to 100').min(0, 'expected an integer from 0 to 100').max(100, 'expected an integer from 0 to 100').default(0),
+});
+
+export interface FeaturedImageResult {
+  /** The best candidate, or nulls when the page has none at or above min_score. */
+  url: string | null;
+  score: number | null;
+  source: FeaturedSource | null;
+  /** The page that was read (after redirects). */
+  page: string;
+  /** Every candidate, best first (only when `all` was asked). */
+  all: FeaturedCandidate[] | null;
+}
+
+export class FeaturedService {
+  constructor(
+    private readonly fetcher: SafeFetcher,
+    private readonly maxPageBytes: number,
+  ) {}
+
+  async find(input: { url?: string | null; all?: boolean | null; min_score?: number | null }): Promise<FeaturedImageResult> {
+    const options = parseInput(inputSchema, { url: input.url ?? undefined, all: input.all ?? undefined, min_score: input.min_score ?? undefined });
+    const response = await this.fetcher.fetch(options.url, { maxBytes: this.maxPageBytes, headers: { Accept: 'text/html,application/xhtml+xml' } });
+    if (response.status >= 400) throw new AppError(`the page ${options.url} answered HTTP ${response.status}`, 400, 'PAGE_UNAVAILABLE');
+    const contentType = response.headers.get('content-type') ?? '';
+    if (!/html|xml/i.test(contentType)) {
+      throw new AppError(`${options.url} is not an HTML page (Content-Type ${contentType || 'missing'})`, 400, 'NOT_HTML');
+    }
+    const candidates = extractFeaturedCandidates(response.body.toString('utf8'), response.url).filter((c) => c.score >= options.min_score);
+    const best = candidates[0];
+    return { url: best?.url ?? null, score: best?.score ?? null, source: best?.source ?? null, page: response.url, all: options.all ? candidates : null };
+  }
+}
