@@ -19,9 +19,13 @@ export interface RestInput {
   params: Record<string, string>;
   /** Base for absolute URLs in answers (PUBLIC_BASE_URL or the request's own origin). */
   baseUrl: string;
+  /** Uploaded files of multipart requests, by field name (routes that declare `multipart`). */
+  files: Record<string, File>;
 }
 
 interface RouteBase {
+  /** Accepts multipart/form-data besides JSON; these fields may carry one file each. */
+  multipart?: { files: string[] };
   method: Method;
   /** Express path syntax (`/api/platform/sub-keys/:key/revoke`). */
   path: string;
@@ -47,6 +51,7 @@ export function defineStreamRoute(route: Omit<StreamRouteDefinition, 'kind'>): S
 
 export interface RouteDefinition<TData = unknown, TVariables = Record<string, unknown>> {
   kind?: 'graphql';
+  multipart?: { files: string[] };
   method: Method;
   /** Express path syntax (`/api/platform/sub-keys/:key/revoke`). */
   path: string;

@@ -2,6 +2,7 @@
 // the GraphQL context factory (same keys, scopes and quotas as /graphql), turns the request into
 // variables, runs the row's operation through the yoga envelope and answers the documented JSON.
 import { Router, type Request, type Response, type NextFunction } from 'express';
+import multer from 'multer';
 import { validate, type DocumentNode } from 'graphql';
 import type { Yoga } from '../src/graphql/server.js';
 import type { Context, Credentials } from '../src/graphql/context.js';
@@ -19,6 +20,7 @@ export function createRestRouter(yoga: Yoga, services: Services, table: AnyRoute
   const { schema } = yoga.getEnveloped({});
   for (const route of table) {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
+    if (route.multipart) router[method](route.path, multipartBody(route.multipart.files, services.config.uploadMaxBytes));
     if (route.kind === 'stream') {
       router[method](route.path, streamHandler(yoga, services, route));
       continue;
@@ -43,7 +45,7 @@ async function openContext(yoga: Yoga, route: AnyRoute, req: Request, res: Respo
   const enveloped = yoga.getEnveloped({ req, res, credentials });
   const contextValue = (await enveloped.contextFactory()) as Context;
   res.set(contextValue.quotaHeaders);
-  const input: RestInput = { query: req.query as Source, body, params: req.params as Record<string, string>, baseUrl: contextValue.baseUrl };
+  const input: RestInput = { query: req.query as Source, body, params: req.params as Record<string, string>, baseUrl: contextValue.baseUrl, files: uploadedFiles(req) };
   return { enveloped, contextValue, input };
 }
 
@@ -80,6 +82,25 @@ function restCredentials(req: Request, bodyKey: unknown): Credentials {
   // Spec "Authentication" 1: the key may come as the JSON body field api_key instead of the header.
   if (!credentials.apiKey && typeof bodyKey === 'string' && bodyKey.trim()) credentials.apiKey = bodyKey.trim();
   return credentials;
+}
+
+/**
+ * multipart/form-data into memory (bounded by UPLOAD_MAX_BYTES per file); other requests pass
+ * through untouched. Text fields land in req.body as strings, files in req.files.
+ */
+function multipartBody(fileFields: string[], maxBytes: number) {
+  const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: maxBytes, files: fileFields.length, fields: 50, fieldSize: 10 * 1024 * 1024 } });
+  const parse = upload.fields(fileFields.map((name) => ({ name, maxCount: 1 })));
+  return (req: Request, res: Response, next: NextFunction) => (req.is('multipart/form-data') ? parse(req, res, next) : next());
+}
+
+function uploadedFiles(req: Request): Record<string, File> {
+  const files = (req.files ?? {}) as Record<string, Express.Multer.File[]>;
+  const result: Record<string, File> = {};
+  for (const [field, [file]] of Object.entries(files)) {
+    if (file) result[field] = new File([new Uint8Array(file.buffer)], file.originalname, { type: file.mimetype });
+  }
+  return result;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

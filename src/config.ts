@@ -37,6 +37,7 @@ const envSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'BODY_LIMIT must look like 1mb or 512kb').default('1mb'),
   TIERS: jsonTiers.optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
@@ -86,6 +87,8 @@ export interface Config {
   adminToken?: string;
   logLevel: string;
   bodyLimit: string;
+  /** Largest uploaded file (multipart); larger ones get 413. */
+  uploadMaxBytes: number;
   tiers: Record<string, TierLimits>;
   publicBaseUrl?: string;
   trustProxy: boolean;
@@ -128,6 +131,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     adminToken: e.ADMIN_TOKEN,
     logLevel: e.LOG_LEVEL,
     bodyLimit: e.BODY_LIMIT,
+    uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     tiers: e.TIERS ?? DEFAULT_TIERS,
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/$/, ''),
     trustProxy: e.TRUST_PROXY,

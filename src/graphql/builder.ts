@@ -27,6 +27,7 @@ export const builder = new SchemaBuilder<{
   };
   Scalars: {
     DateTime: { Input: Date; Output: Date };
+    File: { Input: File; Output: never };
   };
   DefaultFieldNullability: false;
 }>({
@@ -87,6 +88,17 @@ builder.scalarType('DateTime', {
     const date = new Date(String(value));
     if (Number.isNaN(date.getTime())) throw new TypeError('DateTime: expected an ISO 8601 timestamp');
     return date;
+  },
+});
+
+builder.scalarType('File', {
+  description: 'An uploaded file (GraphQL multipart request, or multipart/form-data on REST routes)',
+  serialize: () => {
+    throw new TypeError('File is an input-only scalar');
+  },
+  parseValue: (value) => {
+    if (value instanceof File) return value;
+    throw new TypeError('File: expected an uploaded file');
   },
 });
 

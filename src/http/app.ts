@@ -51,7 +51,7 @@ export function createHttpApp({ config, logger, yoga, services, routes }: HttpAp
   });
 
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const answer = errorAnswer(error, config.bodyLimit);
+    const answer = errorAnswer(error, config.bodyLimit, config.uploadMaxBytes);
     if (answer.status >= 500) logger.error({ err: error, requestId: req.id }, 'request failed');
     if (res.headersSent) return res.end();
     sendError(res, answer.status, answer.message, answer.headers);
@@ -66,7 +66,7 @@ interface ErrorAnswer {
 }
 
 /** Maps anything thrown while handling a request to a status and a message fit for the caller. */
-function errorAnswer(error: unknown, bodyLimit: string): ErrorAnswer {
+function errorAnswer(error: unknown, bodyLimit: string, uploadMaxBytes: number): ErrorAnswer {
   if (error instanceof AppError) return { status: error.status, message: error.message, headers: error.headers };
   if (isGraphQLError(error)) {
     const original = error.originalError;
@@ -74,7 +74,12 @@ function errorAnswer(error: unknown, bodyLimit: string): ErrorAnswer {
     const http = error.extensions?.http as { status?: number; headers?: Record<string, string> } | undefined;
     return { status: http?.status ?? 500, message: error.message, headers: http?.headers };
   }
-  const bodyError = error as { type?: string; status?: number; message?: string };
+  const bodyError = error as { type?: string; status?: number; message?: string; code?: string; field?: string; name?: string };
+  if (bodyError?.name === 'MulterError') {
+    if (bodyError.code === 'LIMIT_FILE_SIZE') return { status: 413, message: `${bodyError.field ?? 'file'}: larger than the upload limit of ${uploadMaxBytes} bytes` };
+    if (bodyError.code === 'LIMIT_UNEXPECTED_FILE') return { status: 400, message: `${bodyError.field}: unexpected file field (or more than one file in it)` };
+    return { status: 400, message: `malformed multipart body: ${bodyError.message}` };
+  }
   if (bodyError?.type === 'entity.parse.failed') return { status: 400, message: 'malformed JSON in the request body' };
   if (bodyError?.type === 'entity.too.large') return { status: 413, message: `request body is larger than the limit of ${bodyLimit}` };
   if (typeof bodyError?.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
