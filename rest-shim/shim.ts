@@ -18,7 +18,7 @@ import { sendJson } from '../src/http/respond.js';
 export function createRestRouter(yoga: Yoga, services: Services, table: AnyRoute[]): Router {
   const router = Router();
   const { schema } = yoga.getEnveloped({});
-  for (const route of table) {
+  for (const route of bySpecificity(table)) {
     const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
     if (route.multipart) router[method](route.path, multipartBody(route.multipart.files, services.config.uploadMaxBytes));
     if (route.kind === 'stream') {
@@ -32,6 +32,16 @@ export function createRestRouter(yoga: Yoga, services: Services, table: AnyRoute
     router[method](route.path, restHandler(yoga, route));
   }
   return router;
+}
+
+/**
+ * Routes with a literal segment come before routes with a parameter in that place, whatever the
+ * table's order: /api/media/list, /api/media/trash and /api/media/folders are never taken for
+ * /api/media/{id}.
+ */
+export function bySpecificity(table: AnyRoute[]): AnyRoute[] {
+  const rank = (route: AnyRoute) => route.path.split('/').map((segment) => (segment.startsWith(':') ? '1' : '0')).join('');
+  return [...table].sort((a, b) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0));
 }
 
 /** Authenticates and counts the request through the same context factory GraphQL uses. */
@@ -66,7 +76,9 @@ function restHandler(yoga: Yoga, route: RouteDefinition) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const { enveloped, contextValue, input } = await openContext(yoga, route, req, res);
-      const variableValues = route.variables?.(input) ?? {};
+      // An absent REST field is an absent variable (undefined would reach resolvers as null,
+      // and null means "clear this" for fields such as folder_id).
+      const variableValues = withoutUndefined(route.variables?.(input) ?? {});
       const result = await enveloped.execute({ schema: enveloped.schema, document, variableValues, contextValue });
       if ('errors' in result && result.errors?.length) throw result.errors[0];
       sendJson(res, route.successStatus ?? 200, { success: route.successFlag?.(result.data) ?? true, ...route.shape(result.data, input) });
@@ -101,6 +113,10 @@ function uploadedFiles(req: Request): Record<string, File> {
     if (file) result[field] = new File([new Uint8Array(file.buffer)], file.originalname, { type: file.mimetype });
   }
   return result;
+}
+
+function withoutUndefined(variables: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(variables).filter(([, value]) => value !== undefined));
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

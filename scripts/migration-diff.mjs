@@ -1,8 +1,8 @@
 // Writes the SQL that takes the database from the schema at a git revision (default: empty) to the
 // current prisma/schema.prisma, as a new migration folder.
-// Usage: npm run db:diff -- <migration_name> [git-rev-of-previous-schema]
+// Usage: npm run db:diff -- <migration_name> [git-rev-of-previous-schema | path/to/previous/schema.prisma]
 import { spawnSync, execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,9 @@ if (!name || !/^[a-z0-9_]+$/.test(name)) {
   process.exit(2);
 }
 let from = ['--from-empty'];
-if (previousRev) {
+if (previousRev && existsSync(previousRev)) {
+  from = ['--from-schema-datamodel', previousRev];
+} else if (previousRev) {
   const old = execFileSync('git', ['show', `${previousRev}:prisma/schema.prisma`], { cwd: root, encoding: 'utf8' });
   const file = join(mkdtempSync(join(tmpdir(), 'schema-')), 'schema.prisma');
   writeFileSync(file, old);

@@ -29,6 +29,27 @@ const jsonTiers = z.string().transform((text, ctx) => {
   }
 });
 
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+/** "10s,1m,5m,30m,2h": delays between webhook attempts (a number alone is milliseconds). */
+const durationList = z.string().transform((text, ctx) => {
+  const items = text.split(',').map((item) => item.trim()).filter(Boolean);
+  const delays = items.map((item) => {
+    const match = /^(\d+)(ms|s|m|h)?$/.exec(item);
+    return match ? Number(match[1]) * DURATION_UNITS[match[2] ?? 'ms']! : NaN;
+  });
+  if (delays.some((d) => !Number.isSafeInteger(d))) {
+    ctx.addIssue({ code: 'custom', message: 'WEBHOOK_RETRY_SCHEDULE must be a comma-separated list of delays like 10s,1m,5m,30m,2h (ms, s, m, h)' });
+    return z.NEVER;
+  }
+  return delays;
+});
+
+/** A key that may be set empty (VAR=) to mean unset. */
+const optionalSecret = z
+  .string()
+  .optional()
+  .transform((v) => v?.trim() || undefined);
+
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000),
@@ -38,6 +59,8 @@ const envSchema = z.object({
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
+  UPLOAD_MAX_PIXELS: z.coerce.number().int().positive().default(80_000_000),
+  URL_SIGNING_KEY: z.string().min(32, 'URL_SIGNING_KEY must be at least 32 characters').optional(),
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'BODY_LIMIT must look like 1mb or 512kb').default('1mb'),
   TIERS: jsonTiers.optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
@@ -73,6 +96,47 @@ const envSchema = z.object({
   SCRAPE_HOST_DELAY_MS: z.coerce.number().int().min(0).default(100),
   SCRAPE_CACHE_SECONDS: z.coerce.number().int().min(0).default(3600),
   SCRAPE_RESPECT_ROBOTS: boolish.default(true),
+  WEBHOOK_ALLOW_HTTP: boolish.default(false),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  WEBHOOK_RETRY_SCHEDULE: durationList.default([10_000, 60_000, 300_000, 1_800_000, 7_200_000]),
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(10).default(1_000),
+  WEBHOOKS_PER_ACCOUNT: z.coerce.number().int().positive().default(25),
+  SCHEDULER_POLL_MS: z.coerce.number().int().min(10).default(30_000),
+  SCHEDULES_PER_ACCOUNT: z.coerce.number().int().positive().default(50),
+  VISION_PROVIDER_ORDER: z
+    .string()
+    .default('openai,google_vision,ocr_space')
+    .transform((text, ctx) => {
+      const names = text.split(',').map((n) => n.trim()).filter(Boolean);
+      const known = ['openai', 'google_vision', 'ocr_space'];
+      const bad = names.find((n) => !known.includes(n));
+      if (bad || new Set(names).size !== names.length) {
+        ctx.addIssue({ code: 'custom', message: `VISION_PROVIDER_ORDER: a comma-separated list of distinct ${known.join(', ')}${bad ? ` (not ${bad})` : ''}` });
+        return z.NEVER;
+      }
+      return names as Array<'openai' | 'google_vision' | 'ocr_space'>;
+    }),
+  VISION_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
+  VISION_MAX_PIXELS: z.coerce.number().int().positive().default(40_000_000),
+  VISION_OPENAI_API_KEY: optionalSecret,
+  VISION_OPENAI_BASE_URL: z.string().url().default('https://api.openai.com/v1'),
+  VISION_OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  VISION_GOOGLE_API_KEY: optionalSecret,
+  VISION_GOOGLE_BASE_URL: z.string().url().default('https://vision.googleapis.com/v1'),
+  VISION_OCR_SPACE_API_KEY: optionalSecret,
+  VISION_OCR_SPACE_BASE_URL: z.string().url().default('https://api.ocr.space'),
+  VISION_OCR_SPACE_ENGINE: z.enum(['1', '2']).default('2').transform((v) => Number(v) as 1 | 2),
+  VISION_LOCAL_ENABLED: boolish.default(true),
+  VISION_LOCAL_THREADS: z.coerce.number().int().min(1).max(8).default(1),
+  VISION_LOCAL_IDLE_MS: z.coerce.number().int().min(1_000).default(60_000),
+  VISION_LOCAL_MAX_QUEUE: z.coerce.number().int().min(0).default(16),
+  VISION_LOCAL_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(60_000),
+  VISION_OCR_MIN_CONFIDENCE: z.coerce.number().min(0).max(100).default(60),
+  VISION_LABEL_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.4),
+  TRANSFORM_MAX_DIMENSION: z.coerce.number().int().min(16).max(16_384).default(4096),
+  TRANSFORM_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  WATERMARK_MAX_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+  WATERMARK_MAX_PIXELS: z.coerce.number().int().positive().default(40_000_000),
 });
 
 export interface Config {
@@ -89,6 +153,10 @@ export interface Config {
   bodyLimit: string;
   /** Largest uploaded file (multipart); larger ones get 413. */
   uploadMaxBytes: number;
+  /** Largest image (width x height) decoded; larger ones are refused before decoding. */
+  uploadMaxPixels: number;
+  /** Key of signed file URLs; generated into DATA_DIR/url-signing-key when unset. */
+  urlSigningKey?: string;
   tiers: Record<string, TierLimits>;
   publicBaseUrl?: string;
   trustProxy: boolean;
@@ -112,6 +180,39 @@ export interface Config {
     cacheSeconds: number;
     respectRobots: boolean;
   };
+  webhooks: {
+    /** Plain-http targets (development only); https is required otherwise. */
+    allowHttp: boolean;
+    timeoutMs: number;
+    /** Delays before the 2nd, 3rd ... attempt; attempts in all = retryDelaysMs.length + 1. */
+    retryDelaysMs: number[];
+    pollMs: number;
+    perAccount: number;
+  };
+  schedules: { pollMs: number; perAccount: number };
+  /** Transformation URLs (POST /api/media/{id}/optimize): longest output side, renders at once. */
+  transform: { maxDimension: number; concurrency: number };
+  /** Watermark inputs (image and overlay, each): largest download and decoded size. */
+  watermark: { maxBytes: number; maxPixels: number };
+  /** Image analysis (spec "Vision"): external providers are configured when their key is set. */
+  vision: {
+    /** Order auto mode tries the configured external providers in (local always comes last). */
+    order: Array<'openai' | 'google_vision' | 'ocr_space'>;
+    timeoutMs: number;
+    maxPixels: number;
+    openai?: { apiKey: string; baseUrl: string; model: string };
+    googleVision?: { apiKey: string; baseUrl: string };
+    ocrSpace?: { apiKey: string; baseUrl: string; engine: 1 | 2 };
+    local: {
+      enabled: boolean;
+      threads: number;
+      idleTimeoutMs: number;
+      maxQueue: number;
+      taskTimeoutMs: number;
+      ocrMinConfidence: number;
+      labelMinScore: number;
+    };
+  };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -132,6 +233,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: e.LOG_LEVEL,
     bodyLimit: e.BODY_LIMIT,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    uploadMaxPixels: e.UPLOAD_MAX_PIXELS,
+    urlSigningKey: e.URL_SIGNING_KEY,
     tiers: e.TIERS ?? DEFAULT_TIERS,
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/$/, ''),
     trustProxy: e.TRUST_PROXY,
@@ -161,6 +264,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       hostDelayMs: e.SCRAPE_HOST_DELAY_MS,
       cacheSeconds: e.SCRAPE_CACHE_SECONDS,
       respectRobots: e.SCRAPE_RESPECT_ROBOTS,
+    },
+    webhooks: {
+      allowHttp: e.WEBHOOK_ALLOW_HTTP,
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      retryDelaysMs: e.WEBHOOK_RETRY_SCHEDULE,
+      pollMs: e.WEBHOOK_POLL_MS,
+      perAccount: e.WEBHOOKS_PER_ACCOUNT,
+    },
+    schedules: { pollMs: e.SCHEDULER_POLL_MS, perAccount: e.SCHEDULES_PER_ACCOUNT },
+    transform: { maxDimension: e.TRANSFORM_MAX_DIMENSION, concurrency: e.TRANSFORM_CONCURRENCY },
+    watermark: { maxBytes: e.WATERMARK_MAX_BYTES, maxPixels: e.WATERMARK_MAX_PIXELS },
+    vision: {
+      order: e.VISION_PROVIDER_ORDER,
+      timeoutMs: e.VISION_TIMEOUT_MS,
+      maxPixels: e.VISION_MAX_PIXELS,
+      openai: e.VISION_OPENAI_API_KEY ? { apiKey: e.VISION_OPENAI_API_KEY, baseUrl: e.VISION_OPENAI_BASE_URL, model: e.VISION_OPENAI_MODEL } : undefined,
+      googleVision: e.VISION_GOOGLE_API_KEY ? { apiKey: e.VISION_GOOGLE_API_KEY, baseUrl: e.VISION_GOOGLE_BASE_URL } : undefined,
+      ocrSpace: e.VISION_OCR_SPACE_API_KEY ? { apiKey: e.VISION_OCR_SPACE_API_KEY, baseUrl: e.VISION_OCR_SPACE_BASE_URL, engine: e.VISION_OCR_SPACE_ENGINE } : undefined,
+      local: {
+        enabled: e.VISION_LOCAL_ENABLED,
+        threads: e.VISION_LOCAL_THREADS,
+        idleTimeoutMs: e.VISION_LOCAL_IDLE_MS,
+        maxQueue: e.VISION_LOCAL_MAX_QUEUE,
+        taskTimeoutMs: e.VISION_LOCAL_TIMEOUT_MS,
+        ocrMinConfidence: e.VISION_OCR_MIN_CONFIDENCE,
+        labelMinScore: e.VISION_LABEL_MIN_SCORE,
+      },
     },
     ...overrides,
   };

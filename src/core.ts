@@ -11,6 +11,7 @@ import { createEventBus } from './platform/events.js';
 import { resolveAdminToken } from './platform/secrets-files.js';
 import { createBlobStore } from './platform/storage/index.js';
 import { createServices, type Services } from './services.js';
+import { startAutomation, type Loop } from './modules/automation/loop.js';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 const QUOTA_SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -37,6 +38,7 @@ export async function buildCore(config: Config, logger: Logger): Promise<Core> {
   const blobs = createBlobStore({ dataDir: config.dataDir, s3: config.s3 });
   const services = createServices({ config, db, events: events.bus, logger, blobs, adminToken: admin.token });
   const timers: NodeJS.Timeout[] = [];
+  let automation: Loop | undefined;
 
   const recoverJobs = async () => {
     try {
@@ -62,9 +64,12 @@ export async function buildCore(config: Config, logger: Logger): Promise<Core> {
         for (const job of await db.prisma.job.findMany({ where: { state: 'queued' }, select: { id: true } })) await services.queue.enqueue(job.id);
       }
       services.queue.startWorkers();
+      // Webhook deliverer and scheduler: several processes may run them (rows are claimed atomically).
+      automation ??= startAutomation(services, { deliverPollMs: config.webhooks.pollMs, schedulerPollMs: config.schedules.pollMs }, logger);
     },
     close: async () => {
       for (const timer of timers) clearInterval(timer);
+      await automation?.stop();
       await services.queue.stop();
       await services.fetcher.close();
       await events.close();

@@ -17,7 +17,18 @@ import { JobRunner } from './modules/jobs/job-runner.js';
 import { JobFilesService } from './modules/jobs/job-files.service.js';
 import { ScrapeService, SCRAPE_JOB_KIND } from './modules/scrape/scrape.service.js';
 import { createScrapeHandler } from './modules/scrape/scrape.crawler.js';
+import { WebhooksService } from './modules/automation/webhooks.service.js';
+import { SchedulesService } from './modules/automation/schedules.service.js';
 import { FeaturedService } from './modules/featured/featured.service.js';
+import { VisionService } from './modules/vision/vision.service.js';
+import { MediaService } from './modules/media/media.service.js';
+import { FoldersService } from './modules/media/folders.service.js';
+import { CreditsService } from './modules/media/credits.service.js';
+import { CollectionsService } from './modules/media/collections.service.js';
+import { StockListsService } from './modules/media/stock-lists.service.js';
+import { UrlSigner } from './platform/url-signer.js';
+import { TransformService } from './modules/media/transform.service.js';
+import { WatermarkService } from './modules/watermark/watermark.service.js';
 
 export interface Services {
   config: Config;
@@ -36,7 +47,18 @@ export interface Services {
   jobFiles: JobFilesService;
   queue: JobQueue;
   scrape: ScrapeService;
+  webhooks: WebhooksService;
+  schedules: SchedulesService;
   featured: FeaturedService;
+  vision: VisionService;
+  signer: UrlSigner;
+  transforms: TransformService;
+  watermarks: WatermarkService;
+  media: MediaService;
+  folders: FoldersService;
+  credits: CreditsService;
+  collections: CollectionsService;
+  stockLists: StockListsService;
 }
 
 export interface Platform {
@@ -62,6 +84,15 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     ? new BullMqQueue(config.redisUrl, claimAndRun, logger, { concurrency: config.jobs.concurrency, prefix: config.redisPrefix })
     : new InProcessQueue(claimAndRun, logger, { concurrency: config.jobs.concurrency, pollMs: config.jobs.pollMs });
 
+  const scrape = new ScrapeService(jobs, queue);
+  const webhooks = new WebhooksService(db, fetcher, logger, {
+    ...config.webhooks,
+    allowPrivateAddresses: config.fetch.allowPrivateAddresses,
+    publicBaseUrl: config.publicBaseUrl,
+  });
+  // Inside the transaction that finishes a job: its deliveries are written with it or not at all.
+  jobs.onFinished((job, tx) => webhooks.enqueueJobEvent(job, tx));
+
   jobRunner.register(SCRAPE_JOB_KIND, createScrapeHandler({ db, fetcher, blobs, logger, scrape: config.scrape, userAgent: config.fetch.userAgent }));
 
   return {
@@ -80,7 +111,18 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     jobRunner,
     jobFiles: new JobFilesService(db, blobs),
     queue,
-    scrape: new ScrapeService(jobs, queue),
+    scrape,
+    webhooks,
+    schedules: new SchedulesService(db, scrape, logger, config.schedules.perAccount),
     featured: new FeaturedService(fetcher, config.scrape.maxPageBytes),
+    vision: new VisionService(config.vision, logger, { maxBytes: config.uploadMaxBytes }),
+    signer: UrlSigner.fromConfig(config.dataDir, config.urlSigningKey),
+    transforms: new TransformService(db, blobs, { maxDimension: config.transform.maxDimension, maxInputPixels: config.uploadMaxPixels, concurrency: config.transform.concurrency }),
+    watermarks: new WatermarkService(fetcher, blobs, config.watermark),
+    media: new MediaService(db, blobs, { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels }),
+    folders: new FoldersService(db),
+    credits: new CreditsService(db),
+    collections: new CollectionsService(db),
+    stockLists: new StockListsService(db, fetcher, logger, config.uploadMaxBytes),
   };
 }

@@ -6,7 +6,14 @@ import '../modules/live-editor/live-editor.schema.js';
 import '../modules/search-links/search-links.schema.js';
 import '../modules/jobs/jobs.schema.js';
 import '../modules/scrape/scrape.schema.js';
+import '../modules/automation/automation.schema.js';
 import '../modules/featured/featured.schema.js';
+import '../modules/vision/vision.schema.js';
+import '../modules/media/media.schema.js';
+import '../modules/media/transform.schema.js';
+import '../modules/watermark/watermark.schema.js';
+import '../modules/media/collections.schema.js';
+import '../modules/media/stock-lists.schema.js';
 
 builder.queryField('health', (t) => t.boolean({ description: 'Always true: the GraphQL endpoint answers', resolve: () => true }));
 

@@ -11,6 +11,9 @@ import { GRAPHQL_PATH, type Yoga } from '../graphql/server.js';
 import { createRestRouter } from '../../rest-shim/shim.js';
 import type { AnyRoute } from '../../rest-shim/route.js';
 import { requestLog } from './request-log.js';
+import { mediaFilesRouter } from './media-files.js';
+import { galleryRouter } from './gallery.js';
+import { transformRouter } from './transform.js';
 import { sendError, sendJson } from './respond.js';
 
 export interface HttpAppOptions {
@@ -39,6 +42,10 @@ export function createHttpApp({ config, logger, yoga, services, routes }: HttpAp
   app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
   app.use(createRestRouter(yoga, services, routes));
   app.all(GRAPHQL_PATH, (req, res) => yoga(req, res));
+  app.use(mediaFilesRouter(services));
+  // Public HTML page of a shared collection (its own urlencoded parser for the password form).
+  app.use(galleryRouter(services));
+  app.use(transformRouter(services));
 
   const matchers = routes.map((r) => ({ method: r.method, matches: match(r.path) }));
   app.use((req: Request, res: Response) => {

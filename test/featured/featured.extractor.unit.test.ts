@@ -126,6 +126,8 @@ describe('scores per source', () => {
       ['https://x.example/g.jpg', 'json_ld', 90],
     ]);
     expect(found({ '@type': 'VideoObject', thumbnailUrl: 'https://x.example/t.jpg' })).toEqual([['https://x.example/t.jpg', 'json_ld', 90]]);
+    // Values that are not URLs would otherwise resolve as relative paths.
+    expect(found({ '@type': 'Article', image: ['N/A', 'true', ''] })).toEqual([]);
   });
 
   it('takes the page node images before other nodes and never an author photo or a publisher logo', () => {

@@ -28,6 +28,8 @@ export interface RequestOptions {
   admin?: boolean;
   body?: unknown;
   rawBody?: string;
+  /** multipart/form-data (fetch sets the content type with its boundary). */
+  form?: FormData;
   headers?: Record<string, string>;
 }
 
@@ -60,9 +62,10 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     const headers: Record<string, string> = { ...options.headers };
     if (options.key) headers['X-API-Key'] = options.key;
     if (options.admin) headers['X-Admin-Token'] = ADMIN_TOKEN;
-    let body: string | undefined = options.rawBody;
+    let body: string | FormData | undefined = options.rawBody;
     if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined && !headers['Content-Type']) headers['Content-Type'] = 'application/json';
+    if (options.form) body = options.form;
     const response = await fetch(url + path, { method, headers, body });
     const text = await response.text();
     let parsed: unknown;

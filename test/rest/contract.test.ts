@@ -2,17 +2,21 @@
 // method and path answer, auth and scopes are enforced, and the envelope and status are as documented.
 // A later feature adds its routes to rest-shim/routes.ts and its rows to `cases` below.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { match } from 'path-to-regexp';
 import { routes } from '../../rest-shim/routes.js';
 import type { AnyRoute } from '../../rest-shim/route.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { waitForJob } from '../helpers/jobs.js';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site.js';
 import { loadConfig } from '../../src/config.js';
+import { form, photo } from '../helpers/images.js';
+import { smallTextImageBase64 } from '../fixtures/vision/images.js';
 
 interface Call {
   params?: Record<string, string>;
   query?: Record<string, string>;
   body?: unknown;
+  form?: FormData;
 }
 
 interface ContractCase {
@@ -35,8 +39,41 @@ async function completedJob({ t, key }: { t: TestApp; key: string }) {
   return { jobId: String(started.body.job_id), filename: done.body.assets.items[0].filename as string };
 }
 
+/** A media item of the given account, uploaded as the API does it. */
+async function mediaItem({ t, key }: { t: TestApp; key: string }, trashed = false): Promise<string> {
+  const uploaded = await t.request('POST', '/api/media/upload', { key, form: form({ body: await photo('#336699', { seed: ++unique }), name: 'p.jpg', type: 'image/jpeg' }) });
+  const id = String(uploaded.body.media_id);
+  if (trashed) await t.request('DELETE', `/api/media/${id}`, { key });
+  return id;
+}
+
+async function folder({ t, key }: { t: TestApp; key: string }): Promise<string> {
+  return String((await t.request('POST', '/api/media/folders', { key, body: { name: `folder ${++unique}` } })).body.folder.id);
+}
+
 let unique = 0;
 const cases: Record<string, ContractCase> = {
+  'POST /api/media/upload': {
+    call: async () => ({ form: form({ body: await photo('#993366', { seed: ++unique }), name: 'c.jpg', type: 'image/jpeg' }, { tags: '["x"]' }) }),
+    status: 201,
+    fields: ['media_id', 'url', 'tags'],
+  },
+  'GET /api/media/list': { call: () => ({ query: { limit: '10' } }), status: 200, fields: ['items', 'total', 'limit', 'offset'] },
+  'GET /api/media/search': { call: () => ({ query: { q: 'sunset', color: '#ff8800' } }), status: 200, fields: ['query', 'items', 'total'] },
+  'GET /api/media/trash': { call: () => ({}), status: 200, fields: ['items', 'total'] },
+  'POST /api/media/bulk': { call: async (ctx) => ({ body: { ids: [Number(await mediaItem(ctx))], action: 'tag', tags: ['bulk'] } }), status: 200, fields: ['action', 'count', 'items'] },
+  'GET /api/media/credits': { call: () => ({}), status: 200, fields: ['balance', 'total_added', 'total_spent', 'entries'] },
+  'POST /api/media/mirror': { call: async (ctx) => ({ body: { media_id: Number(await mediaItem(ctx)), url: 'https://mirror.example/p.jpg' } }), status: 200, fields: ['mirrors'] },
+  'GET /api/media/folders': { call: () => ({}), status: 200, fields: ['folders'] },
+  'POST /api/media/folders': { call: () => ({ body: { name: `contract folder ${++unique}` } }), status: 201, fields: ['folder'] },
+  'PATCH /api/media/folders/:id': { call: async (ctx) => ({ params: { id: await folder(ctx) }, body: { name: `renamed ${++unique}` } }), status: 200, fields: ['folder'] },
+  'DELETE /api/media/folders/:id': { call: async (ctx) => ({ params: { id: await folder(ctx) } }), status: 200, fields: ['deleted', 'folder_id'] },
+  'GET /api/media/:id': { call: async (ctx) => ({ params: { id: await mediaItem(ctx) } }), status: 200, fields: ['media'] },
+  'PATCH /api/media/:id': { call: async (ctx) => ({ params: { id: await mediaItem(ctx) }, body: { name: 'renamed' } }), status: 200, fields: ['media'] },
+  'DELETE /api/media/:id': { call: async (ctx) => ({ params: { id: await mediaItem(ctx) } }), status: 200, fields: ['media_id', 'trashed'] },
+  'PATCH /api/media/:id/tags': { call: async (ctx) => ({ params: { id: await mediaItem(ctx) }, body: { action: 'add', tags: ['t'] } }), status: 200, fields: ['media_id', 'tags'] },
+  'POST /api/media/:id/restore': { call: async (ctx) => ({ params: { id: await mediaItem(ctx, true) } }), status: 200, fields: ['media'] },
+  'DELETE /api/media/:id/purge': { call: async (ctx) => ({ params: { id: await mediaItem(ctx, true) } }), status: 200, fields: ['media_id', 'purged'] },
   'POST /api/scrape': {
     call: () => ({ body: { url: `${site.url}/gallery/3` } }),
     status: 202,
@@ -62,6 +99,67 @@ const cases: Record<string, ContractCase> = {
   'POST /api/platform/sub-keys/:key/revoke': { call: async (ctx) => ({ params: { key: await freshSubKeyPrefix(ctx) } }), status: 200 },
   'GET /api/live-editor/status': { call: () => ({}), status: 200, fields: ['available', 'message', 'features'] },
   'GET /api/search-links': { call: () => ({ query: { query: 'red fox' } }), status: 200, fields: ['query', 'links'] },
+  'POST /api/automation/webhooks': {
+    call: () => ({ body: { url: 'https://hooks.example.com/contract', secret: 'contract-secret', events: ['job.completed'] } }),
+    status: 201,
+    fields: ['webhook_id', 'url', 'events', 'has_secret'],
+  },
+  'GET /api/automation/webhooks': { call: () => ({}), status: 200, fields: ['webhooks', 'total'] },
+  'DELETE /api/automation/webhooks/:id': {
+    call: async ({ t, key }) => ({ params: { id: String((await t.request('POST', '/api/automation/webhooks', { key, body: { url: 'https://hooks.example.com/x' } })).body.webhook_id) } }),
+    status: 200,
+    fields: ['deleted', 'webhook_id'],
+  },
+  // Nothing listens on port 1: the answer reports the failed delivery (still a 200).
+  'POST /api/automation/webhooks/test': { call: () => ({ body: { url: 'https://127.0.0.1:1/hook' } }), status: 200, fields: ['delivered', 'status_code', 'error'] },
+  'GET /api/automation/webhooks/:id/deliveries': {
+    call: async ({ t, key }) => ({ params: { id: String((await t.request('POST', '/api/automation/webhooks', { key, body: { url: 'https://hooks.example.com/y' } })).body.webhook_id) } }),
+    status: 200,
+    fields: ['webhook_id', 'deliveries', 'total'],
+  },
+  'POST /api/automation/schedules': {
+    call: () => ({ body: { url: `${site.url}/gallery/3`, name: 'contract', schedule: 'daily', hour: 6 } }),
+    status: 201,
+    fields: ['schedule_id', 'next_run'],
+  },
+  'GET /api/automation/schedules': { call: () => ({}), status: 200, fields: ['schedules', 'total'] },
+  'DELETE /api/automation/schedules/:id': {
+    call: async ({ t, key }) => ({ params: { id: String((await t.request('POST', '/api/automation/schedules', { key, body: { url: `${site.url}/`, name: 'to delete' } })).body.schedule_id) } }),
+    status: 200,
+    fields: ['deleted', 'schedule_id'],
+  },
+  'POST /api/automation/schedules/:id/toggle': {
+    call: async ({ t, key }) => ({ params: { id: String((await t.request('POST', '/api/automation/schedules', { key, body: { url: `${site.url}/`, name: 'to toggle' } })).body.schedule_id) } }),
+    status: 200,
+    fields: ['schedule_id', 'enabled', 'next_run'],
+  },
+  // Vision on the local provider with task ocr: a small image, so the rows stay fast.
+  'POST /api/vision/analyze': {
+    call: async () => ({ body: { image_data: await smallTextImageBase64(), task: 'ocr', provider: 'local' } }),
+    status: 200,
+    fields: ['data', 'timestamp'],
+  },
+  'POST /api/ocr': { call: async () => ({ body: { image_data: await smallTextImageBase64() } }), status: 200, fields: ['text', 'confidence', 'provider_used', 'timestamp'] },
+  // Transformation URLs and watermarks (test/media/transform.test.ts, test/watermark/ go deeper).
+  'POST /api/media/:id/optimize': {
+    call: async ({ t, key }) => {
+      const actor = await t.app.services.auth.authenticate(key);
+      const { media } = await t.app.services.media.ingest(actor, { body: site.images.get('/img/small-1x.png')!, filename: 'optimize.png' });
+      return { params: { id: String(media.id) }, body: { width: 100, quality: 'auto', format: 'webp' } };
+    },
+    status: 200,
+    fields: ['url', 'width', 'quality', 'format', 'media_id'],
+  },
+  'GET /api/watermark': {
+    call: () => ({ query: { image: `${site.url}/img/hero.jpg`, watermark: `${site.url}/img/small-1x.png` } }),
+    status: 200,
+    fields: ['url', 'position', 'opacity'],
+  },
+  'POST /api/watermark': {
+    call: () => ({ body: { image: `${site.url}/img/hero.jpg`, watermark: `${site.url}/img/small-1x.png`, position: 'bottom-right', opacity: 50 } }),
+    status: 200,
+    fields: ['url', 'position', 'opacity'],
+  },
   'POST /api/admin/accounts': { call: () => ({ body: { handle: `made-by-contract-${++unique}` } }), status: 201, fields: ['account_id', 'handle'] },
   'GET /api/admin/accounts/:handle': { call: ({ handle }) => ({ params: { handle } }), status: 200 },
   'POST /api/admin/accounts/:handle/suspend': { call: ({ handle }) => ({ params: { handle } }), status: 200 },
@@ -111,6 +209,7 @@ describe.each(routes.map((r) => [name(r), r] as const))('%s', (_name, route) => 
       key: route.auth === 'key' ? ctx.key : undefined,
       admin: route.auth === 'admin',
       body: call.body,
+      form: call.form,
     });
     expect(res.status, res.text.slice(0, 300)).toBe(contract.status);
     if (contract.contentType) {
@@ -126,7 +225,8 @@ describe.each(routes.map((r) => [name(r), r] as const))('%s', (_name, route) => 
   if (route.auth !== 'none') {
     it('refuses a call without credentials with 401', async () => {
       const ctx = await fresh();
-      const res = await t.request(route.method, url(route, await contract.call(ctx)), { body: (await contract.call(ctx)).body });
+      const call = await contract.call(ctx);
+      const res = await t.request(route.method, url(route, call), { body: call.body, form: call.form });
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ success: false, error: expect.any(String) });
     });
@@ -138,7 +238,7 @@ describe.each(routes.map((r) => [name(r), r] as const))('%s', (_name, route) => 
       const otherScopes = ['scrape', 'generate', 'search', 'media'].filter((s) => s !== route.scope).join(',');
       const sub = await t.request('POST', '/api/platform/sub-keys', { key: ctx.key, body: { scopes: otherScopes } });
       const call = await contract.call(ctx);
-      const res = await t.request(route.method, url(route, call), { key: sub.body.sub_key, body: call.body });
+      const res = await t.request(route.method, url(route, call), { key: sub.body.sub_key, body: call.body, form: call.form });
       expect(res.status).toBe(403);
       expect(res.body.error).toMatch(route.scope === 'master' ? /master key/ : new RegExp(`'${route.scope}' scope`));
     });
@@ -150,16 +250,18 @@ describe.each(routes.map((r) => [name(r), r] as const))('%s', (_name, route) => 
       const scopes = route.scope === 'any' ? 'media' : route.scope;
       const sub = await t.request('POST', '/api/platform/sub-keys', { key: ctx.key, body: { scopes } });
       const call = await contract.call(ctx);
-      const res = await t.request(route.method, url(route, call), { key: sub.body.sub_key, body: call.body });
+      const res = await t.request(route.method, url(route, call), { key: sub.body.sub_key, body: call.body, form: call.form });
       expect(res.status).toBe(contract.status);
     });
   }
 
   it('answers a method the path does not have with 405', async () => {
-    const taken = new Set(routes.filter((r) => r.path === route.path).map((r) => r.method));
-    const other = (['GET', 'POST', 'PATCH', 'DELETE'] as const).find((m) => !taken.has(m))!;
     const ctx = await fresh();
-    const res = await t.request(other, url(route, await contract.call(ctx)), { key: ctx.key });
+    const concrete = url(route, await contract.call(ctx)).split('?')[0]!;
+    // Methods that some route (this one or a parameterised one) serves for this concrete path.
+    const taken = new Set(routes.filter((r) => match(r.path)(concrete)).map((r) => r.method));
+    const other = (['GET', 'POST', 'PATCH', 'DELETE', 'PUT'] as const).find((m) => !taken.has(m))!;
+    const res = await t.request(other, concrete, { key: ctx.key });
     expect(res.status).toBe(405);
     expect(res.body.success).toBe(false);
   });

@@ -66,7 +66,7 @@ interface PageElements {
   images: DomNode[];
 }
 
-/** One walk over the document, in document order, instead of a selector pass per source (a third of the time on a 100 KB page). */
+/** One walk over the document, in document order, instead of a selector pass per source (six passes cost about 1 ms on a 100 KB page). */
 function collectElements(root: DomNode): PageElements {
   const page: PageElements = { metas: [], links: [], scripts: [], images: [] };
   const stack: DomNode[] = [root];
@@ -117,8 +117,11 @@ class CandidateSet {
    * largest file is already a candidate.
    */
   private readonly keptOutOfSweep = new Set<string>();
+  /** The same, as written in the page: most sweep hits are these very strings, so no URL parsing is needed to skip them. */
+  private readonly keptOutOfSweepRaw = new Set<string>();
   /** The same raw value comes up several times (src, srcset, the sweep): URL parsing is the hot spot. */
   private readonly resolved = new Map<string, URL | undefined>();
+  private readonly screened = new Map<string, UrlScreening>();
   private order = 0;
 
   constructor(readonly base: URL | undefined) {}
@@ -126,17 +129,16 @@ class CandidateSet {
   /**
    * Resolves the raw value against the document base, screens it, and keeps the better of duplicates.
    * Meta tags and link rel=image_src are the site's explicit choice and are only checked for being a
-   * URL at all; other sources lose placeholder-looking URLs; the regex sweep also loses icons and
-   * whatever keepOutOfSweep() was given.
+   * URL at all; other sources lose placeholder-looking URLs (and addSweepHit screens the sweep's
+   * hits further).
    */
   add(raw: string | undefined, source: FeaturedSource, score: number, demoted = false): void {
     const url = this.resolve(raw);
     if (!url) return;
-    if (!EXPLICIT_SOURCES.has(source) && looksLikePlaceholder(url)) {
+    if (!EXPLICIT_SOURCES.has(source) && this.isPlaceholder(url)) {
       this.keptOutOfSweep.add(url.href);
       return;
     }
-    if (source === 'regex' && (looksLikeIcon(url) || this.keptOutOfSweep.has(url.href))) return;
     const candidate: Found = { url: url.href, score, source, demoted, order: this.order++ };
     const previous = this.byUrl.get(candidate.url);
     if (!previous || compareFound(candidate, previous) < 0) this.byUrl.set(candidate.url, candidate);
@@ -145,12 +147,36 @@ class CandidateSet {
   /** Whether a raw value would survive add() as a non-explicit source. */
   usable(raw: string | undefined): boolean {
     const url = this.resolve(raw);
-    return url !== undefined && !looksLikePlaceholder(url);
+    return url !== undefined && !this.isPlaceholder(url);
+  }
+
+  isPlaceholder(url: URL): boolean {
+    return this.screen(url).placeholder;
+  }
+
+  isIcon(url: URL): boolean {
+    return this.screen(url).icon;
+  }
+
+  private screen(url: URL): UrlScreening {
+    let screening = this.screened.get(url.href);
+    if (!screening) this.screened.set(url.href, (screening = screenUrl(url)));
+    return screening;
   }
 
   keepOutOfSweep(raw: string | undefined): void {
-    const url = this.resolve(raw);
+    if (raw === undefined) return;
+    this.keptOutOfSweepRaw.add(raw);
+    const url = this.resolved.get(raw); // no parsing just for this; the raw form covers the usual case
     if (url) this.keptOutOfSweep.add(url.href);
+  }
+
+  /** A URL the regex sweep found: an image file path, not kept out, not an icon. */
+  addSweepHit(raw: string): void {
+    if (this.keptOutOfSweepRaw.has(raw)) return;
+    const url = this.resolve(raw);
+    if (!url || !IMAGE_FILE.test(url.pathname) || this.keptOutOfSweep.has(url.href) || this.isIcon(url)) return;
+    this.add(raw, 'regex', SOURCE_SCORES.regex);
   }
 
   /** The absolute http(s) URL of a raw attribute or JSON value, or undefined when it cannot be one. */
@@ -217,7 +243,24 @@ function decodeEntities(value: string): string {
 
 /** Splits class names, ids and URL parts into lowercase words: "wp-post-image" and "heroImage" become "wp post image" and "hero image". */
 function words(value: string): string {
-  return ` ${value.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().replace(/[^a-z0-9]+/g, ' ')} `;
+  if (value.trim() === '') return ' '; // most wrappers have no class or id: skip the regexes
+  let result = WORDS_CACHE.get(value);
+  if (result === undefined) {
+    result = ` ${value.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().replace(/[^a-z0-9]+/g, ' ')} `;
+    // Pages repeat the same few class names hundreds of times; a bounded memo keeps that cheap.
+    if (WORDS_CACHE.size >= 4096) WORDS_CACHE.clear();
+    WORDS_CACHE.set(value, result);
+  }
+  return result;
+}
+
+const WORDS_CACHE = new Map<string, string>();
+
+/** Whether an element's class or id has one of the words. */
+function classOrIdMatches(node: DomNode, pattern: RegExp): boolean {
+  const attribs = node.attribs;
+  if (!attribs) return false;
+  return (attribs.class !== undefined && pattern.test(words(attribs.class))) || (attribs.id !== undefined && pattern.test(words(attribs.id)));
 }
 
 // Placeholder URLs: a tracking host (pixel.wp.example), a tracking folder (/beacon/open.gif), a file
@@ -231,19 +274,24 @@ const PLACEHOLDER_FILE = /^(clear|dot|empty|grey|gray|px|pixel|trans|shim|1x1|s|
 const PLACEHOLDER_CLASS_WORDS = / (spinner|loader|spacer|tracking|tracker|pixel|beacon) /;
 const ICON_WORDS = / (logo|logos|icon|icons|favicon|favicons|avatar|avatars|gravatar|emoji|emojis|emoticon|badge|badges|sprite|sprites) /;
 
-function looksLikePlaceholder(url: URL): boolean {
-  const slash = url.pathname.lastIndexOf('/');
-  const file = url.pathname.slice(slash + 1).toLowerCase();
-  return (
-    PLACEHOLDER_FILE.test(file) ||
-    PLACEHOLDER_FILE_WORDS.test(words(file)) ||
-    PLACEHOLDER_HOST_WORDS.test(words(url.hostname)) ||
-    PLACEHOLDER_FOLDER_WORDS.test(words(url.pathname.slice(0, slash)))
-  );
+interface UrlScreening {
+  placeholder: boolean;
+  /** A logo, icon, avatar ... by name, or an SVG or ICO file (photos are not SVGs). */
+  icon: boolean;
 }
 
-function looksLikeIcon(url: URL): boolean {
-  return /\.(svg|ico)$/i.test(url.pathname) || ICON_WORDS.test(words(`${url.hostname} ${url.pathname}`));
+function screenUrl(url: URL): UrlScreening {
+  const slash = url.pathname.lastIndexOf('/');
+  const file = url.pathname.slice(slash + 1);
+  // Hosts and folders repeat across a page's images, so their words come from the memo.
+  const fileWords = words(file);
+  const folderWords = words(url.pathname.slice(0, slash));
+  const hostWords = words(url.hostname);
+  return {
+    placeholder:
+      PLACEHOLDER_FILE.test(file.toLowerCase()) || PLACEHOLDER_FILE_WORDS.test(fileWords) || PLACEHOLDER_HOST_WORDS.test(hostWords) || PLACEHOLDER_FOLDER_WORDS.test(folderWords),
+    icon: /\.(svg|ico)$/i.test(file) || ICON_WORDS.test(fileWords) || ICON_WORDS.test(folderWords) || ICON_WORDS.test(hostWords),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -343,7 +391,7 @@ function jsonLdTypes(node: JsonObject): string[] {
 /** URLs of an image value: a string, an array, an ImageObject {url | contentUrl}, or an {"@id"} reference to one. */
 function jsonLdImageUrls(value: Json | undefined, byId: Map<string, JsonObject>, depth: number): string[] {
   if (value === undefined || value === null || depth > 4) return [];
-  if (typeof value === 'string') return [value];
+  if (typeof value === 'string') return URL_LIKE.test(value) ? [value] : []; // not "N/A" or "true"
   if (Array.isArray(value)) return value.flatMap((item) => jsonLdImageUrls(item, byId, depth + 1));
   if (typeof value !== 'object') return [];
   const direct = [...jsonLdImageUrls(value.url, byId, depth + 1), ...jsonLdImageUrls(value.contentUrl, byId, depth + 1)];
@@ -455,9 +503,9 @@ export interface ImgFeatures {
 
 /**
  * Score of an img tag, and of the largest file of its srcset and of its <picture>'s sources:
- * 50 + 15 (hint) + 10 (large) or 5 (medium) + 5 (in content) + 5 (early), clamped to 50..85, so an undecorated
- * image scores 50 and a large hero-classed first image in the article scores 85. Demoted images get
- * the bottom of the range, 50, whatever else they have, and rank after other 50s.
+ * 50 + 15 (hint) + 10 (large) or 5 (medium) + 5 (in content) + 5 (early), clamped to 50..85. An
+ * undecorated image scores 50; a large hero-classed first image in the article scores 85. Demoted
+ * images get the bottom of the range, 50, whatever else they have, and rank after other 50s.
  */
 export function scoreImgTag(features: ImgFeatures): number {
   if (features.demoted) return IMG_SCORE.base;
@@ -472,6 +520,7 @@ export function scoreImgTag(features: ImgFeatures): number {
 
 /** Lazy-loading attributes hold the real image; src is often a blur, a blank or a spinner then. */
 const LAZY_SRC_ATTRIBUTES = ['data-src', 'data-lazy-src', 'data-original', 'data-image', 'data-lazy', 'data-hi-res-src'];
+const SRC_ATTRIBUTES = [...LAZY_SRC_ATTRIBUTES, 'src'];
 const SRCSET_ATTRIBUTES = ['data-srcset', 'data-lazy-srcset', 'srcset'];
 const IMG_HINT = / (hero|featured?|cover|main|lead|article|post thumbnail|wp post image|entry image|post image) /;
 const WRAPPER_HINT = / (hero|featured?|cover|lead|post thumbnail|wp post image|(article|entry|post|main|header|top|lead) (image|img|media|photo|figure|picture)) /;
@@ -483,22 +532,21 @@ function imgTagCandidates(images: DomNode[], found: CandidateSet): void {
   for (const img of images) {
     const attribs = img.attribs ?? {};
     const size = declaredSize(attribs);
-    const sources = pictureSources(img);
-    // Every file a srcset lists is this image (or a placeholder): the sweep must not offer the smaller ones.
-    for (const element of [img, ...sources]) for (const name of SRCSET_ATTRIBUTES) for (const entry of parseSrcset(element.attribs?.[name] ?? '')) found.keepOutOfSweep(entry.url);
+    // The <picture>'s sources first, as a browser reads them; this also keeps every file they list out of the sweep.
+    const srcsets = [...pictureSources(img), img].map((element) => largestSrcsetEntry(element.attribs ?? {}, found)).filter((entry) => entry !== undefined);
     if (isPlaceholderElement(img, size)) {
-      for (const name of ['src', ...LAZY_SRC_ATTRIBUTES]) found.keepOutOfSweep(attribs[name]);
+      for (const name of SRC_ATTRIBUTES) found.keepOutOfSweep(attribs[name]);
       continue;
     }
-    const srcsets = [...sources, img].map((element) => largestSrcsetEntry(element.attribs ?? {}, found)).filter((entry) => entry !== undefined);
-    const srcs = [...LAZY_SRC_ATTRIBUTES, 'src'].map((name) => attribs[name]).filter((value): value is string => found.usable(value));
+    const srcs = SRC_ATTRIBUTES.map((name) => attribs[name]).filter((value): value is string => found.usable(value));
     if (srcsets.length === 0 && srcs.length === 0) continue;
     const largestWidth = Math.max(size.width ?? 0, ...srcsets.map((entry) => entry.width ?? 0));
-    const demoted = isSmall(size) || isIconElement(img, [...srcs, ...srcsets.map((entry) => entry.url)], found) || hasAncestor(img, (node) => node.name === 'nav' || node.name === 'footer');
+    const place = placeInPage(img);
+    const demoted = isSmall(size) || place.inChrome || isIconElement(img, [...srcs, ...srcsets.map((entry) => entry.url)], found);
     const features: ImgFeatures = {
       hint: hasHint(img),
       size: sizeClass(largestWidth, size.height ?? 0),
-      inContent: hasAncestor(img, (node) => node.name === 'article' || node.name === 'main' || node.attribs?.role === 'main'),
+      inContent: place.inContent,
       early: !demoted && contentImages < EARLY_IMAGES,
       demoted,
     };
@@ -519,17 +567,20 @@ const STYLE_HEIGHT = /(?:^|[;\s])height\s*:\s*(\d+(?:\.\d+)?)px/i;
 
 /** Width and height from attributes, Medium's data-width/height, Squarespace's data-image-dimensions or an inline style. */
 function declaredSize(attribs: Record<string, string>): Size {
-  const dimensions = /^\s*(\d+)\s*x\s*(\d+)\s*$/i.exec(attribs['data-image-dimensions'] ?? '');
-  const style = attribs.style ?? '';
+  const dimensions = attribs['data-image-dimensions'] === undefined ? null : /^\s*(\d+)\s*x\s*(\d+)\s*$/i.exec(attribs['data-image-dimensions']);
+  const style = attribs.style;
   return {
-    width: pixels(attribs.width) ?? pixels(attribs['data-width']) ?? pixels(dimensions?.[1]) ?? pixels(STYLE_WIDTH.exec(style)?.[1]),
-    height: pixels(attribs.height) ?? pixels(attribs['data-height']) ?? pixels(dimensions?.[2]) ?? pixels(STYLE_HEIGHT.exec(style)?.[1]),
+    width: pixels(attribs.width) ?? pixels(attribs['data-width']) ?? pixels(dimensions?.[1]) ?? (style ? pixels(STYLE_WIDTH.exec(style)?.[1]) : undefined),
+    height: pixels(attribs.height) ?? pixels(attribs['data-height']) ?? pixels(dimensions?.[2]) ?? (style ? pixels(STYLE_HEIGHT.exec(style)?.[1]) : undefined),
   };
 }
 
 /** A plain pixel count ("600", "600px"); percentages and "auto" say nothing about the file. */
 function pixels(value: string | undefined): number | undefined {
-  const match = value === undefined ? null : /^\s*(\d+(?:\.\d+)?)\s*(px)?\s*$/i.exec(value);
+  if (value === undefined || value.trim() === '') return undefined;
+  const plain = Number(value);
+  if (Number.isFinite(plain)) return plain >= 0 ? plain : undefined;
+  const match = /^\s*(\d+(?:\.\d+)?)\s*px\s*$/i.exec(value);
   return match ? Number(match[1]) : undefined;
 }
 
@@ -546,34 +597,39 @@ function isSmall(size: Size): boolean {
 /** 1x1 and 2x2 tracking pixels, and spinners or spacers named as such by class or id. */
 function isPlaceholderElement(img: DomNode, size: Size): boolean {
   if ((size.width !== undefined && size.width <= 2) || (size.height !== undefined && size.height <= 2)) return true;
-  return PLACEHOLDER_CLASS_WORDS.test(words(`${img.attribs?.class ?? ''} ${img.attribs?.id ?? ''}`));
+  return classOrIdMatches(img, PLACEHOLDER_CLASS_WORDS);
 }
 
 function isIconElement(img: DomNode, urls: string[], found: CandidateSet): boolean {
   // The img and its link or wrapper ("site-logo > img", "author-avatar > img").
   for (let node: DomNode | null = img, level = 0; node && level < 2; node = node.parent, level++) {
-    if (ICON_WORDS.test(words(`${node.attribs?.class ?? ''} ${node.attribs?.id ?? ''}`))) return true;
+    if (classOrIdMatches(node, ICON_WORDS)) return true;
   }
   return urls.some((raw) => {
     const url = found.resolve(raw);
-    return url !== undefined && looksLikeIcon(url);
+    return url !== undefined && found.isIcon(url);
   });
 }
 
 function hasHint(img: DomNode): boolean {
   const attribs = img.attribs ?? {};
   if (attribs.fetchpriority?.toLowerCase() === 'high') return true;
-  if (IMG_HINT.test(words(`${attribs.class ?? ''} ${attribs.id ?? ''}`))) return true;
+  if (classOrIdMatches(img, IMG_HINT)) return true;
   let node = img.parent;
   for (let level = 0; node && level < WRAPPER_LEVELS; node = node.parent, level++) {
-    if (WRAPPER_HINT.test(words(`${node.attribs?.class ?? ''} ${node.attribs?.id ?? ''}`))) return true;
+    if (classOrIdMatches(node, WRAPPER_HINT)) return true;
   }
   return false;
 }
 
-function hasAncestor(node: DomNode, test: (ancestor: DomNode) => boolean): boolean {
-  for (let ancestor = node.parent; ancestor; ancestor = ancestor.parent) if (ancestor.type === 'tag' && test(ancestor)) return true;
-  return false;
+/** Whether an element sits in the page's content (<article>, <main>, role=main) or in its chrome (<nav>, <footer>). */
+function placeInPage(node: DomNode): { inContent: boolean; inChrome: boolean } {
+  const place = { inContent: false, inChrome: false };
+  for (let ancestor = node.parent; ancestor; ancestor = ancestor.parent) {
+    if (ancestor.name === 'article' || ancestor.name === 'main' || ancestor.attribs?.role === 'main') place.inContent = true;
+    else if (ancestor.name === 'nav' || ancestor.name === 'footer') place.inChrome = true;
+  }
+  return place;
 }
 
 /** The <source> elements of the <picture> an img sits in. */
@@ -588,15 +644,31 @@ interface SrcsetEntry {
   density: number;
 }
 
-/** The largest usable file of an element's srcset (lazy variants first): by w descriptor, else by x. */
+/**
+ * The largest usable file of an element's srcset (lazy variants first): by w descriptor, else by x.
+ * Every file listed is this image in another size (or a placeholder), so all of them are kept out of
+ * the regex sweep.
+ */
 function largestSrcsetEntry(attribs: Record<string, string>, found: CandidateSet): SrcsetEntry | undefined {
+  let largest: SrcsetEntry | undefined;
   for (const name of SRCSET_ATTRIBUTES) {
-    const entries = parseSrcset(attribs[name] ?? '').filter((entry) => found.usable(entry.url));
-    if (entries.length === 0) continue;
+    const srcset = attribs[name];
+    if (srcset === undefined) continue;
+    const entries = parseSrcset(srcset);
+    for (const entry of entries) found.keepOutOfSweep(entry.url);
+    if (largest) continue;
     const byWidth = entries.some((entry) => entry.width !== undefined);
-    return entries.reduce((best, entry) => (byWidth ? (entry.width ?? 0) > (best.width ?? 0) : entry.density > best.density) ? entry : best);
+    const size = (entry: SrcsetEntry) => (byWidth ? (entry.width ?? 0) : entry.density);
+    // Largest first (a stable sort keeps document order among equals); usable() parses a URL, so
+    // only as many as it takes.
+    largest = entries.sort((a, b) => size(b) - size(a)).find((entry) => found.usable(entry.url));
   }
-  return undefined;
+  return largest;
+}
+
+/** HTML's ASCII whitespace: space, tab, LF, FF, CR. */
+function isSpace(code: number): boolean {
+  return code === 32 || code === 9 || code === 10 || code === 12 || code === 13;
 }
 
 /**
@@ -607,9 +679,9 @@ export function parseSrcset(srcset: string): SrcsetEntry[] {
   const entries: SrcsetEntry[] = [];
   let i = 0;
   while (i < srcset.length) {
-    while (i < srcset.length && /[\s,]/.test(srcset[i] ?? '')) i++;
+    while (i < srcset.length && (isSpace(srcset.charCodeAt(i)) || srcset[i] === ',')) i++;
     const start = i;
-    while (i < srcset.length && !/\s/.test(srcset[i] ?? '')) i++;
+    while (i < srcset.length && !isSpace(srcset.charCodeAt(i))) i++;
     let url = srcset.slice(start, i);
     let descriptors = '';
     if (url.endsWith(',')) {
@@ -631,29 +703,21 @@ export function parseSrcset(srcset: string): SrcsetEntry[] {
 // Regex sweep of the raw HTML: inline scripts, styles, attributes no rule above reads
 
 const MAY_NAME_AN_IMAGE = /\.(jpe?g|png|webp|gif|avif)/i;
-const SWEEP_PATTERNS = [
-  // Absolute and protocol-relative URLs anywhere ("hero":"https://cdn.example/a.jpg?w=1200"), not
-  // the tail of another scheme (ftp://).
-  /(?:https?:|(?<![\w:]))\/\/[^\s"'<>()\\`{}|^[\]]+/gi,
-  // CSS url(...), relative or not (background-image: url(/img/hero.webp)).
-  /url\(\s*["']?([^"'()\s]+)["']?\s*\)/gi,
-  // Quoted root-relative paths ("/uploads/2024/hero.jpg").
-  /["'](\/(?!\/)[^"'\s<>]+)["']/g,
-];
+// One pass over the page, three shapes: an absolute or protocol-relative URL anywhere
+// ("hero":"https://cdn.example/a.jpg?w=1200"), but not the tail of another scheme (ftp://); a CSS
+// url(...), relative or not (background-image: url(/img/hero.webp)); a quoted root-relative path
+// ("/uploads/2024/hero.jpg").
+const SWEEP = /(?:https?:|(?<![\w:]))\/\/[^\s"'<>()\\`{}|^[\]]+|url\(\s*["']?([^"'()\s]+)["']?\s*\)|["'](\/(?!\/)[^"'\s<>]+)["']/gi;
 
 function regexCandidates(html: string, found: CandidateSet): void {
   // JSON in scripts escapes slashes, and attributes hold entity-encoded JSON: undo both first.
-  const text = html.replace(/\\\/|\\u002f|&quot;|&#0*34;|&#x0*22;|&#0*39;|&#x0*27;|&apos;|&amp;/gi, (escape) => (escape[0] === '\\' ? '/' : decodeEntities(escape)));
-  const hits: { index: number; url: string }[] = [];
-  for (const pattern of SWEEP_PATTERNS) {
-    for (const match of text.matchAll(pattern)) {
-      const token = match[1] ?? match[0];
-      if (!MAY_NAME_AN_IMAGE.test(token)) continue;
-      // A run of URLs joined by commas ("a.jpg,https://b.example/c.jpg") is several tokens.
-      for (const part of token.split(/,(?=(?:https?:)?\/\/)/)) hits.push({ index: match.index, url: part.replace(/[.,;:!?]+$/, '') });
+  const text = html.replace(/\\(?:\/|u002[fF])|&(?:quot|apos|amp|#0*(?:34|39)|#[xX]0*(?:22|27));/g, (escape) => (escape[0] === '\\' ? '/' : decodeEntities(escape)));
+  for (const match of text.matchAll(SWEEP)) {
+    const token = match[1] ?? match[2] ?? match[0];
+    if (!MAY_NAME_AN_IMAGE.test(token)) continue;
+    // A run of URLs joined by commas ("a.jpg,https://b.example/c.jpg") is several tokens.
+    for (const part of token.includes(',') ? token.split(/,(?=(?:https?:)?\/\/)/) : [token]) {
+      found.addSweepHit(/[.,;:!?]$/.test(part) ? part.replace(/[.,;:!?]+$/, '') : part);
     }
   }
-  hits.sort((a, b) => a.index - b.index);
-  for (const hit of hits) if (IMAGE_FILE.test(found.resolve(hit.url)?.pathname ?? '')) found.add(hit.url, 'regex', SOURCE_SCORES.regex);
 }
-

@@ -71,6 +71,9 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
     max: 10,
     options: schema ? `-c search_path=${quoteIdent(schema)}` : undefined,
   });
+  // An idle connection the server closes (restart, failover) must not crash the process: the pool
+  // drops it and opens a new one on the next query.
+  pool.on('error', () => {});
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema }) });
   const query = async <T>(sql: string, params?: unknown[]) => (await pool.query(sql, params as unknown[])).rows as T[];
   return {

@@ -1,0 +1,320 @@
+// Crawl benchmark: our scrape job against Crawlee's CheerioCrawler on the same generated local site
+// (1,000 pages within depth 2, 5,000 distinct images of 5-60 KB), in the same run. Reports pages per
+// minute, assets per second and peak memory, and checks the targets: at least Crawlee's throughput,
+// peak RSS under 300 MB. Run with `npx tsx bench/crawl.bench.ts`; prints a markdown section and
+// writes it into bench/RESULTS.md.
+//
+// Three kinds of process, all this file (the first argument picks the role):
+// - the parent: starts the site, runs the crawlers one after the other, checks and reports;
+// - `--serve`: the site server, so its CPU and memory never count against a crawler;
+// - `--run ours|crawlee <options>`: one crawler, alone in its process so its peak RSS is its own.
+//
+// Environment knobs (all optional): BENCH_POLL_MS (how often our client polls the job, default
+// 1000; the API asks for 2-5 s), BENCH_HOST_CONCURRENCY (our per-host limit, default: the config's
+// SCRAPE_HOST_CONCURRENCY default), BENCH_CRAWLEE_MAX_CONCURRENCY and
+// BENCH_CRAWLEE_DESIRED_CONCURRENCY (default 16 and 16), BENCH_ONLY=ours|crawlee,
+// BENCH_CPU_PROF=ours|crawlee|both (writes V8 CPU profiles to a kept temp folder and prints where
+// the crawl's time went), and BENCH_DATABASE_URL (a PostgreSQL server for our service instead of
+// in-memory PGlite, to see the crawler's memory without the embedded database; a diagnostic),
+// BENCH_TRACE=1 (counts and times our job's fetches, blob writes and asset inserts).
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ChildMessage, CrawlResult, SiteManifest, SiteStats } from './crawl/common.js';
+import type { OursOptions } from './crawl/ours.js';
+import type { CrawleeOptions } from './crawl/crawlee.js';
+
+const SELF = fileURLToPath(import.meta.url);
+const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+const SECTION_START = '<!-- crawl:start -->';
+const SECTION_END = '<!-- crawl:end -->';
+const TARGET_PEAK_RSS_MB = 300;
+const CHILD_TIMEOUT_MS = 15 * 60_000;
+const ENV_KNOBS = ['BENCH_POLL_MS', 'BENCH_HOST_CONCURRENCY', 'BENCH_DATABASE_URL', 'BENCH_CRAWLEE_MAX_CONCURRENCY', 'BENCH_CRAWLEE_DESIRED_CONCURRENCY', 'BENCH_ONLY', 'BENCH_CPU_PROF', 'BENCH_TRACE'];
+
+type CrawlerName = 'ours' | 'crawlee';
+
+function positiveInt(name: string, fallback: number | undefined): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got ${raw}`);
+  return value;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Child roles.
+
+async function runChild(name: string, optionsJson: string): Promise<void> {
+  let message: ChildMessage;
+  try {
+    // Each crawler's modules are loaded only in its own child, so neither pays for the other's.
+    const result =
+      name === 'ours'
+        ? await (await import('./crawl/ours.js')).runOurs(JSON.parse(optionsJson) as OursOptions)
+        : name === 'crawlee'
+          ? await (await import('./crawl/crawlee.js')).runCrawlee(JSON.parse(optionsJson) as CrawleeOptions)
+          : undefined;
+    if (!result) throw new Error(`unknown crawler ${name}`);
+    message = { type: 'result', result };
+  } catch (error) {
+    message = { type: 'error', message: (error as Error).stack ?? String(error) };
+  }
+  // Exit once the message is out: libraries may keep timers alive, and --cpu-prof writes on exit.
+  process.send!(message, () => process.exit(message.type === 'result' ? 0 : 1));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parent: processes.
+
+function forkSelf(args: string[], extraExecArgv: string[] = []): ChildProcess {
+  // process.execArgv carries tsx's loader, so the child runs this TypeScript file the same way.
+  return fork(SELF, args, { execArgv: [...process.execArgv, ...extraExecArgv], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+}
+
+function nextMessage<T extends { type: string }>(child: ChildProcess, type: T['type'], timeoutMs: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => done(new Error(`no ${type} message within ${timeoutMs} ms`)), timeoutMs);
+    const onMessage = (message: { type: string; message?: string }) => {
+      if (message.type === type) done(null, message as T);
+      else if (message.type === 'error') done(new Error(message.message));
+    };
+    const onExit = (code: number | null) => done(new Error(`the child exited with ${code} before sending ${type}`));
+    const done = (error: Error | null, value?: T) => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (error) reject(error);
+      else resolve(value!);
+    };
+    child.on('message', onMessage);
+    child.on('exit', onExit);
+  });
+}
+
+async function crawl(name: CrawlerName, options: object, profileDir: string | undefined): Promise<CrawlResult> {
+  // --expose-gc lets the child collect before taking its baseline.
+  // Profiles go to a folder per crawler: tsx's loader thread writes one too (the main thread's is
+  // the one whose name has thread id 0).
+  const execArgv = ['--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, name)}`] : [])];
+  const child = forkSelf(['--run', name, JSON.stringify(options)], execArgv);
+  try {
+    const { result } = await nextMessage<{ type: 'result'; result: CrawlResult }>(child, 'result', CHILD_TIMEOUT_MS);
+    return result;
+  } finally {
+    if (child.exitCode === null) {
+      await new Promise((resolve) => {
+        child.once('exit', resolve);
+        // The child exits by itself after sending; this only ends one that hangs.
+        setTimeout(() => child.kill(), 10_000).unref();
+      });
+    }
+  }
+}
+
+/** Fetches part of the site once, so the server's JIT warm-up is not billed to the first crawler. */
+async function warmUp(site: string): Promise<void> {
+  const page = await (await fetch(`${site}/section/1/`)).text();
+  const images = [...page.matchAll(/<img src="([^"]+)"/g)].map((m) => m[1]!);
+  const links = [...page.matchAll(/<li><a href="([^"]+)"/g)].map((m) => m[1]!);
+  for (let round = 0; round < 20; round++) {
+    await Promise.all([...links, ...images].map(async (path) => (await fetch(`${site}${path}`)).arrayBuffer()));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parent: report.
+
+const f1 = (v: number) => v.toFixed(1);
+const verdict = (ok: boolean) => (ok ? '**PASS**' : '**FAIL**');
+
+interface Run {
+  result: CrawlResult;
+  served: Omit<SiteStats, 'cpuSeconds'> & { serverCpuSeconds: number };
+  problems: string[];
+}
+
+function check(result: CrawlResult, manifest: SiteManifest): string[] {
+  const problems: string[] = [];
+  if (result.pages !== manifest.pages) problems.push(`fetched ${result.pages} pages, expected ${manifest.pages}`);
+  if (result.assets !== manifest.images) problems.push(`stored ${result.assets} assets, expected ${manifest.images}`);
+  if (result.filesOnDisk !== manifest.images || result.bytesOnDisk !== manifest.imageBytes) {
+    problems.push(`${result.filesOnDisk} files / ${result.bytesOnDisk} bytes on disk, expected ${manifest.images} / ${manifest.imageBytes}`);
+  }
+  return problems;
+}
+
+function commandLine(): string {
+  // A database URL may carry a password: say only that it was set.
+  const env = ENV_KNOBS.filter((n) => process.env[n]).map((n) => `${n}=${n === 'BENCH_DATABASE_URL' ? '<set>' : process.env[n]}`);
+  return [...env, 'npx tsx bench/crawl.bench.ts'].join(' ');
+}
+
+function report(manifest: SiteManifest, runs: Map<CrawlerName, Run>, pollMs: number, loadBefore: number): string {
+  const cpu = cpus();
+  const formats = Object.entries(manifest.formats)
+    .map(([mime, f]) => `${f.count} ${mime.replace('image/', '')} (${f1(f.minKb)}–${f1(f.maxKb)} KB, mean ${f1(f.meanKb)})`)
+    .join(', ');
+  const lines = [
+    '## Crawl: our scrape job against Crawlee CheerioCrawler',
+    '',
+    `- Date: ${new Date().toISOString()}`,
+    `- Machine: ${cpu[0]?.model.trim() ?? 'unknown CPU'} × ${cpu.length}, ${(totalmem() / 1024 ** 3).toFixed(0)} GB, Node ${process.version}, ${process.platform} ${process.arch}`,
+    `- Command: \`${commandLine()}\``,
+    // Other work on the machine skews the seconds (not the ratio of CPU seconds as much): say how busy it was.
+    `- Load average (1 min) before / after: ${loadBefore.toFixed(2)} / ${loadavg()[0]!.toFixed(2)}`,
+    `- Site: ${manifest.pages} pages (start → ${manifest.hubs} hubs → leaves, all within depth 2, ${f1(manifest.htmlBytes / manifest.pages / 1024)} KB of HTML each), ${manifest.images} distinct images, ${f1(manifest.imageBytes / 1024 / 1024)} MB: ${formats}; node:http on 127.0.0.1 in its own process, robots.txt allows all`,
+    `- Ours: the whole app in its own process (in-memory PGlite, LOG_LEVEL silent, files to the local blob store in a temp DATA_DIR), fetch.allowPrivateAddresses ['127.0.0.1'], scrape.hostDelayMs 0, scrape.maxPages 2000, jobs concurrency 1; POST /api/scrape {sniper_mode: false, crawl_depth: 2, max_files: 10000}, then GET /api/jobs/{id} every ${pollMs} ms. Seconds = POST to the job's finished_at.`,
+    '- Crawlee: CheerioCrawler in its own process, one router: pages enqueue their `img[src]` (label IMAGE) and, below depth 2, their same-hostname links; images come through the same crawler (additionalMimeTypes) and are written to a temp folder named by SHA-256. persistStorage false, no session pool, robots.txt respected. Seconds = `crawler.run()`.',
+    '- Memory: RSS sampled every 50 ms in the crawler process from just before the crawl until it is done; baseline = RSS then (after a forced GC), growth = peak − baseline. VmHWM is the kernel’s peak for the whole process, start-up included.',
+    '',
+    '| crawler | pages | assets | seconds | pages/min | assets/s | peak RSS MB | RSS growth MB |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  ];
+  for (const { result: r } of runs.values()) {
+    lines.push(`| ${r.crawler} | ${r.pages} | ${r.assets} | ${r.seconds.toFixed(1)} | ${((r.pages / r.seconds) * 60).toFixed(0)} | ${(r.assets / r.seconds).toFixed(1)} | ${f1(r.peakRssMb)} | ${f1(r.peakRssMb - r.baselineRssMb)} |`);
+  }
+  lines.push(
+    '',
+    'Diagnostics (same window):',
+    '',
+    '| crawler | CPU s (crawler) | CPU s (site server) | GC ms | event-loop delay p99 / max ms | peak heap MB | VmHWM MB | requests served: pages / images / robots / 404 |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const { result: r, served: s } of runs.values()) {
+    lines.push(
+      `| ${r.crawler} | ${f1(r.cpuSeconds)} | ${f1(s.serverCpuSeconds)} | ${r.gcMs.toFixed(0)} | ${f1(r.loopDelayP99Ms)} / ${f1(r.loopDelayMaxMs)} | ${f1(r.peakHeapUsedMb)} | ${r.vmHwmMb === null ? 'n/a' : f1(r.vmHwmMb)} | ${s.pages} / ${s.images} / ${s.robots} / ${s.notFound} |`,
+    );
+  }
+  lines.push(
+    '',
+    'Memory at the baseline → at the peak-RSS sample (MB; external includes Buffers and WebAssembly memories):',
+    '',
+    '| crawler | RSS | heap total | heap used | external | array buffers |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+  );
+  for (const { result: r } of runs.values()) {
+    const { baseline: b, peak: p } = r.memoryAt;
+    const pair = (k: keyof typeof b) => `${f1(b[k])} → ${f1(p[k])}`;
+    lines.push(`| ${r.crawler} | ${pair('rss')} | ${pair('heapTotal')} | ${pair('heapUsed')} | ${pair('external')} | ${pair('arrayBuffers')} |`);
+  }
+  const notes = [...runs.values()].flatMap(({ result: r, problems }) => [...r.notes, ...problems.map((p) => `CHECK FAILED: ${p}`)].map((n) => `- ${r.crawler.split(' (')[0]}: ${n}`));
+  if (notes.length) lines.push('', ...notes);
+
+  const ours = runs.get('ours')?.result;
+  const crawlee = runs.get('crawlee')?.result;
+  if (ours) {
+    lines.push('', '| target | value | result |', '| --- | ---: | --- |');
+    if (crawlee) {
+      const pagesRatio = ours.pages / ours.seconds / (crawlee.pages / crawlee.seconds);
+      const assetsRatio = ours.assets / ours.seconds / (crawlee.assets / crawlee.seconds);
+      lines.push(
+        `| throughput ours / Crawlee, pages per minute (≥ 100%) | ${(pagesRatio * 100).toFixed(0)}% | ${verdict(pagesRatio >= 1)} |`,
+        `| throughput ours / Crawlee, assets per second (≥ 100%) | ${(assetsRatio * 100).toFixed(0)}% | ${verdict(assetsRatio >= 1)} |`,
+      );
+    }
+    lines.push(`| our peak RSS (< ${TARGET_PEAK_RSS_MB} MB) | ${f1(ours.peakRssMb)} MB | ${verdict(ours.peakRssMb < TARGET_PEAK_RSS_MB)} |`);
+    if (crawlee) lines.push(`| (for reference) Crawlee peak RSS | ${f1(crawlee.peakRssMb)} MB | |`);
+  }
+  return lines.join('\n');
+}
+
+function writeResults(section: string): void {
+  // Only our own section is replaced (or appended); everything else in the file stays as it is.
+  let text = existsSync(RESULTS_FILE) ? readFileSync(RESULTS_FILE, 'utf8') : '# Benchmark results\n';
+  const block = `${SECTION_START}\n${section.trim()}\n${SECTION_END}`;
+  const start = text.indexOf(SECTION_START);
+  const end = text.indexOf(SECTION_END);
+  text = start >= 0 && end > start ? text.slice(0, start) + block + text.slice(end + SECTION_END.length) : `${text.trimEnd()}\n\n${block}\n`;
+  writeFileSync(RESULTS_FILE, text.endsWith('\n') ? text : `${text}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const pollMs = positiveInt('BENCH_POLL_MS', 1000)!;
+  const only = process.env.BENCH_ONLY as CrawlerName | undefined;
+  const profile = process.env.BENCH_CPU_PROF;
+  const order: CrawlerName[] = (['ours', 'crawlee'] as const).filter((n) => !only || n === only);
+  const tmpRoot = mkdtempSync(join(tmpdir(), 'crawl-bench-'));
+  const profileDir = profile ? mkdtempSync(join(tmpdir(), 'crawl-bench-profiles-')) : undefined;
+  const loadBefore = loadavg()[0]!;
+  const server = forkSelf(['--serve']);
+  try {
+    const { manifest } = await nextMessage<{ type: 'ready'; manifest: SiteManifest }>(server, 'ready', 120_000);
+    console.log(`site: ${manifest.url} — ${manifest.pages} pages, ${manifest.images} images (${f1(manifest.imageBytes / 1024 / 1024)} MB)`);
+    await warmUp(manifest.url);
+    const stats = async () => {
+      server.send({ type: 'stats' });
+      return (await nextMessage<{ type: 'stats'; stats: SiteStats }>(server, 'stats', 10_000)).stats;
+    };
+
+    const runs = new Map<CrawlerName, Run>();
+    for (const name of order) {
+      const startUrl = `${manifest.url}/`;
+      const options =
+        name === 'ours'
+          ? { startUrl, tmpRoot, pollMs, hostConcurrency: positiveInt('BENCH_HOST_CONCURRENCY', undefined), adminDatabaseUrl: process.env.BENCH_DATABASE_URL || undefined, trace: process.env.BENCH_TRACE === '1' }
+          : {
+              startUrl,
+              tmpRoot,
+              maxConcurrency: positiveInt('BENCH_CRAWLEE_MAX_CONCURRENCY', 16)!,
+              desiredConcurrency: positiveInt('BENCH_CRAWLEE_DESIRED_CONCURRENCY', 16)!,
+            };
+      console.log(`${name}: crawling ...`);
+      const before = await stats();
+      const dir = profileDir && (profile === 'both' || profile === name) ? profileDir : undefined;
+      const result = await crawl(name, options, dir);
+      const after = await stats();
+      const served = {
+        pages: after.pages - before.pages,
+        images: after.images - before.images,
+        robots: after.robots - before.robots,
+        notFound: after.notFound - before.notFound,
+        bytes: after.bytes - before.bytes,
+        serverCpuSeconds: after.cpuSeconds - before.cpuSeconds,
+      };
+      if (dir) {
+        const { mainProfile, summarizeProfile } = await import('./crawl/profile-summary.js');
+        const file = mainProfile(join(dir, name));
+        if (file) console.log(summarizeProfile(file, result.windowUs));
+      }
+      const problems = check(result, manifest);
+      runs.set(name, { result, served, problems });
+      console.log(
+        `  ${result.pages} pages, ${result.assets} assets in ${result.seconds.toFixed(1)} s; peak RSS ${f1(result.peakRssMb)} MB (baseline ${f1(result.baselineRssMb)} MB)${problems.length ? `; CHECK FAILED: ${problems.join('; ')}` : ''}`,
+      );
+    }
+
+    const section = report(manifest, runs, pollMs, loadBefore);
+    console.log(`\n${section}\n`);
+    writeResults(section);
+    console.log(`written to ${RESULTS_FILE}`);
+    if (profileDir) console.log(`CPU profiles kept in ${profileDir}`);
+    if ([...runs.values()].some((r) => r.problems.length)) process.exitCode = 1;
+  } finally {
+    // Disconnecting ends the server (see runSiteServer); the kill is for a server that hangs.
+    if (server.connected) server.disconnect();
+    const killer = setTimeout(() => server.kill(), 5_000);
+    if (server.exitCode === null) await new Promise((resolve) => server.once('exit', resolve));
+    clearTimeout(killer);
+    rmSync(tmpRoot, { recursive: true, force: true });
+  }
+}
+
+const [role, arg1, arg2] = process.argv.slice(2);
+const entry =
+  role === '--serve'
+    ? import('./crawl/site.js').then((site) => site.runSiteServer())
+    : role === '--run'
+      ? runChild(arg1 ?? '', arg2 ?? '{}')
+      : main();
+entry.catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+  // A child must not linger with its IPC channel open after a failure.
+  if (role) process.exit(1);
+});
+

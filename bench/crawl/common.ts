@@ -1,0 +1,164 @@
+// Shared by the crawl benchmark's processes: what a crawler child reports, the memory sampler and
+// the check that the files on disk are exactly the site's images.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+
+/** What the site server says about itself once it listens. */
+export interface SiteManifest {
+  url: string;
+  pages: number;
+  hubs: number;
+  images: number;
+  /** Sum of the bytes of every image, to compare with what a crawler stored. */
+  imageBytes: number;
+  htmlBytes: number;
+  /** Image bytes per format, for the report. */
+  formats: Record<string, { count: number; minKb: number; maxKb: number; meanKb: number }>;
+}
+
+/** Requests the site answered (cumulative; the parent takes differences around each run). */
+export interface SiteStats {
+  pages: number;
+  images: number;
+  robots: number;
+  notFound: number;
+  bytes: number;
+  /** CPU seconds of the server process (user + system). */
+  cpuSeconds: number;
+}
+
+/** What each crawler child sends back to the parent over IPC. */
+export interface CrawlResult {
+  crawler: string;
+  pages: number;
+  assets: number;
+  /** Files on disk after the run and their total bytes (checked against the manifest). */
+  filesOnDisk: number;
+  bytesOnDisk: number;
+  seconds: number;
+  baselineRssMb: number;
+  peakRssMb: number;
+  /** The kernel's own high-water mark (VmHWM) for the whole process life, as a cross-check. */
+  vmHwmMb: number | null;
+  peakHeapUsedMb: number;
+  /** process.memoryUsage() in MB at the baseline and at the sample with the highest RSS. */
+  memoryAt: { baseline: MemoryBreakdown; peak: MemoryBreakdown };
+  cpuSeconds: number;
+  gcMs: number;
+  loopDelayP99Ms: number;
+  loopDelayMaxMs: number;
+  notes: string[];
+  /** The measured window in microseconds of the monotonic clock (CPU profiles use the same clock). */
+  windowUs: [number, number];
+}
+
+export interface MemoryBreakdown {
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  /** Memory of C++ objects bound to JS, including Buffers and WebAssembly memories. */
+  external: number;
+  arrayBuffers: number;
+}
+
+export type ChildMessage = { type: 'result'; result: CrawlResult } | { type: 'error'; message: string };
+
+export const MB = 1024 * 1024;
+const SAMPLE_MS = 50;
+
+export interface Monitor {
+  stop(): Pick<CrawlResult, 'baselineRssMb' | 'peakRssMb' | 'peakHeapUsedMb' | 'memoryAt' | 'cpuSeconds' | 'gcMs' | 'loopDelayP99Ms' | 'loopDelayMaxMs' | 'windowUs'>;
+}
+
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+
+function breakdown(usage: NodeJS.MemoryUsage): MemoryBreakdown {
+  return { rss: usage.rss / MB, heapTotal: usage.heapTotal / MB, heapUsed: usage.heapUsed / MB, external: usage.external / MB, arrayBuffers: usage.arrayBuffers / MB };
+}
+
+/**
+ * Samples RSS every 50 ms from now until stop(), with CPU time, GC time and event-loop delay over
+ * the same window. The baseline is the RSS at start (the crawler built, nothing crawled yet).
+ */
+export function startMonitor(): Monitor {
+  const first = process.memoryUsage();
+  const baseline = first.rss;
+  let peakRss = baseline;
+  let atPeak = first;
+  let peakHeap = first.heapUsed;
+  const sample = () => {
+    const usage = process.memoryUsage();
+    if (usage.rss > peakRss) {
+      peakRss = usage.rss;
+      atPeak = usage;
+    }
+    if (usage.heapUsed > peakHeap) peakHeap = usage.heapUsed;
+  };
+  const timer = setInterval(sample, SAMPLE_MS);
+  let gcMs = 0;
+  const gc = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcMs += entry.duration;
+  });
+  gc.observe({ entryTypes: ['gc'] });
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  const cpu = process.cpuUsage();
+  const startedUs = nowUs();
+  return {
+    stop() {
+      const stoppedUs = nowUs();
+      sample();
+      clearInterval(timer);
+      gc.disconnect();
+      loop.disable();
+      const used = process.cpuUsage(cpu);
+      return {
+        baselineRssMb: baseline / MB,
+        peakRssMb: peakRss / MB,
+        peakHeapUsedMb: peakHeap / MB,
+        memoryAt: { baseline: breakdown(first), peak: breakdown(atPeak) },
+        cpuSeconds: (used.user + used.system) / 1e6,
+        gcMs,
+        loopDelayP99Ms: loop.percentile(99) / 1e6,
+        loopDelayMaxMs: loop.max / 1e6,
+        windowUs: [startedUs, stoppedUs],
+      };
+    },
+  };
+}
+
+/** VmHWM from /proc (Linux only): the peak resident set since the process started. */
+export function kernelPeakRssMb(): number | null {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    return match ? Number(match[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Files under a folder (recursively) and their total size; `skip` leaves out sidecars and the like. */
+export function filesUnder(dir: string, skip: (name: string) => boolean = () => false): { files: number; bytes: number } {
+  let files = 0;
+  let bytes = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      const inner = filesUnder(path, skip);
+      files += inner.files;
+      bytes += inner.bytes;
+    } else if (entry.isFile() && !skip(entry.name)) {
+      files++;
+      bytes += statSync(path).size;
+    }
+  }
+  return { files, bytes };
+}
+
+/** Lets the allocator settle and, when the child was started with --expose-gc, collects first. */
+export async function settle(): Promise<void> {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  gc?.();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+}

@@ -1,0 +1,127 @@
+// Library search at 100,000 items: p50/p95 of GET /api/media/search-style queries through
+// MediaService.search, on PostgreSQL (target p95 < 50 ms) and on embedded PGlite (reported).
+// Run: npx tsx bench/search.bench.ts   (BENCH_ITEMS, BENCH_RUNS; PostgreSQL from BENCH_DATABASE_URL,
+// default postgresql://postgres@127.0.0.1:5432/test, in a fresh database dropped afterwards)
+import { randomBytes } from 'node:crypto';
+import { cpus } from 'node:os';
+import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { openDatabase, type Database } from '../src/platform/database/database.js';
+import { migrate, readMigrations } from '../src/platform/database/migrate.js';
+import { MIGRATIONS_DIR } from '../src/core.js';
+import { MediaService } from '../src/modules/media/media.service.js';
+import type { Actor } from '../src/modules/accounts/actor.js';
+import type { BlobStore } from '../src/platform/storage/blob-store.js';
+
+const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 200);
+const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+const RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
+const TARGET_P95_MS = 50;
+
+const WORDS = ['sunset', 'beach', 'harbour', 'mountain', 'forest', 'city', 'portrait', 'market', 'river', 'bridge', 'snow', 'desert', 'street', 'night', 'festival', 'garden', 'coffee', 'train', 'lake', 'castle'];
+
+/** Seeds in SQL (generate_series): names and captions from the word list, tags, colours, groups. */
+async function seed(db: Database, accountId: number): Promise<void> {
+  const words = `ARRAY[${WORDS.map((w) => `'${w}'`).join(',')}]`;
+  const pick = (salt: number) => `(${words})[1 + ((i * ${salt}) % ${WORDS.length})]`;
+  await db.query(`
+    INSERT INTO "MediaItem" ("accountId", "name", "group", "kind", "mime", "ext", "bytes", "width", "height", "format", "sha256",
+      "dominantHex", "colourL", "colourA", "colourB", "caption", "tags", "tagText", "storageKey", "updatedAt")
+    SELECT ${accountId}, ${pick(7)} || ' ' || ${pick(13)} || ' ' || i, 'album-' || (i % 50), 'image', 'image/jpeg', 'jpg', 100000 + i, 1920, 1080, 'jpeg',
+      md5(i::text), '#336699', (i % 100)::float, ((i * 37) % 256 - 128)::float, ((i * 91) % 256 - 128)::float,
+      'A photo of a ' || ${pick(17)} || ' near the ' || ${pick(19)}, ARRAY[${pick(3)}, ${pick(11)}], ${pick(3)} || ' ' || ${pick(11)},
+      'media/' || i || '.jpg', now()
+    FROM generate_series(1, ${ITEMS}) AS i`);
+  await db.query('ANALYZE "MediaItem"');
+}
+
+const QUERIES: Array<[string, Record<string, unknown>]> = [
+  ['text q=sunset', { q: 'sunset' }],
+  ['text q="harbour bridge"', { q: 'harbour bridge' }],
+  ['tag=forest', { tag: 'forest' }],
+  ['group=album-7', { group: 'album-7' }],
+  ['color=#3366cc', { color: '#3366cc' }],
+  ['q + tag + color', { q: 'night', tag: 'city', color: '#202040' }],
+  ['list page 100 (offset 5000)', { limit: 50, offset: 5000 }],
+];
+
+async function measure(label: string, db: Database): Promise<Array<{ query: string; p50: number; p95: number; total: number }>> {
+  const [account] = await db.query<{ id: number }>(`INSERT INTO "Account" (handle, "updatedAt") VALUES ('bench-${randomBytes(3).toString('hex')}', now()) RETURNING id`);
+  const started = Date.now();
+  await seed(db, account!.id);
+  console.log(`${label}: seeded ${ITEMS} items in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  const media = new MediaService(db, {} as BlobStore, { maxBytes: 1, maxPixels: 1 });
+  const actor = { accountId: account!.id } as Actor;
+  const rows = [];
+  for (const [query, filters] of QUERIES) {
+    for (let i = 0; i < 10; i++) await media.search(actor, filters); // warm-up
+    const times: number[] = [];
+    let total = 0;
+    for (let i = 0; i < RUNS; i++) {
+      const t0 = process.hrtime.bigint();
+      const page = await media.search(actor, filters);
+      times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+      total = page.total;
+    }
+    times.sort((a, b) => a - b);
+    rows.push({ query, p50: times[Math.floor(RUNS * 0.5)]!, p95: times[Math.floor(RUNS * 0.95)]!, total });
+  }
+  return rows;
+}
+
+async function main() {
+  const name = `bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(PG_URL);
+  url.pathname = `/${name}`;
+  let postgresRows, pgliteRows;
+  try {
+    const pgDb = await openDatabase({ databaseUrl: url.toString() });
+    await migrate(pgDb, readMigrations(MIGRATIONS_DIR));
+    postgresRows = await measure('PostgreSQL', pgDb);
+    await pgDb.close();
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+  const lite = await openDatabase({});
+  await migrate(lite, readMigrations(MIGRATIONS_DIR));
+  pgliteRows = await measure('PGlite', lite);
+  await lite.close();
+
+  const table = (rows: typeof postgresRows) => rows.map((r) => `| ${r.query} | ${r.total} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} |`).join('\n');
+  const worst = Math.max(...postgresRows.map((r) => r.p95));
+  const section = `<!-- search:start -->
+## Media library search at ${ITEMS.toLocaleString('en')} items
+
+- Date: ${new Date().toISOString()}
+- Machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, Node ${process.version}
+- Command: \`npx tsx bench/search.bench.ts\` (${RUNS} runs per query after 10 warm-up runs; MediaService.search in process, 50 results a page)
+
+PostgreSQL 15 (local server):
+
+| query | matches | p50 (ms) | p95 (ms) |
+| --- | ---: | ---: | ---: |
+${table(postgresRows)}
+
+Worst p95 ${worst.toFixed(2)} ms against the target of ${TARGET_P95_MS} ms: **${worst < TARGET_P95_MS ? 'PASS' : 'FAIL'}**.
+
+Embedded PGlite (reported, no target):
+
+| query | matches | p50 (ms) | p95 (ms) |
+| --- | ---: | ---: | ---: |
+${table(pgliteRows)}
+<!-- search:end -->`;
+  console.log(section);
+  const current = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Benchmark results\n';
+  const next = current.includes('<!-- search:start -->')
+    ? current.replace(/<!-- search:start -->[\s\S]*<!-- search:end -->/, section)
+    : `${current.trimEnd()}\n\n${section}\n`;
+  writeFileSync(RESULTS, next);
+}
+
+await main();

@@ -1,0 +1,151 @@
+// Spec "Media library": collections, and "Share link (collection)". Shapes are ours where the spec
+// leaves them open (README "Media: collections"); items are media items exactly as the library
+// routes show them (mediaJson), with signed url and thumbnail_url.
+import { defineRoute } from '../route.js';
+import { optionalBool, optionalInt, optionalString, type Source } from '../input.js';
+import { unwrap } from '../result.js';
+import {
+  AddCollectionItemsDocument,
+  CreateCollectionDocument,
+  DeleteCollectionDocument,
+  GetCollectionDocument,
+  ListCollectionsDocument,
+  ShareCollectionDocument,
+  type CollectionFieldsFragment,
+} from '../generated/operations.js';
+import { InvalidInput } from '../../src/platform/errors.js';
+import { mediaJson } from './media.routes.js';
+
+const MAX_INT = 2_147_483_647;
+
+/** Path ids are integers (GraphQL Int: 32 bits). */
+export function idParam(params: Record<string, string>, what: string): number {
+  const value = params.id ?? '';
+  if (!/^\d{1,10}$/.test(value) || Number(value) < 1 || Number(value) > MAX_INT) throw new InvalidInput(`id: expected an integer ${what} id`, 'id');
+  return Number(value);
+}
+
+/** An array of positive integer ids, or undefined when absent (the service says it is required). */
+export function optionalIdList(source: Source, name: string, what: string): number[] | undefined {
+  const value = source[name];
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) throw new InvalidInput(`${name}: expected an array of ${what} ids`, name);
+  value.forEach((v, i) => {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1 || v > MAX_INT) throw new InvalidInput(`${name}.${i}: expected ${what} ids (positive integers)`, `${name}.${i}`);
+  });
+  return value as number[];
+}
+
+export const page = (query: Source, defaultSize: number) => ({ first: optionalInt(query, 'limit') ?? defaultSize, after: optionalString(query, 'cursor') });
+
+/** A collection as listed and answered (our shape). */
+export function collectionJson(c: CollectionFieldsFragment) {
+  return {
+    id: c.databaseId,
+    name: c.name,
+    description: c.description,
+    item_count: c.itemCount,
+    shared: c.shared,
+    password_protected: c.passwordProtected,
+    share_url: c.shareUrl,
+    share_link: c.shareLink,
+    created_at: c.createdAt,
+    updated_at: c.updatedAt,
+  };
+}
+
+export const collectionsRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/media/collections',
+    auth: 'key',
+    scope: 'media',
+    summary: "List the caller's collections, newest first (limit default 100, max 200; cursor)",
+    operation: ListCollectionsDocument,
+    variables: ({ query }) => page(query, 100),
+    shape: (data) => {
+      const connection = data.viewer.collections;
+      return {
+        collections: connection.edges.map((edge) => collectionJson(edge.node)),
+        total: connection.totalCount,
+        next_cursor: connection.pageInfo.hasNextPage ? connection.pageInfo.endCursor : null,
+      };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/media/collections',
+    auth: 'key',
+    scope: 'media',
+    summary: 'Create a collection: name (required), description',
+    operation: CreateCollectionDocument,
+    successStatus: 201,
+    variables: ({ body }) => ({ input: { name: optionalString(body, 'name') ?? '', description: optionalString(body, 'description') } }),
+    shape: (data) => {
+      const { id, ...rest } = collectionJson(unwrap(data.createCollection));
+      return { collection_id: id, ...rest };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/media/collections/:id',
+    auth: 'key',
+    scope: 'media',
+    summary: 'A collection with its items (media items not in the trash, in collection order; limit default 100, max 500; cursor)',
+    operation: GetCollectionDocument,
+    variables: ({ params, query }) => ({ id: idParam(params, 'collection'), ...page(query, 100) }),
+    shape: (data) => {
+      const { items, ...collection } = data.collection;
+      const { id, ...rest } = collectionJson(collection);
+      return {
+        collection_id: id,
+        ...rest,
+        items: items.edges.map(({ node }) => ({ ...mediaJson(node.media), added_at: node.addedAt })),
+        next_cursor: items.pageInfo.hasNextPage ? items.pageInfo.endCursor : null,
+      };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/media/collections/:id/items',
+    auth: 'key',
+    scope: 'media',
+    summary: "Add media items (media_ids: array); ids already in are skipped; another account's id fails the whole call with 404",
+    operation: AddCollectionItemsDocument,
+    variables: ({ params, body }) => ({ id: idParam(params, 'collection'), mediaIds: optionalIdList(body, 'media_ids', 'media') }),
+    shape: (data) => {
+      const result = unwrap(data.addCollectionItems);
+      return { collection_id: result.collection.databaseId, added: result.added, already_in: result.alreadyIn, item_count: result.collection.itemCount };
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/media/collections/:id',
+    auth: 'key',
+    scope: 'media',
+    summary: 'Delete a collection (its media items stay in the library)',
+    operation: DeleteCollectionDocument,
+    variables: ({ params }) => ({ id: idParam(params, 'collection') }),
+    shape: (data) => ({ deleted: true, collection_id: unwrap(data.deleteCollection).databaseId }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/media/collections/:id/share',
+    auth: 'key',
+    scope: 'media',
+    summary: 'Share a collection at /gallery/<share_token> (always a new token): password protects it; public false without a password turns sharing off',
+    operation: ShareCollectionDocument,
+    variables: ({ params, body }) => ({ id: idParam(params, 'collection'), public: optionalBool(body, 'public'), password: optionalString(body, 'password') }),
+    shape: (data) => {
+      const share = unwrap(data.shareCollection);
+      return {
+        share_token: share.shareToken,
+        share_url: share.shareUrl,
+        share_link: share.shareLink,
+        shared: share.shared,
+        password_protected: share.passwordProtected,
+        collection_id: share.collection.databaseId,
+      };
+    },
+  }),
+];

@@ -1,0 +1,354 @@
+// Spec "Media library": items, their lifecycle, tags, bulk actions, folders, credits.
+// Our shapes (the spec leaves them open): one item is `media`, pages are `items` with `total`,
+// `limit`, `offset`; a folder is `folder`. See the README's media section.
+import { defineRoute } from '../route.js';
+import { optionalInt, optionalString, requiredString, type Source } from '../input.js';
+import { unwrap } from '../result.js';
+import { InvalidInput } from '../../src/platform/errors.js';
+import {
+  AddMediaMirrorDocument,
+  BulkMediaDocument,
+  ChangeMediaTagsDocument,
+  CreateFolderDocument,
+  CreditsDocument,
+  DeleteFolderDocument,
+  GetMediaDocument,
+  ListFoldersDocument,
+  ListMediaDocument,
+  PurgeMediaDocument,
+  RenameFolderDocument,
+  RestoreMediaDocument,
+  SearchMediaDocument,
+  TrashMediaDocument,
+  UpdateMediaDocument,
+  UploadMediaDocument,
+  type MediaFieldsFragment,
+  type MediaPageFieldsFragment,
+} from '../generated/operations.js';
+
+export function mediaJson(m: MediaFieldsFragment) {
+  return {
+    id: m.databaseId,
+    name: m.name,
+    url: m.url,
+    thumbnail_url: m.thumbnailUrl,
+    type: m.kind,
+    mime: m.mime,
+    ext: m.ext,
+    bytes: m.bytes,
+    width: m.width,
+    height: m.height,
+    format: m.format,
+    tags: m.tags,
+    group: m.group,
+    folder_id: m.folderId,
+    caption: m.caption,
+    extracted_text: m.extractedText,
+    dominant_color: m.dominantColor,
+    phash: m.phash,
+    blockhash: m.blockhash,
+    sha256: m.sha256,
+    source_url: m.sourceUrl,
+    attribution: m.attribution,
+    trashed: m.trashedAt !== null,
+    trashed_at: m.trashedAt,
+    created_at: m.createdAt,
+    updated_at: m.updatedAt,
+  };
+}
+
+const pageJson = (p: MediaPageFieldsFragment) => ({ items: p.items.map(mediaJson), total: p.total, limit: p.limit, offset: p.offset });
+
+/** Path ids are integers. */
+export function idParam(params: Record<string, string>, name = 'id'): number {
+  const value = params[name] ?? '';
+  if (!/^\d{1,9}$/.test(value)) throw new InvalidInput(`${name}: expected an integer id`, name);
+  return Number(value);
+}
+
+/** Multipart sends every field as text: `tags` is a JSON array there, an array in JSON bodies. */
+function tagsField(body: Source): string[] | undefined {
+  const raw = body.tags;
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  let value: unknown = raw;
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new InvalidInput('tags: expected a JSON array of strings, e.g. ["beach","sunset"]', 'tags');
+    }
+  }
+  if (!Array.isArray(value) || value.some((t) => typeof t !== 'string')) throw new InvalidInput('tags: expected an array of strings', 'tags');
+  return value as string[];
+}
+
+function boolField(body: Source, name: string): boolean | undefined {
+  const value = body[name];
+  if (value === undefined || value === null || value === '') return undefined;
+  if (value === true || value === 'true' || value === '1' || value === 1) return true;
+  if (value === false || value === 'false' || value === '0' || value === 0) return false;
+  throw new InvalidInput(`${name}: expected true or false`, name);
+}
+
+function idsField(body: Source): number[] {
+  const ids = body.ids;
+  if (ids === undefined || ids === null) throw new InvalidInput('ids is required: an array of media ids', 'ids');
+  if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'number' || !Number.isSafeInteger(id))) throw new InvalidInput('ids: expected an array of integer media ids', 'ids');
+  return ids as number[];
+}
+
+/** null (explicitly sent) clears; absent leaves unchanged. */
+function nullable<T>(body: Source, name: string, read: (s: Source, n: string) => T | undefined): T | null | undefined {
+  return body[name] === null ? null : read(body, name);
+}
+
+const BULK_ACTIONS = ['trash', 'restore', 'purge', 'move', 'tag', 'list'] as const;
+
+export const mediaRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/api/media/upload',
+    auth: 'key',
+    scope: 'media',
+    summary: 'Upload a file (multipart: file, name, group, tags as a JSON array, auto_tag); the same bytes twice answer the first item',
+    multipart: { files: ['file'] },
+    operation: UploadMediaDocument,
+    variables: ({ body, files }) => {
+      if (!files.file) throw new InvalidInput('file is required: send the file as the multipart field "file"', 'file');
+      return { file: files.file, name: optionalString(body, 'name'), group: optionalString(body, 'group'), tags: tagsField(body), autoTag: boolField(body, 'auto_tag') };
+    },
+    successStatus: 201,
+    shape: (data) => {
+      const { media, duplicate } = unwrap(data.uploadMedia);
+      return { media_id: media.databaseId, url: media.url, tags: media.tags, duplicate, media: mediaJson(media) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/media/list',
+    auth: 'key',
+    scope: 'media',
+    summary: 'The library, newest first (limit default 50, max 200; offset)',
+    operation: ListMediaDocument,
+    variables: ({ query }) => ({ limit: optionalInt(query, 'limit'), offset: optionalInt(query, 'offset') }),
+    shape: (data) => pageJson(unwrap(data.mediaList)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/media/search',
+    auth: 'key',
+    scope: 'media',
+    summary: 'Full-text search (q) ranked, with filters tag, group, folder_id, type, color (nearest dominant colours), limit, offset',
+    operation: SearchMediaDocument,
+    variables: ({ query }) => {
+      const type = optionalString(query, 'type');
+      if (type !== undefined && !['image', 'video', 'document'].includes(type)) throw new InvalidInput('type: expected one of image, video, document', 'type');
+      return {
+        q: optionalString(query, 'q'),
+        tag: optionalString(query, 'tag'),
+        group: optionalString(query, 'group'),
+        folderId: optionalInt(query, 'folder_id'),
+        type: type as 'image' | 'video' | 'document' | undefined,
+        color: optionalString(query, 'color'),
+        limit: optionalInt(query, 'limit'),
+        offset: optionalInt(query, 'offset'),
+      };
+    },
+    shape: (data) => {
+      const page = unwrap(data.mediaSearch);
+      return { query: page.query, ...pageJson(page) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/media/trash',
+    auth: 'key',
+    scope: 'media',
+    summary: 'Trashed items, most recently trashed first',
+    operation: ListMediaDocument,
+    variables: ({ query }) => ({ limit: optionalInt(query, 'limit'), offset: optionalInt(query, 'offset'), trashed: true }),
+    shape: (data) => pageJson(unwrap(data.mediaList)),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/media/bulk',
+    auth: 'key',
+    scope: 'media',
+    summary: 'One action over many items (ids, action: trash, restore, purge, move with folder_id, tag with tags, list); all or nothing',
+    operation: BulkMediaDocument,
+    variables: ({ body }) => {
+      const action = requiredString(body, 'action', `action is required: one of ${BULK_ACTIONS.join(', ')}`);
+      if (!(BULK_ACTIONS as readonly string[]).includes(action)) throw new InvalidInput(`action: expected one of ${BULK_ACTIONS.join(', ')}`, 'action');
+      return { ids: idsField(body), action: action as (typeof BULK_ACTIONS)[number], folderId: nullable(body, 'folder_id', optionalInt), tags: tagsField(body) };
+    },
+    shape: (data) => {
+      const result = unwrap(data.bulkMedia);
+      return { action: result.action, count: result.items.length, items: result.items.map(mediaJson) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/media/credits',
+    auth: 'key',
+    scope: 'media',
+    summary: 'The credit ledger (newest first; limit, offset) and totals',
+    operation: CreditsDocument,
+    variables: ({ query }) => ({ limit: optionalInt(query, 'limit'), offset: optionalInt(query, 'offset') }),
+    shape: (data) => {
+      const c = unwrap(data.credits);
+      return {
+        balance: c.balance,
+        total_added: c.totalAdded,
+        total_spent: c.totalSpent,
+        entries: c.entries.map((e) => ({ id: e.databaseId, amount: e.amount, action: e.action, reference: e.reference, created_at: e.createdAt })),
+        total: c.total,
+        limit: c.limit,
+        offset: c.offset,
+      };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/media/mirror',
+    auth: 'key',
+    scope: 'media',
+    summary: 'Register another URL where an item\'s image lives (media_id, url)',
+    operation: AddMediaMirrorDocument,
+    variables: ({ body }) => {
+      const mediaId = optionalInt(body, 'media_id');
+      if (mediaId === undefined) throw new InvalidInput('media_id is required: the id of a media item', 'media_id');
+      return { mediaId, url: requiredString(body, 'url', 'url is required: where the same image is also found') };
+    },
+    shape: (data) => {
+      const mirrors = unwrap(data.addMediaMirror);
+      return { mirrors: mirrors.map((m) => ({ id: m.databaseId, url: m.url, created_at: m.createdAt })) };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/media/folders',
+    auth: 'key',
+    scope: 'media',
+    summary: 'Folders with their item counts',
+    operation: ListFoldersDocument,
+    shape: (data) => ({ folders: data.folders.map((f) => ({ id: f.databaseId, name: f.name, item_count: f.itemCount, created_at: f.createdAt })) }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/media/folders',
+    auth: 'key',
+    scope: 'media',
+    summary: 'Create a folder (name)',
+    operation: CreateFolderDocument,
+    successStatus: 201,
+    variables: ({ body }) => ({ name: requiredString(body, 'name', 'name is required: the folder name') }),
+    shape: (data) => {
+      const f = unwrap(data.createFolder);
+      return { folder: { id: f.databaseId, name: f.name, created_at: f.createdAt } };
+    },
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/api/media/folders/:id',
+    auth: 'key',
+    scope: 'media',
+    summary: 'Rename a folder (name)',
+    operation: RenameFolderDocument,
+    variables: ({ params, body }) => ({ id: idParam(params), name: requiredString(body, 'name', 'name is required: the folder name') }),
+    shape: (data) => {
+      const f = unwrap(data.renameFolder);
+      return { folder: { id: f.databaseId, name: f.name, created_at: f.createdAt } };
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/media/folders/:id',
+    auth: 'key',
+    scope: 'media',
+    summary: 'Delete a folder; its items stay in the library, outside any folder',
+    operation: DeleteFolderDocument,
+    variables: ({ params }) => ({ id: idParam(params) }),
+    shape: (data) => ({ deleted: true, folder_id: unwrap(data.deleteFolder).databaseId }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/media/:id',
+    auth: 'key',
+    scope: 'media',
+    summary: 'One item',
+    operation: GetMediaDocument,
+    variables: ({ params }) => ({ id: idParam(params) }),
+    shape: (data) => ({ media: mediaJson(data.media) }),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/api/media/:id',
+    auth: 'key',
+    scope: 'media',
+    summary: 'Change name, group, folder_id, caption or tags (null clears group, folder_id and caption)',
+    operation: UpdateMediaDocument,
+    variables: ({ params, body }) => ({
+      id: idParam(params),
+      input: {
+        name: optionalString(body, 'name'),
+        group: nullable(body, 'group', optionalString),
+        folderId: nullable(body, 'folder_id', optionalInt),
+        caption: nullable(body, 'caption', optionalString),
+        tags: tagsField(body),
+      },
+    }),
+    shape: (data) => ({ media: mediaJson(unwrap(data.updateMedia)) }),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/media/:id',
+    auth: 'key',
+    scope: 'media',
+    summary: 'Move an item to the trash (restore or purge it later)',
+    operation: TrashMediaDocument,
+    variables: ({ params }) => ({ id: idParam(params) }),
+    shape: (data) => {
+      const m = unwrap(data.trashMedia);
+      return { media_id: m.databaseId, trashed: true, trashed_at: m.trashedAt };
+    },
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/api/media/:id/tags',
+    auth: 'key',
+    scope: 'media',
+    summary: 'Add, remove or replace tags (action, tags)',
+    operation: ChangeMediaTagsDocument,
+    variables: ({ params, body }) => {
+      const action = optionalString(body, 'action');
+      if (action !== undefined && !['add', 'remove', 'replace'].includes(action)) throw new InvalidInput('action: expected one of add, remove, replace', 'action');
+      const tags = tagsField(body);
+      if (!tags) throw new InvalidInput('tags is required: an array of strings', 'tags');
+      return { id: idParam(params), action: action as 'add' | 'remove' | 'replace' | undefined, tags };
+    },
+    shape: (data) => {
+      const m = unwrap(data.changeMediaTags);
+      return { media_id: m.databaseId, tags: m.tags };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/media/:id/restore',
+    auth: 'key',
+    scope: 'media',
+    summary: 'Bring an item back from the trash',
+    operation: RestoreMediaDocument,
+    variables: ({ params }) => ({ id: idParam(params) }),
+    shape: (data) => ({ media: mediaJson(unwrap(data.restoreMedia)) }),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/media/:id/purge',
+    auth: 'key',
+    scope: 'media',
+    summary: 'Delete a trashed item and its files for good',
+    operation: PurgeMediaDocument,
+    variables: ({ params }) => ({ id: idParam(params) }),
+    shape: (data) => ({ media_id: unwrap(data.purgeMedia).databaseId, purged: true }),
+  }),
+];

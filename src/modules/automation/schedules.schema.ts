@@ -1,0 +1,110 @@
+// GraphQL surface of schedules (scope `scrape`): the viewer's schedules, create, delete, toggle.
+import { builder } from '../../graphql/builder.js';
+import { NotFound } from '../../platform/errors.js';
+import { AccountRef } from '../accounts/accounts.schema.js';
+import { FREQUENCIES } from './schedules.service.js';
+
+const FrequencyEnum = builder.enumType('ScheduleFrequency', { values: FREQUENCIES });
+
+export const ScheduleRef = builder.prismaNode('Schedule', {
+  id: { field: 'id' },
+  findUnique: (id, ctx) => ({ id: Number(id), AND: { accountId: ctx.actor?.scopes.has('scrape') ? ctx.actor.accountId : -1 } }),
+  fields: (t) => ({
+    databaseId: t.exposeInt('id', { description: 'The integer schedule_id of the REST API' }),
+    name: t.exposeString('name'),
+    url: t.exposeString('url'),
+    frequency: t.field({ type: FrequencyEnum, resolve: (s) => s.frequency }),
+    hour: t.exposeInt('hour', { description: 'UTC hour of the run, 0 to 23' }),
+    dayOfWeek: t.exposeInt('dayOfWeek', { nullable: true, description: 'Weekly only: 0 = Monday to 6 = Sunday' }),
+    maxFiles: t.exposeInt('maxFiles', { nullable: true }),
+    sniperMode: t.exposeBoolean('sniperMode'),
+    aiLabeling: t.exposeBoolean('aiLabeling'),
+    enabled: t.exposeBoolean('enabled'),
+    nextRunAt: t.expose('nextRunAt', { type: 'DateTime', nullable: true, description: 'Null while disabled' }),
+    lastRunAt: t.expose('lastRunAt', { type: 'DateTime', nullable: true }),
+    lastJobId: t.exposeInt('lastJobId', { nullable: true, description: 'The scrape job of the latest run' }),
+    lastError: t.exposeString('lastError', { nullable: true, description: 'Why the latest run did not start' }),
+    runCount: t.exposeInt('runCount'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.prismaObjectField(AccountRef, 'schedules', (t) =>
+  t.relatedConnection('schedules', {
+    type: ScheduleRef,
+    description: "The account's schedules, newest first",
+    authScopes: { scope: 'scrape' },
+    cursor: 'id',
+    maxSize: 200,
+    defaultSize: 100,
+    totalCount: true,
+    query: () => ({ orderBy: { id: 'desc' } }),
+  }),
+);
+
+builder.queryField('schedule', (t) =>
+  t.prismaField({
+    type: ScheduleRef,
+    description: "One of the caller's schedules by its integer id",
+    authScopes: { scope: 'scrape' },
+    args: { id: t.arg.int({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const schedule = await ctx.services.db.prisma.schedule.findFirst({ ...query, where: { id: args.id, accountId: ctx.actor!.accountId } });
+      if (!schedule) throw new NotFound(`no schedule ${args.id}`);
+      return schedule;
+    },
+  }),
+);
+
+const CreateScheduleInput = builder.inputType('CreateScheduleInput', {
+  description: 'Fields of POST /api/automation/schedules (same names in camelCase, same defaults)',
+  fields: (t) => ({
+    url: t.string({ required: true, description: 'Page to scrape' }),
+    name: t.string({ required: true }),
+    schedule: t.string({ description: 'daily, weekly (default) or monthly' }),
+    hour: t.int({ description: 'UTC hour, 0 to 23; default 8' }),
+    dayOfWeek: t.int({ description: 'Weekly only: 0 = Monday (default) to 6 = Sunday' }),
+    maxFiles: t.int({ description: 'Most assets per run; default 100' }),
+    sniperMode: t.boolean({ description: 'default true' }),
+    aiLabeling: t.boolean({ description: 'default false' }),
+  }),
+});
+
+const DeletedScheduleRef = builder.objectRef<{ id: number }>('DeletedSchedule').implement({
+  fields: (t) => ({ databaseId: t.exposeInt('id') }),
+});
+
+builder.mutationFields((t) => ({
+  createSchedule: t.prismaField({
+    type: ScheduleRef,
+    authScopes: { scope: 'scrape' },
+    errors: {},
+    args: { input: t.arg({ type: CreateScheduleInput, required: true }) },
+    resolve: (_query, _root, { input }, ctx) =>
+      ctx.services.schedules.create(ctx.actor!, {
+        url: input.url,
+        name: input.name,
+        schedule: input.schedule ?? undefined,
+        hour: input.hour ?? undefined,
+        day_of_week: input.dayOfWeek ?? undefined,
+        max_files: input.maxFiles ?? undefined,
+        sniper_mode: input.sniperMode ?? undefined,
+        ai_labeling: input.aiLabeling ?? undefined,
+      }),
+  }),
+  deleteSchedule: t.field({
+    type: DeletedScheduleRef,
+    authScopes: { scope: 'scrape' },
+    errors: {},
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.schedules.delete(ctx.actor!, args.id),
+  }),
+  toggleSchedule: t.prismaField({
+    type: ScheduleRef,
+    description: 'Enables or disables a schedule (flips it when `enabled` is left out); enabling sets a fresh next run from now',
+    authScopes: { scope: 'scrape' },
+    errors: {},
+    args: { id: t.arg.int({ required: true }), enabled: t.arg.boolean() },
+    resolve: (_query, _root, args, ctx) => ctx.services.schedules.toggle(ctx.actor!, args.id, args.enabled ?? undefined),
+  }),
+}));

@@ -1,0 +1,176 @@
+// Schedules (spec "Automation"): recurring scrapes of one page. The scheduler's tick claims a due
+// schedule with one conditional UPDATE that moves next_run to the following occurrence only where
+// it still holds the due value; exactly one caller (of any process) wins it and starts the scrape.
+// Several occurrences missed while the service was down collapse into that one run.
+import { z } from 'zod';
+import type { Database } from '../../platform/database/database.js';
+import { AppError, Conflict, NotFound } from '../../platform/errors.js';
+import type { Logger } from '../../platform/logger.js';
+import { parseInput } from '../../platform/validation.js';
+import type { Account, Schedule } from '../../generated/prisma/client.js';
+import type { Actor } from '../accounts/actor.js';
+import { SUB_KEY_SCOPES } from '../platform/scopes.js';
+import type { ScrapeService } from '../scrape/scrape.service.js';
+import { scrapeInputSchema } from '../scrape/scrape.input.js';
+import { DEFAULT_DAY_OF_WEEK, nextOccurrence, type Frequency } from './schedule-time.js';
+
+export type { Schedule };
+
+export const FREQUENCIES = ['daily', 'weekly', 'monthly'] as const;
+export const DEFAULT_HOUR = 8;
+/** Due schedules one tick takes at most; the rest wait for the next tick. */
+const TICK_BATCH = 100;
+
+const scrapeFields = scrapeInputSchema.shape;
+const hourMessage = 'expected an integer from 0 to 23 (UTC hour)';
+const dayMessage = 'expected an integer from 0 (Monday) to 6 (Sunday)';
+
+const createSchema = z
+  .object({
+    url: scrapeFields.url,
+    name: z.string({ error: 'name is required: a label for the schedule' }).trim().min(1, 'name is required: a label for the schedule').max(100, 'expected at most 100 characters'),
+    schedule: z.enum(FREQUENCIES, { error: 'expected daily, weekly or monthly' }).default('weekly'),
+    hour: z.number({ error: hourMessage }).int(hourMessage).min(0, hourMessage).max(23, hourMessage).default(DEFAULT_HOUR),
+    day_of_week: z.number({ error: dayMessage }).int(dayMessage).min(0, dayMessage).max(6, dayMessage).optional(),
+    max_files: scrapeFields.max_files,
+    sniper_mode: scrapeFields.sniper_mode,
+    ai_labeling: scrapeFields.ai_labeling,
+  })
+  .superRefine((value, ctx) => {
+    if (value.day_of_week !== undefined && value.schedule !== 'weekly') {
+      ctx.addIssue({ code: 'custom', path: ['day_of_week'], message: `day_of_week applies to weekly schedules only; leave it out of a ${value.schedule} schedule` });
+    }
+  });
+
+/** Unchecked input (REST body or GraphQL input); validated by the service. */
+export interface CreateScheduleInput {
+  url?: string;
+  name?: string;
+  schedule?: string;
+  hour?: number;
+  day_of_week?: number;
+  max_files?: number;
+  sniper_mode?: boolean;
+  ai_labeling?: boolean;
+}
+
+export function recurrenceOf(schedule: Pick<Schedule, 'frequency' | 'hour' | 'dayOfWeek'>) {
+  return { frequency: schedule.frequency as Frequency, hour: schedule.hour, dayOfWeek: schedule.dayOfWeek };
+}
+
+/**
+ * Who a scheduled run acts as: the owning account with a master key's scopes. It is not a key
+ * (keyId 0), and the run does not go through request quotas: creating the schedule was the request.
+ */
+export function scheduleActor(account: Pick<Account, 'id' | 'handle' | 'tier'>): Actor {
+  return { accountId: account.id, handle: account.handle, tier: account.tier, keyId: 0, keyKind: 'master', scopes: new Set(SUB_KEY_SCOPES), creditLimit: null };
+}
+
+export class SchedulesService {
+  constructor(
+    private readonly db: Database,
+    private readonly scrape: ScrapeService,
+    private readonly logger: Logger,
+    private readonly perAccount: number,
+  ) {}
+
+  async create(actor: Actor, input: CreateScheduleInput, now = new Date()): Promise<Schedule> {
+    const data = parseInput(createSchema, input);
+    const count = await this.db.prisma.schedule.count({ where: { accountId: actor.accountId } });
+    if (count >= this.perAccount) {
+      throw new Conflict(`this account already has ${count} schedules (the limit is ${this.perAccount}); delete one first`);
+    }
+    const dayOfWeek = data.schedule === 'weekly' ? (data.day_of_week ?? DEFAULT_DAY_OF_WEEK) : null;
+    return this.db.prisma.schedule.create({
+      data: {
+        accountId: actor.accountId,
+        name: data.name,
+        url: data.url,
+        frequency: data.schedule,
+        hour: data.hour,
+        dayOfWeek,
+        maxFiles: data.max_files,
+        sniperMode: data.sniper_mode,
+        aiLabeling: data.ai_labeling,
+        enabled: true,
+        nextRunAt: nextOccurrence({ frequency: data.schedule, hour: data.hour, dayOfWeek }, now),
+      },
+    });
+  }
+
+  /** The caller's schedule; another account's is a 404, exactly like a missing one. */
+  async getOwned(actor: Actor, id: number): Promise<Schedule> {
+    const schedule = await this.db.prisma.schedule.findFirst({ where: { id, accountId: actor.accountId } });
+    if (!schedule) throw new NotFound(`no schedule ${id}`);
+    return schedule;
+  }
+
+  async delete(actor: Actor, id: number): Promise<{ id: number }> {
+    const { count } = await this.db.prisma.schedule.deleteMany({ where: { id, accountId: actor.accountId } });
+    if (count === 0) throw new NotFound(`no schedule ${id}`);
+    return { id };
+  }
+
+  /** Sets `enabled` (or flips it when not given). Enabling computes a fresh next run from now. */
+  async toggle(actor: Actor, id: number, enabled?: boolean, now = new Date()): Promise<Schedule> {
+    const schedule = await this.getOwned(actor, id);
+    const next = enabled ?? !schedule.enabled;
+    if (next === schedule.enabled) return schedule;
+    return this.db.prisma.schedule.update({
+      where: { id },
+      data: { enabled: next, nextRunAt: next ? nextOccurrence(recurrenceOf(schedule), now) : null },
+    });
+  }
+
+  /** Starts the run of every due schedule this call wins; returns how many it started. */
+  async tick(now = new Date()): Promise<number> {
+    const due = await this.db.prisma.schedule.findMany({
+      where: { enabled: true, nextRunAt: { lte: now } },
+      orderBy: [{ nextRunAt: 'asc' }, { id: 'asc' }],
+      take: TICK_BATCH,
+      include: { account: { select: { id: true, handle: true, tier: true, status: true } } },
+    });
+    let started = 0;
+    for (const schedule of due) {
+      if (await this.runIfStillDue(schedule, now)) started++;
+    }
+    return started;
+  }
+
+  private async runIfStillDue(schedule: Schedule & { account: Pick<Account, 'id' | 'handle' | 'tier' | 'status'> }, now: Date): Promise<boolean> {
+    // The claim: one UPDATE that only matches while next_run still holds the value this tick saw.
+    // Concurrent ticks (here or in other processes) wait on the row lock, then find it moved.
+    const { count } = await this.db.prisma.schedule.updateMany({
+      where: { id: schedule.id, enabled: true, nextRunAt: schedule.nextRunAt },
+      data: { nextRunAt: nextOccurrence(recurrenceOf(schedule), now), lastRunAt: now, runCount: { increment: 1 } },
+    });
+    if (count === 0) return false;
+    if (schedule.account.status !== 'active') {
+      await this.record(schedule.id, { lastError: `run skipped: the account is ${schedule.account.status}` });
+      return false;
+    }
+    try {
+      const job = await this.scrape.start(scheduleActor(schedule.account), {
+        url: schedule.url,
+        max_files: schedule.maxFiles ?? undefined,
+        sniper_mode: schedule.sniperMode,
+        ai_labeling: schedule.aiLabeling,
+        // A scheduled run wants the page as it is now, not a recent cached scrape.
+        force: true,
+      });
+      await this.record(schedule.id, { lastJobId: job.id, lastError: null });
+      return true;
+    } catch (error) {
+      // Not put back: the job row may exist already (a failed enqueue), and a run must not happen twice.
+      const message = error instanceof AppError ? error.message : 'starting the scrape failed; see the service log';
+      if (!(error instanceof AppError)) this.logger.error({ err: error, scheduleId: schedule.id }, 'scheduled run failed to start');
+      await this.record(schedule.id, { lastError: `run failed to start: ${message}` });
+      return false;
+    }
+  }
+
+  /** updateMany: the schedule may have been deleted meanwhile. */
+  private async record(id: number, data: { lastJobId?: number; lastError: string | null }): Promise<void> {
+    await this.db.prisma.schedule.updateMany({ where: { id }, data });
+  }
+}

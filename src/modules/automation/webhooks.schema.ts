@@ -1,0 +1,132 @@
+// GraphQL surface of webhooks (master key only): the viewer's webhooks and their delivery logs,
+// register, delete and test. The secret is write-only: `hasSecret` says whether one is set.
+import { builder } from '../../graphql/builder.js';
+import { NotFound } from '../../platform/errors.js';
+import { AccountRef } from '../accounts/accounts.schema.js';
+import { subscribedEvents, type WebhookTestResult } from './webhooks.service.js';
+
+const DeliveryStateEnum = builder.enumType('WebhookDeliveryState', { values: ['pending', 'delivered', 'failed'] as const });
+
+export const WebhookDeliveryRef = builder.prismaNode('WebhookDelivery', {
+  id: { field: 'id' },
+  findUnique: (id, ctx) => ({ id: Number(id), AND: { webhook: { accountId: ctx.actor?.keyKind === 'master' ? ctx.actor.accountId : -1 } } }),
+  fields: (t) => ({
+    databaseId: t.exposeInt('id'),
+    deliveryId: t.exposeString('deliveryId', { description: 'The payload id and X-Service-Delivery header (a UUID); the same on every attempt' }),
+    event: t.exposeString('event'),
+    jobId: t.exposeInt('jobId', { nullable: true }),
+    status: t.field({ type: DeliveryStateEnum, resolve: (d) => d.state }),
+    attempts: t.exposeInt('attempts'),
+    maxAttempts: t.int({ resolve: (_d, _args, ctx) => ctx.services.webhooks.maxAttempts }),
+    lastStatusCode: t.exposeInt('lastStatusCode', { nullable: true, description: "The receiver's HTTP status at the last attempt" }),
+    lastError: t.exposeString('lastError', { nullable: true }),
+    nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true, description: 'Null once delivered or failed' }),
+    lastAttemptAt: t.expose('lastAttemptAt', { type: 'DateTime', nullable: true }),
+    deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+export const WebhookRef = builder.prismaNode('Webhook', {
+  id: { field: 'id' },
+  findUnique: (id, ctx) => ({ id: Number(id), AND: { accountId: ctx.actor?.keyKind === 'master' ? ctx.actor.accountId : -1 } }),
+  fields: (t) => ({
+    databaseId: t.exposeInt('id', { description: 'The integer id used by the REST API' }),
+    url: t.exposeString('url'),
+    events: t.stringList({ description: 'Subscribed event types', resolve: (w) => subscribedEvents(w) }),
+    hasSecret: t.boolean({ description: 'Whether deliveries are signed (the secret itself is never shown)', resolve: (w) => w.secret !== null }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    deliveries: t.relatedConnection('deliveries', {
+      description: 'Delivery log, newest first',
+      cursor: 'id',
+      maxSize: 200,
+      defaultSize: 50,
+      totalCount: true,
+      args: { status: t.arg({ type: DeliveryStateEnum }) },
+      query: (args) => ({ where: args.status ? { state: args.status } : {}, orderBy: { id: 'desc' } }),
+    }),
+  }),
+});
+
+builder.prismaObjectField(AccountRef, 'webhooks', (t) =>
+  t.relatedConnection('webhooks', {
+    type: WebhookRef,
+    description: "The account's webhooks, newest first (master key only)",
+    authScopes: { master: true },
+    cursor: 'id',
+    maxSize: 200,
+    defaultSize: 100,
+    totalCount: true,
+    query: () => ({ orderBy: { id: 'desc' } }),
+  }),
+);
+
+builder.queryField('webhook', (t) =>
+  t.prismaField({
+    type: WebhookRef,
+    description: "One of the caller's webhooks by its integer id",
+    authScopes: { master: true },
+    args: { id: t.arg.int({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const webhook = await ctx.services.db.prisma.webhook.findFirst({ ...query, where: { id: args.id, accountId: ctx.actor!.accountId } });
+      if (!webhook) throw new NotFound(`no webhook ${args.id}`);
+      return webhook;
+    },
+  }),
+);
+
+const CreateWebhookInput = builder.inputType('CreateWebhookInput', {
+  fields: (t) => ({
+    url: t.string({ required: true, description: 'HTTPS endpoint the deliveries are posted to' }),
+    secret: t.string({ description: 'HMAC-SHA256 signing secret; deliveries carry X-Service-Signature when set' }),
+    events: t.stringList({ description: 'Event types to receive (job.completed, job.failed); default all' }),
+  }),
+});
+
+const TestWebhookInput = builder.inputType('TestWebhookInput', {
+  fields: (t) => ({
+    url: t.string({ required: true }),
+    secret: t.string({ description: 'Signs the test payload like a registered secret would' }),
+  }),
+});
+
+const WebhookTestResultRef = builder.objectRef<WebhookTestResult>('WebhookTestResult').implement({
+  fields: (t) => ({
+    deliveryId: t.exposeString('deliveryId'),
+    event: t.exposeString('event'),
+    delivered: t.exposeBoolean('delivered', { description: 'The receiver answered 2xx' }),
+    statusCode: t.exposeInt('statusCode', { nullable: true, description: "The receiver's HTTP status; null when it could not be reached" }),
+    error: t.exposeString('error', { nullable: true }),
+    durationMs: t.exposeInt('durationMs'),
+  }),
+});
+
+const DeletedWebhookRef = builder.objectRef<{ id: number }>('DeletedWebhook').implement({
+  fields: (t) => ({ databaseId: t.exposeInt('id') }),
+});
+
+builder.mutationFields((t) => ({
+  createWebhook: t.prismaField({
+    type: WebhookRef,
+    authScopes: { master: true },
+    errors: {},
+    args: { input: t.arg({ type: CreateWebhookInput, required: true }) },
+    resolve: (_query, _root, { input }, ctx) =>
+      ctx.services.webhooks.create(ctx.actor!, { url: input.url, secret: input.secret ?? undefined, events: input.events ?? undefined }),
+  }),
+  deleteWebhook: t.field({
+    type: DeletedWebhookRef,
+    authScopes: { master: true },
+    errors: {},
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.webhooks.delete(ctx.actor!, args.id),
+  }),
+  testWebhook: t.field({
+    type: WebhookTestResultRef,
+    description: 'Posts a webhook.test payload to the URL now and reports the answer',
+    authScopes: { master: true },
+    errors: {},
+    args: { input: t.arg({ type: TestWebhookInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.webhooks.test(ctx.actor!, { url: input.url, secret: input.secret ?? undefined }),
+  }),
+}));

@@ -1,0 +1,144 @@
+// GraphQL surface of collections (scope `media`): the viewer's collections, one collection with its
+// items, create, add items, delete, share. Thin: the rules live in collections.service.ts.
+import { builder } from '../../graphql/builder.js';
+import type { Context } from '../../graphql/context.js';
+import { NotFound } from '../../platform/errors.js';
+import { AccountRef } from '../accounts/accounts.schema.js';
+import { galleryPath, type Collection } from './collections.service.js';
+import { MediaRef } from './media.schema.js';
+
+const media = { scope: 'media' } as const;
+const shareUrl = (c: Collection) => (c.shareToken ? galleryPath(c.shareToken) : null);
+const shareLink = (c: Collection, ctx: Context) => (c.shareToken ? ctx.baseUrl + galleryPath(c.shareToken) : null);
+
+const CollectionItemRef = builder.prismaObject('CollectionItem', {
+  description: 'A media item in a collection',
+  fields: (t) => ({
+    position: t.exposeInt('position', { description: 'Order in the collection (ascending)' }),
+    addedAt: t.expose('addedAt', { type: 'DateTime' }),
+    media: t.relation('media', { type: MediaRef }),
+  }),
+});
+
+export const CollectionRef = builder.prismaNode('Collection', {
+  id: { field: 'id' },
+  // Node lookups find only the caller's own collections (and only with the media scope).
+  findUnique: (id, ctx) => ({ id: Number(id), AND: { accountId: ctx.actor?.scopes.has('media') ? ctx.actor.accountId : -1 } }),
+  fields: (t) => ({
+    databaseId: t.exposeInt('id', { description: 'The integer collection id of the REST API' }),
+    name: t.exposeString('name'),
+    description: t.exposeString('description', { nullable: true }),
+    itemCount: t.relationCount('items', { description: 'Items not in the trash', where: { media: { trashedAt: null } } }),
+    shared: t.boolean({ description: 'A share link exists (open or password-protected)', resolve: (c) => c.shareToken !== null }),
+    passwordProtected: t.boolean({ description: 'The share link asks for a password', resolve: (c) => c.shareToken !== null && c.sharePasswordHash !== null }),
+    shareToken: t.exposeString('shareToken', { nullable: true }),
+    shareUrl: t.string({ nullable: true, description: 'Path of the gallery page: /gallery/<share_token>', resolve: shareUrl }),
+    shareLink: t.string({ nullable: true, description: 'Absolute URL of the gallery page', resolve: (c, _a, ctx) => shareLink(c, ctx) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    items: t.relatedConnection('items', {
+      type: CollectionItemRef,
+      description: 'Items not in the trash, in collection order',
+      cursor: 'collectionId_mediaId',
+      defaultSize: 100,
+      maxSize: 500,
+      totalCount: true,
+      query: () => ({ where: { media: { trashedAt: null } }, orderBy: [{ position: 'asc' }, { mediaId: 'asc' }] }),
+    }),
+  }),
+});
+
+builder.prismaObjectField(AccountRef, 'collections', (t) =>
+  t.relatedConnection('collections', {
+    type: CollectionRef,
+    description: "The account's collections, newest first",
+    authScopes: media,
+    cursor: 'id',
+    defaultSize: 100,
+    maxSize: 200,
+    totalCount: true,
+    query: () => ({ orderBy: { id: 'desc' } }),
+  }),
+);
+
+builder.queryField('collection', (t) =>
+  t.prismaField({
+    type: CollectionRef,
+    description: "One of the caller's collections by its integer id",
+    authScopes: media,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const collection = await ctx.services.db.prisma.collection.findFirst({ ...query, where: { id: args.id, accountId: ctx.actor!.accountId } });
+      if (!collection) throw new NotFound(`no collection ${args.id}`);
+      return collection;
+    },
+  }),
+);
+
+const CreateCollectionInput = builder.inputType('CreateCollectionInput', {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    description: t.string(),
+  }),
+});
+
+const AddCollectionItemsRef = builder.objectRef<{ collection: Collection; added: number; alreadyIn: number }>('AddCollectionItemsResult').implement({
+  fields: (t) => ({
+    collection: t.field({ type: CollectionRef, resolve: (r) => r.collection }),
+    added: t.exposeInt('added', { description: 'Items newly added' }),
+    alreadyIn: t.exposeInt('alreadyIn', { description: 'Items that were in the collection already' }),
+  }),
+});
+
+const CollectionShareRef = builder.objectRef<{ collection: Collection; token: string | null }>('CollectionShare').implement({
+  description: 'The outcome of shareCollection: a fresh link, or sharing turned off (nulls)',
+  fields: (t) => ({
+    collection: t.field({ type: CollectionRef, resolve: (r) => r.collection }),
+    shareToken: t.string({ nullable: true, resolve: (r) => r.token }),
+    shareUrl: t.string({ nullable: true, resolve: (r) => shareUrl(r.collection) }),
+    shareLink: t.string({ nullable: true, resolve: (r, _a, ctx) => shareLink(r.collection, ctx) }),
+    shared: t.boolean({ resolve: (r) => r.token !== null }),
+    passwordProtected: t.boolean({ resolve: (r) => r.token !== null && r.collection.sharePasswordHash !== null }),
+  }),
+});
+
+const DeletedCollectionRef = builder.objectRef<{ id: number }>('DeletedCollection').implement({
+  fields: (t) => ({ databaseId: t.exposeInt('id') }),
+});
+
+builder.mutationFields((t) => ({
+  createCollection: t.field({
+    type: CollectionRef,
+    // t.field, not prismaField: the service's row was not loaded with the selection, so counts
+    // and relations are loaded for it (batched) rather than assumed present.
+    authScopes: media,
+    errors: {},
+    args: { input: t.arg({ type: CreateCollectionInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.collections.create(ctx.actor!, { name: input.name, description: input.description ?? undefined }),
+  }),
+  addCollectionItems: t.field({
+    type: AddCollectionItemsRef,
+    description: "Adds media items (all or nothing: another account's id fails the whole call with a 404)",
+    authScopes: media,
+    errors: {},
+    args: { id: t.arg.int({ required: true }), mediaIds: t.arg.intList({ description: 'Required: 1 to 500 media ids' }) },
+    resolve: (_root, args, ctx) => ctx.services.collections.addItems(ctx.actor!, args.id, { media_ids: args.mediaIds ?? undefined }),
+  }),
+  deleteCollection: t.field({
+    type: DeletedCollectionRef,
+    description: 'Deletes a collection (its media items stay in the library)',
+    authScopes: media,
+    errors: {},
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.collections.delete(ctx.actor!, args.id),
+  }),
+  shareCollection: t.field({
+    type: CollectionShareRef,
+    description:
+      'Shares a collection at /gallery/<token>, always with a new token (the old link stops working). A password always protects the link; without one, public true (default) opens it and public false turns sharing off.',
+    authScopes: media,
+    errors: {},
+    args: { id: t.arg.int({ required: true }), public: t.arg.boolean(), password: t.arg.string({ description: '4 to 200 characters' }) },
+    resolve: (_root, args, ctx) => ctx.services.collections.share(ctx.actor!, args.id, { public: args.public ?? undefined, password: args.password ?? undefined }),
+  }),
+}));

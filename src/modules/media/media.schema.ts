@@ -1,0 +1,270 @@
+// GraphQL surface of the media library: items, pages of items (list, search, trash), folders,
+// credits, and every change. Thin: the rules live in the services.
+import { resolveOffsetConnection } from '@pothos/plugin-relay';
+import { builder } from '../../graphql/builder.js';
+import type { Context } from '../../graphql/context.js';
+import { mediaFileUrl } from './media-urls.js';
+import type { MediaItem, Page } from './media.service.js';
+import { BULK_ACTIONS, MEDIA_KINDS, TAG_ACTIONS } from './media.input.js';
+import type { CreditSummary } from './credits.service.js';
+import type { FolderWithCount } from './folders.service.js';
+import type { CreditEntry } from '../../generated/prisma/client.js';
+
+const MediaKindEnum = builder.enumType('MediaKind', { values: MEDIA_KINDS });
+const TagActionEnum = builder.enumType('TagAction', { values: TAG_ACTIONS });
+const BulkActionEnum = builder.enumType('BulkAction', { values: BULK_ACTIONS });
+
+export const FolderRef = builder.prismaNode('MediaFolder', {
+  variant: 'Folder',
+  id: { field: 'id' },
+  findUnique: (id, ctx) => ({ id: Number(id), AND: { accountId: ctx.actor?.accountId ?? -1 } }),
+  fields: (t) => ({
+    databaseId: t.exposeInt('id'),
+    name: t.exposeString('name'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    itemCount: t.relationCount('items', { where: { trashedAt: null } }),
+  }),
+});
+
+export const MediaRef = builder.prismaNode('MediaItem', {
+  variant: 'Media',
+  id: { field: 'id' },
+  findUnique: (id, ctx) => ({ id: Number(id), AND: { accountId: ctx.actor?.accountId ?? -1 } }),
+  fields: (t) => ({
+    databaseId: t.exposeInt('id', { description: 'The integer media_id of the REST API' }),
+    name: t.exposeString('name'),
+    group: t.exposeString('group', { nullable: true }),
+    folderId: t.exposeInt('folderId', { nullable: true }),
+    folder: t.relation('folder', { nullable: true, type: FolderRef }),
+    kind: t.field({ type: MediaKindEnum, resolve: (m) => m.kind as (typeof MEDIA_KINDS)[number] }),
+    mime: t.exposeString('mime'),
+    ext: t.exposeString('ext'),
+    bytes: t.exposeInt('bytes'),
+    width: t.exposeInt('width', { nullable: true }),
+    height: t.exposeInt('height', { nullable: true }),
+    format: t.exposeString('format', { nullable: true }),
+    sha256: t.exposeString('sha256'),
+    phash: t.exposeString('phash', { nullable: true, description: '64-bit DCT perceptual hash (hex)' }),
+    blockhash: t.exposeString('blockhash', { nullable: true, description: '256-bit blockhash (hex)' }),
+    dominantColor: t.exposeString('dominantHex', { nullable: true }),
+    caption: t.exposeString('caption', { nullable: true }),
+    extractedText: t.exposeString('extractedText', { nullable: true }),
+    tags: t.exposeStringList('tags'),
+    sourceUrl: t.exposeString('sourceUrl', { nullable: true }),
+    attribution: t.exposeString('attribution', { nullable: true }),
+    trashedAt: t.expose('trashedAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    url: t.string({ description: 'Signed URL of the file (no key needed)', resolve: (m, _a, ctx) => mediaFileUrl(ctx, m, 'original') }),
+    thumbnailUrl: t.string({ nullable: true, description: 'Signed URL of a WebP thumbnail (images)', resolve: (m, _a, ctx) => (m.thumbnailKey ? mediaFileUrl(ctx, m, 'thumbnail') : null) }),
+  }),
+});
+
+const MediaPageRef = builder.objectRef<Page & { query?: string | null }>('MediaPage').implement({
+  description: 'A page of media items with the total that match',
+  fields: (t) => ({
+    items: t.field({ type: [MediaRef], resolve: (p) => p.items }),
+    total: t.exposeInt('total'),
+    limit: t.exposeInt('limit'),
+    offset: t.exposeInt('offset'),
+    query: t.exposeString('query', { nullable: true }),
+  }),
+});
+
+const UploadResultRef = builder.objectRef<{ media: MediaItem; duplicate: boolean }>('MediaUpload').implement({
+  fields: (t) => ({
+    media: t.field({ type: MediaRef, resolve: (r) => r.media }),
+    duplicate: t.exposeBoolean('duplicate', { description: 'The same bytes were already in the library; that item is answered' }),
+  }),
+});
+
+const BulkResultRef = builder.objectRef<{ action: string; items: MediaItem[] }>('MediaBulkResult').implement({
+  fields: (t) => ({
+    action: t.field({ type: BulkActionEnum, resolve: (r) => r.action as (typeof BULK_ACTIONS)[number] }),
+    items: t.field({ type: [MediaRef], resolve: (r) => r.items }),
+  }),
+});
+
+const FolderWithCountRef = builder.objectRef<FolderWithCount>('FolderSummary').implement({
+  fields: (t) => ({
+    databaseId: t.exposeInt('id'),
+    name: t.exposeString('name'),
+    itemCount: t.exposeInt('itemCount'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const CreditEntryRef = builder.objectRef<CreditEntry>('CreditEntry').implement({
+  fields: (t) => ({
+    databaseId: t.exposeInt('id'),
+    amount: t.float({ resolve: (e) => Number(e.amount) }),
+    action: t.exposeString('action'),
+    reference: t.exposeString('reference', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const CreditsRef = builder.objectRef<CreditSummary>('Credits').implement({
+  fields: (t) => ({
+    balance: t.exposeFloat('balance'),
+    totalAdded: t.exposeFloat('totalAdded'),
+    totalSpent: t.exposeFloat('totalSpent'),
+    entries: t.field({ type: [CreditEntryRef], resolve: (c) => c.entries }),
+    total: t.exposeInt('total'),
+    limit: t.exposeInt('limit'),
+    offset: t.exposeInt('offset'),
+  }),
+});
+
+const actor = (ctx: Context) => ctx.actor!;
+const media = { scope: 'media' } as const;
+
+
+builder.queryFields((t) => ({
+  media: t.prismaField({
+    type: MediaRef,
+    authScopes: media,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_query, _root, args, ctx) => ctx.services.media.get(actor(ctx), args.id),
+  }),
+  mediaList: t.field({
+    type: MediaPageRef,
+    authScopes: media,
+    errors: {},
+    args: { limit: t.arg.int(), offset: t.arg.int(), trashed: t.arg.boolean({ description: 'The trash instead of the library' }) },
+    resolve: (_root, args, ctx) => ctx.services.media.list(actor(ctx), { limit: args.limit ?? undefined, offset: args.offset ?? undefined }, args.trashed ?? false),
+  }),
+  mediaSearch: t.field({
+    type: MediaPageRef,
+    authScopes: media,
+    errors: {},
+    args: {
+      q: t.arg.string(),
+      tag: t.arg.string(),
+      group: t.arg.string(),
+      folderId: t.arg.int(),
+      type: t.arg({ type: MediaKindEnum }),
+      color: t.arg.string({ description: 'Dominant colour hex (#rrggbb): nearest colours first' }),
+      limit: t.arg.int(),
+      offset: t.arg.int(),
+    },
+    resolve: (_root, args, ctx) =>
+      ctx.services.media.search(actor(ctx), {
+        q: args.q ?? undefined,
+        tag: args.tag ?? undefined,
+        group: args.group ?? undefined,
+        folder_id: args.folderId ?? undefined,
+        type: args.type ?? undefined,
+        color: args.color ?? undefined,
+        limit: args.limit ?? undefined,
+        offset: args.offset ?? undefined,
+      }),
+  }),
+  mediaConnection: t.connection({
+    type: MediaRef,
+    description: 'The same search as mediaSearch, as a relay connection',
+    authScopes: media,
+    args: { q: t.arg.string(), tag: t.arg.string(), group: t.arg.string(), folderId: t.arg.int(), type: t.arg({ type: MediaKindEnum }), color: t.arg.string() },
+    resolve: (_root, args, ctx) =>
+      resolveOffsetConnection({ args, defaultSize: 50, maxSize: 200 }, async ({ limit, offset }) => {
+        const page = await ctx.services.media.search(actor(ctx), {
+          q: args.q ?? undefined,
+          tag: args.tag ?? undefined,
+          group: args.group ?? undefined,
+          folder_id: args.folderId ?? undefined,
+          type: args.type ?? undefined,
+          color: args.color ?? undefined,
+          limit: Math.min(limit, 200),
+          offset,
+        });
+        return page.items;
+      }),
+  }),
+  folders: t.field({ type: [FolderWithCountRef], authScopes: media, resolve: (_root, _args, ctx) => ctx.services.folders.list(actor(ctx)) }),
+  credits: t.field({
+    type: CreditsRef,
+    authScopes: media,
+    errors: {},
+    args: { limit: t.arg.int(), offset: t.arg.int() },
+    resolve: (_root, args, ctx) => ctx.services.credits.summary(actor(ctx), { limit: args.limit ?? undefined, offset: args.offset ?? undefined }),
+  }),
+}));
+
+const MediaUpdateInput = builder.inputType('MediaUpdateInput', {
+  fields: (t) => ({
+    name: t.string(),
+    group: t.string({ description: 'null removes the group' }),
+    folderId: t.int({ description: 'null moves the item out of any folder' }),
+    caption: t.string(),
+    tags: t.stringList(),
+  }),
+});
+
+/** Keeps explicit nulls (they clear a field) and leaves out what was not sent. */
+function presentOnly<T extends Record<string, unknown>>(input: T): Partial<T> {
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+builder.mutationFields((t) => ({
+  uploadMedia: t.field({
+    type: UploadResultRef,
+    authScopes: media,
+    errors: {},
+    args: { file: t.arg({ type: 'File', required: true }), name: t.arg.string(), group: t.arg.string(), tags: t.arg.stringList(), autoTag: t.arg.boolean() },
+    resolve: async (_root, args, ctx) =>
+      ctx.services.media.ingest(
+        actor(ctx),
+        { body: Buffer.from(await args.file.arrayBuffer()), filename: args.file.name },
+        { name: args.name ?? undefined, group: args.group ?? undefined, tags: args.tags ?? undefined, auto_tag: args.autoTag ?? undefined },
+      ),
+  }),
+  updateMedia: t.field({
+    type: MediaRef,
+    authScopes: media,
+    errors: {},
+    args: { id: t.arg.int({ required: true }), input: t.arg({ type: MediaUpdateInput, required: true }) },
+    resolve: (_root, { id, input }, ctx) =>
+      ctx.services.media.update(actor(ctx), id, presentOnly({ name: input.name ?? undefined, group: input.group, folder_id: input.folderId, caption: input.caption, tags: input.tags ?? undefined })),
+  }),
+  changeMediaTags: t.field({
+    type: MediaRef,
+    authScopes: media,
+    errors: {},
+    args: { id: t.arg.int({ required: true }), action: t.arg({ type: TagActionEnum }), tags: t.arg.stringList({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.media.changeTags(actor(ctx), args.id, { action: args.action ?? undefined, tags: args.tags }),
+  }),
+  trashMedia: t.field({ type: MediaRef, authScopes: media, errors: {}, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.media.trash(actor(ctx), a.id) }),
+  restoreMedia: t.field({ type: MediaRef, authScopes: media, errors: {}, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.media.restore(actor(ctx), a.id) }),
+  purgeMedia: t.field({ type: MediaRef, authScopes: media, errors: {}, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.media.purge(actor(ctx), a.id) }),
+  bulkMedia: t.field({
+    type: BulkResultRef,
+    authScopes: media,
+    errors: {},
+    args: { ids: t.arg.intList({ required: true }), action: t.arg({ type: BulkActionEnum, required: true }), folderId: t.arg.int(), tags: t.arg.stringList() },
+    resolve: (_root, args, ctx) => ctx.services.media.bulk(actor(ctx), { ids: args.ids, action: args.action, ...presentOnly({ folder_id: args.folderId, tags: args.tags ?? undefined }) }),
+  }),
+  createFolder: t.prismaField({ type: FolderRef, authScopes: media, errors: {}, args: { name: t.arg.string({ required: true }) }, resolve: (_q, _r, a, ctx) => ctx.services.folders.create(actor(ctx), a) }),
+  renameFolder: t.prismaField({
+    type: FolderRef,
+    authScopes: media,
+    errors: {},
+    args: { id: t.arg.int({ required: true }), name: t.arg.string({ required: true }) },
+    resolve: (_q, _r, a, ctx) => ctx.services.folders.rename(actor(ctx), a.id, a),
+  }),
+  deleteFolder: t.prismaField({ type: FolderRef, authScopes: media, errors: {}, args: { id: t.arg.int({ required: true }) }, resolve: (_q, _r, a, ctx) => ctx.services.folders.delete(actor(ctx), a.id) }),
+}));
+
+const MirrorRef = builder.objectRef<{ id: number; url: string; createdAt: Date }>('MediaMirror').implement({
+  fields: (t) => ({ databaseId: t.exposeInt('id'), url: t.exposeString('url'), createdAt: t.expose('createdAt', { type: 'DateTime' }) }),
+});
+
+builder.mutationField('addMediaMirror', (t) =>
+  t.field({
+    type: [MirrorRef],
+    description: 'Registers another URL of the same image; answers every mirror of the item',
+    authScopes: media,
+    errors: {},
+    args: { mediaId: t.arg.int({ required: true }), url: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.media.addMirror(actor(ctx), { media_id: args.mediaId, url: args.url }),
+  }),
+);

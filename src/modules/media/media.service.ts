@@ -1,0 +1,306 @@
+// The media library (spec "Media library"): ingest files (upload, saved stock photos), read and
+// search them, change their metadata and move them through active → trashed → purged. Every
+// method checks ownership: another account's ids are a 404, single or in bulk.
+import { Prisma } from '../../generated/prisma/client.js';
+import type { MediaItem } from '../../generated/prisma/client.js';
+import type { Database } from '../../platform/database/database.js';
+import { Conflict, NotFound } from '../../platform/errors.js';
+import type { BlobStore } from '../../platform/storage/blob-store.js';
+import { parseInput } from '../../platform/validation.js';
+import type { Actor } from '../accounts/actor.js';
+import { processUpload, type ProcessLimits } from './image.processor.js';
+import { parseHexColour, hexToLab } from './colour.js';
+import { bulkSchema, mirrorSchema, pageSchema, searchSchema, tagChangeSchema, updateSchema, uploadSchema } from './media.input.js';
+import type { z } from 'zod';
+
+export type { MediaItem };
+
+/**
+ * Lab distance (CIE76, ΔE*ab) under which a dominant colour counts as near the one searched for;
+ * results come nearest first. 50 keeps shades of a hue (red and brick red) and drops other hues.
+ */
+export const COLOUR_MATCH_DISTANCE = 50;
+
+export interface IngestFile {
+  body: Buffer;
+  /** The uploaded file's own name: the default media name. */
+  filename: string;
+  sourceUrl?: string;
+  attribution?: string;
+}
+
+export interface IngestResult {
+  media: MediaItem;
+  /** The same bytes were already in the library: that item is answered instead of a new one. */
+  duplicate: boolean;
+}
+
+/** Tags, caption and text for auto_tag; provided by the vision module when it is present. */
+export type AutoTagger = (image: Buffer) => Promise<{ labels: string[]; caption: string; text: string }>;
+
+export interface Page {
+  items: MediaItem[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+export class MediaService {
+  private autoTagger: AutoTagger | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly blobs: BlobStore,
+    private readonly limits: ProcessLimits,
+  ) {}
+
+  useAutoTagger(tagger: AutoTagger): void {
+    this.autoTagger = tagger;
+  }
+
+  async ingest(actor: Actor, file: IngestFile, input: z.input<typeof uploadSchema> = {}): Promise<IngestResult> {
+    const options = parseInput(uploadSchema, input);
+    const processed = await processUpload(file.body, this.limits);
+    const existing = await this.db.prisma.mediaItem.findFirst({ where: { accountId: actor.accountId, sha256: processed.sha256 }, orderBy: { id: 'asc' } });
+    if (existing) {
+      const media = existing.trashedAt ? await this.db.prisma.mediaItem.update({ where: { id: existing.id }, data: { trashedAt: null } }) : existing;
+      return { media, duplicate: true };
+    }
+    if (options.folder_id) await this.folderOf(actor, options.folder_id);
+
+    let tags = options.tags;
+    let caption: string | null = null;
+    let extractedText: string | null = null;
+    if (options.auto_tag) {
+      if (!this.autoTagger) throw new Conflict('auto_tag: image analysis is not available on this server', 'auto_tag');
+      if (processed.kind === 'image') {
+        const analysis = await this.autoTagger(processed.stored.body);
+        tags = [...new Set([...tags, ...analysis.labels.map((l) => l.toLowerCase())])].slice(0, 50);
+        caption = analysis.caption || null;
+        extractedText = analysis.text || null;
+      }
+    }
+
+    const base = `media/${actor.accountId}/${processed.sha256}`;
+    const storageKey = `${base}.${processed.stored.ext}`;
+    await this.blobs.put(storageKey, processed.stored.body, { contentType: processed.stored.mime, size: processed.stored.body.length });
+    let thumbnailKey: string | null = null;
+    if (processed.thumbnail) {
+      thumbnailKey = `${base}.thumb.webp`;
+      await this.blobs.put(thumbnailKey, processed.thumbnail.body, { contentType: processed.thumbnail.mime, size: processed.thumbnail.body.length });
+    }
+    const [l, a, b] = processed.dominantColour?.lab ?? [null, null, null];
+    const media = await this.db.prisma.mediaItem.create({
+      data: {
+        accountId: actor.accountId,
+        name: options.name ?? (file.filename || `upload.${processed.stored.ext}`),
+        group: options.group,
+        folderId: options.folder_id,
+        kind: processed.kind,
+        mime: processed.stored.mime,
+        ext: processed.stored.ext,
+        bytes: processed.stored.body.length,
+        width: processed.width,
+        height: processed.height,
+        format: processed.format,
+        sha256: processed.sha256,
+        phash: processed.phash,
+        blockhash: processed.blockhash,
+        dominantHex: processed.dominantColour?.hex,
+        colourL: l,
+        colourA: a,
+        colourB: b,
+        caption,
+        extractedText,
+        tags,
+        tagText: tags.join(' '),
+        storageKey,
+        thumbnailKey,
+        sourceUrl: file.sourceUrl,
+        attribution: file.attribution,
+      },
+    });
+    return { media, duplicate: false };
+  }
+
+  async get(actor: Actor, id: number): Promise<MediaItem> {
+    const media = await this.db.prisma.mediaItem.findFirst({ where: { id, accountId: actor.accountId } });
+    if (!media) throw new NotFound(`no media item ${id}`);
+    return media;
+  }
+
+  async list(actor: Actor, input: { limit?: number; offset?: number }, trashed = false): Promise<Page> {
+    const { limit, offset } = parseInput(pageSchema, input);
+    const where = { accountId: actor.accountId, trashedAt: trashed ? { not: null } : null };
+    const [items, total] = await Promise.all([
+      this.db.prisma.mediaItem.findMany({ where, orderBy: trashed ? [{ trashedAt: 'desc' }, { id: 'desc' }] : { id: 'desc' }, take: limit, skip: offset }),
+      this.db.prisma.mediaItem.count({ where }),
+    ]);
+    return { items, total, limit, offset };
+  }
+
+  /**
+   * Full-text search (PostgreSQL, ranked: name, then tags, then caption and extracted text) with
+   * filters; `color` keeps items whose dominant colour is perceptually near (CIE Lab distance) and
+   * ranks the nearest first.
+   */
+  async search(actor: Actor, input: z.input<typeof searchSchema>): Promise<Page & { query: string | null }> {
+    const f = parseInput(searchSchema, input);
+    const conditions: Prisma.Sql[] = [Prisma.sql`"accountId" = ${actor.accountId}`, Prisma.sql`"trashedAt" IS NULL`];
+    const order: Prisma.Sql[] = [];
+    if (f.q) {
+      conditions.push(Prisma.sql`"searchVector" @@ websearch_to_tsquery('english', ${f.q})`);
+      order.push(Prisma.sql`ts_rank_cd("searchVector", websearch_to_tsquery('english', ${f.q})) DESC`);
+    }
+    if (f.tag) conditions.push(Prisma.sql`"tags" @> ARRAY[${f.tag}]::text[]`); // GIN-indexed
+    if (f.group) conditions.push(Prisma.sql`"group" = ${f.group}`);
+    if (f.folder_id) conditions.push(Prisma.sql`"folderId" = ${f.folder_id}`);
+    if (f.type) conditions.push(Prisma.sql`"kind" = ${f.type}`);
+    if (f.color) {
+      const [l, a, b] = hexToLab(parseHexColour(f.color));
+      const distance = Prisma.sql`sqrt(power("colourL" - ${l}, 2) + power("colourA" - ${a}, 2) + power("colourB" - ${b}, 2))`;
+      // The box around the colour lets the (accountId, colourL) index cut most rows before distances.
+      const r = COLOUR_MATCH_DISTANCE;
+      conditions.push(Prisma.sql`"colourL" BETWEEN ${l - r} AND ${l + r} AND "colourA" BETWEEN ${a - r} AND ${a + r} AND "colourB" BETWEEN ${b - r} AND ${b + r}`);
+      conditions.push(Prisma.sql`${distance} <= ${r}`);
+      order.push(Prisma.sql`${distance} ASC`);
+    }
+    order.push(Prisma.sql`"id" DESC`);
+    // The page and the count separately: a count(*) OVER () would make PostgreSQL read and sort every
+    // match before it could stop at the page's last row.
+    const [rows, total] = await Promise.all([
+      this.db.prisma.$queryRaw<Array<{ id: number }>>`
+        SELECT "id" FROM "MediaItem"
+        WHERE ${Prisma.join(conditions, ' AND ')}
+        ORDER BY ${Prisma.join(order, ', ')}
+        LIMIT ${f.limit} OFFSET ${f.offset}`,
+      this.countMatching(conditions),
+    ]);
+    const ids = rows.map((r) => r.id);
+    const found = ids.length > 0 ? await this.db.prisma.mediaItem.findMany({ where: { id: { in: ids } } }) : [];
+    const byId = new Map(found.map((m) => [m.id, m]));
+    return { items: ids.map((id) => byId.get(id)!).filter(Boolean), total, limit: f.limit, offset: f.offset, query: f.q ?? null };
+  }
+
+  private async countMatching(conditions: Prisma.Sql[]): Promise<number> {
+    const [row] = await this.db.prisma.$queryRaw<Array<{ total: bigint }>>`SELECT count(*) AS total FROM "MediaItem" WHERE ${Prisma.join(conditions, ' AND ')}`;
+    return Number(row?.total ?? 0);
+  }
+
+  async update(actor: Actor, id: number, input: z.input<typeof updateSchema>): Promise<MediaItem> {
+    const changes = parseInput(updateSchema, input);
+    await this.get(actor, id);
+    if (changes.folder_id) await this.folderOf(actor, changes.folder_id);
+    return this.db.prisma.mediaItem.update({
+      where: { id },
+      data: {
+        name: changes.name,
+        group: changes.group,
+        folderId: changes.folder_id,
+        caption: changes.caption,
+        ...(changes.tags ? { tags: changes.tags, tagText: changes.tags.join(' ') } : {}),
+      },
+    });
+  }
+
+  async changeTags(actor: Actor, id: number, input: z.input<typeof tagChangeSchema>): Promise<MediaItem> {
+    const { action, tags } = parseInput(tagChangeSchema, input);
+    const media = await this.get(actor, id);
+    const next =
+      action === 'replace' ? tags : action === 'add' ? [...new Set([...media.tags, ...tags])] : media.tags.filter((t) => !tags.includes(t));
+    return this.db.prisma.mediaItem.update({ where: { id }, data: { tags: next, tagText: next.join(' ') } });
+  }
+
+  async trash(actor: Actor, id: number): Promise<MediaItem> {
+    const media = await this.get(actor, id);
+    return media.trashedAt ? media : this.db.prisma.mediaItem.update({ where: { id }, data: { trashedAt: new Date() } });
+  }
+
+  async restore(actor: Actor, id: number): Promise<MediaItem> {
+    const media = await this.get(actor, id);
+    return media.trashedAt ? this.db.prisma.mediaItem.update({ where: { id }, data: { trashedAt: null } }) : media;
+  }
+
+  /** Deletes a trashed item for good: its row, then its files (unless another row shares them). */
+  async purge(actor: Actor, id: number): Promise<MediaItem> {
+    const media = await this.get(actor, id);
+    if (!media.trashedAt) throw new Conflict(`media item ${id} is not in the trash; delete it first (DELETE /api/media/${id})`);
+    await this.db.prisma.mediaItem.delete({ where: { id } });
+    await this.deleteFilesIfUnused([media]);
+    return media;
+  }
+
+  /** One action over many items, all or nothing: an id that is not the caller's fails the whole request. */
+  async bulk(actor: Actor, input: z.input<typeof bulkSchema>): Promise<{ action: string; items: MediaItem[] }> {
+    const request = parseInput(bulkSchema, input);
+    const ids = [...new Set(request.ids)];
+    const owned = await this.db.prisma.mediaItem.findMany({ where: { id: { in: ids }, accountId: actor.accountId }, orderBy: { id: 'asc' } });
+    const missing = ids.filter((id) => !owned.some((m) => m.id === id));
+    if (missing.length > 0) throw new NotFound(`no media item ${missing.join(', ')}`);
+    const where = { id: { in: ids } };
+    const prisma = this.db.prisma;
+    switch (request.action) {
+      case 'list':
+        return { action: 'list', items: owned };
+      case 'trash':
+        await prisma.mediaItem.updateMany({ where: { ...where, trashedAt: null }, data: { trashedAt: new Date() } });
+        break;
+      case 'restore':
+        await prisma.mediaItem.updateMany({ where, data: { trashedAt: null } });
+        break;
+      case 'move':
+        if (request.folder_id) await this.folderOf(actor, request.folder_id);
+        await prisma.mediaItem.updateMany({ where, data: { folderId: request.folder_id ?? null } });
+        break;
+      case 'tag':
+        await prisma.$transaction(
+          owned.map((m) => {
+            const tags = [...new Set([...m.tags, ...request.tags!])].slice(0, 50);
+            return prisma.mediaItem.update({ where: { id: m.id }, data: { tags, tagText: tags.join(' ') } });
+          }),
+        );
+        break;
+      case 'purge': {
+        const active = owned.filter((m) => !m.trashedAt).map((m) => m.id);
+        if (active.length > 0) throw new Conflict(`media items ${active.join(', ')} are not in the trash; trash them first`);
+        await prisma.mediaItem.deleteMany({ where });
+        await this.deleteFilesIfUnused(owned);
+        return { action: 'purge', items: owned };
+      }
+    }
+    return { action: request.action, items: await prisma.mediaItem.findMany({ where, orderBy: { id: 'asc' } }) };
+  }
+
+  /** Records another URL where the item's image lives (POST /api/media/mirror); adding it twice is fine. */
+  async addMirror(actor: Actor, input: { media_id?: unknown; url?: unknown }) {
+    const { media_id: mediaId, url } = parseInput(mirrorSchema, input);
+    await this.get(actor, mediaId);
+    await this.db.prisma.mediaMirror.upsert({ where: { mediaId_url: { mediaId, url } }, create: { mediaId, url }, update: {} });
+    return this.db.prisma.mediaMirror.findMany({ where: { mediaId }, orderBy: { id: 'asc' } });
+  }
+
+  async folderOf(actor: Actor, folderId: number) {
+    const folder = await this.db.prisma.mediaFolder.findFirst({ where: { id: folderId, accountId: actor.accountId } });
+    if (!folder) throw new NotFound(`no folder ${folderId}`);
+    return folder;
+  }
+
+  /** Opens a stored file of an item for serving (callers have checked a signature or the owner). */
+  async openFile(id: number, variant: 'original' | 'thumbnail') {
+    const media = await this.db.prisma.mediaItem.findUnique({ where: { id } });
+    const key = variant === 'original' ? media?.storageKey : media?.thumbnailKey;
+    if (!media || !key || media.trashedAt) throw new NotFound(`no ${variant} for media item ${id}`);
+    const blob = await this.blobs.get(key);
+    if (!blob) throw new NotFound(`the file of media item ${id} is no longer stored`);
+    return { media, ...blob };
+  }
+
+  private async deleteFilesIfUnused(items: MediaItem[]): Promise<void> {
+    for (const item of items) {
+      const stillUsed = await this.db.prisma.mediaItem.count({ where: { storageKey: item.storageKey } });
+      if (stillUsed > 0) continue;
+      await this.blobs.delete(item.storageKey);
+      if (item.thumbnailKey) await this.blobs.delete(item.thumbnailKey);
+    }
+  }
+}

@@ -1,0 +1,246 @@
+// GraphQL surface of stock lists (scope `media`): the lists the viewer owns or joined, one list with
+// its items and members, and every change (create, delete, add and remove items, save into the
+// library, share, join). Thin: the rules live in stock-lists.service.ts.
+import { builder } from '../../graphql/builder.js';
+import type { Context } from '../../graphql/context.js';
+import { NotFound } from '../../platform/errors.js';
+import { AccountRef } from '../accounts/accounts.schema.js';
+import { joinPath, type SaveItemResult, type SaveResult, type StockItem, type StockList, type StockListMember } from './stock-lists.service.js';
+
+const media = { scope: 'media' } as const;
+const actorId = (ctx: Context) => (ctx.actor?.scopes.has('media') ? ctx.actor.accountId : -1);
+const isOwner = (list: StockList, ctx: Context) => list.accountId === ctx.actor?.accountId;
+
+const StockListRoleEnum = builder.enumType('StockListRole', { values: ['owner', 'member'] as const });
+const StockSaveStatusEnum = builder.enumType('StockSaveStatus', { values: ['saved', 'duplicate', 'failed'] as const });
+
+export const StockItemRef = builder.prismaObject('StockItem', {
+  description: 'A saved stock photo: a URL with attribution',
+  fields: (t) => ({
+    databaseId: t.exposeInt('id', { description: 'The integer item id of the REST API' }),
+    url: t.exposeString('url'),
+    title: t.exposeString('title', { nullable: true }),
+    attribution: t.exposeString('attribution', { nullable: true }),
+    source: t.exposeString('source', { nullable: true }),
+    thumbnailUrl: t.exposeString('thumbnailUrl', { nullable: true, description: 'As given when added; never fetched by the service' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    addedBy: t.loadable({
+      type: 'String',
+      nullable: true,
+      description: 'Handle of the account that added the item',
+      load: async (ids: number[], ctx) => {
+        const accounts = await ctx.services.db.prisma.account.findMany({ where: { id: { in: ids } }, select: { id: true, handle: true } });
+        const byId = new Map(accounts.map((a) => [a.id, a.handle]));
+        return ids.map((id) => byId.get(id) ?? null);
+      },
+      resolve: (item) => item.addedBy,
+    }),
+    savedMediaId: t.loadable({
+      type: 'Int',
+      nullable: true,
+      description: "The caller's saved copy of this item (a media id), or null when not saved (or trashed) yet",
+      load: async (ids: number[], ctx) => {
+        const saved = await ctx.services.stockLists.savedMediaIds(ctx.actor!, ids);
+        return ids.map((id) => saved.get(id) ?? null);
+      },
+      resolve: (item) => item.id,
+    }),
+  }),
+});
+
+const StockListMemberRef = builder.prismaObject('StockListMember', {
+  fields: (t) => ({
+    handle: t.string({ select: { account: { select: { handle: true } } }, resolve: (m) => m.account.handle }),
+    joinedAt: t.expose('joinedAt', { type: 'DateTime' }),
+  }),
+});
+
+export const StockListRef = builder.prismaNode('StockList', {
+  id: { field: 'id' },
+  // Node lookups find lists the caller owns or joined (and only with the media scope).
+  findUnique: (id, ctx) => ({ id: Number(id), AND: { OR: [{ accountId: actorId(ctx) }, { members: { some: { accountId: actorId(ctx) } } }] } }),
+  fields: (t) => ({
+    databaseId: t.exposeInt('id', { description: 'The integer list id of the REST API' }),
+    name: t.exposeString('name'),
+    description: t.exposeString('description', { nullable: true }),
+    owner: t.string({ description: "The owner's handle", select: { account: { select: { handle: true } } }, resolve: (l) => l.account.handle }),
+    role: t.field({ type: StockListRoleEnum, description: "The caller's role", resolve: (l, _a, ctx) => (isOwner(l, ctx) ? 'owner' : 'member') }),
+    itemCount: t.relationCount('items'),
+    memberCount: t.relationCount('members'),
+    shared: t.boolean({ description: 'A join token exists', resolve: (l) => l.shareToken !== null }),
+    shareToken: t.string({ nullable: true, description: 'The join token (owner only)', resolve: (l, _a, ctx) => (isOwner(l, ctx) ? l.shareToken : null) }),
+    joinPath: t.string({ nullable: true, description: 'POST here to join (owner only)', resolve: (l, _a, ctx) => (isOwner(l, ctx) && l.shareToken ? joinPath(l.shareToken) : null) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    items: t.relatedConnection('items', {
+      type: StockItemRef,
+      description: 'Items, oldest first',
+      cursor: 'id',
+      defaultSize: 100,
+      maxSize: 500,
+      totalCount: true,
+      query: () => ({ orderBy: { id: 'asc' } }),
+    }),
+    members: t.relation('members', { type: StockListMemberRef, description: 'Accounts that joined, in joining order (not the owner)', query: { orderBy: [{ joinedAt: 'asc' }, { accountId: 'asc' }] } }),
+  }),
+});
+
+builder.prismaObjectField(AccountRef, 'stockLists', (t) =>
+  t.prismaConnection({
+    type: StockListRef,
+    description: 'Stock lists the account owns or joined, newest first',
+    authScopes: media,
+    cursor: 'id',
+    defaultSize: 100,
+    maxSize: 200,
+    totalCount: (account, _args, ctx) => ctx.services.db.prisma.stockList.count({ where: { OR: [{ accountId: account.id }, { members: { some: { accountId: account.id } } }] } }),
+    resolve: (query, account, _args, ctx) =>
+      ctx.services.db.prisma.stockList.findMany({ ...query, where: { OR: [{ accountId: account.id }, { members: { some: { accountId: account.id } } }] }, orderBy: { id: 'desc' } }),
+  }),
+);
+
+builder.queryField('stockList', (t) =>
+  t.prismaField({
+    type: StockListRef,
+    description: 'A stock list the caller owns or joined, by its integer id',
+    authScopes: media,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const id = ctx.actor!.accountId;
+      const list = await ctx.services.db.prisma.stockList.findFirst({ ...query, where: { id: args.id, OR: [{ accountId: id }, { members: { some: { accountId: id } } }] } });
+      if (!list) throw new NotFound(`no stock list ${args.id}`);
+      return list;
+    },
+  }),
+);
+
+const CreateStockListInput = builder.inputType('CreateStockListInput', {
+  fields: (t) => ({ name: t.string({ required: true }), description: t.string() }),
+});
+
+const StockItemInput = builder.inputType('StockItemInput', {
+  description: 'A stock photo to add: url (http or https) is required',
+  fields: (t) => ({
+    url: t.string({ description: 'Required: the image, http or https' }),
+    title: t.string({ description: 'Becomes the media name when saved' }),
+    attribution: t.string(),
+    source: t.string({ description: 'Provider name (unsplash, pexels ...)' }),
+    thumbnailUrl: t.string({ description: 'http or https; stored and shown, never fetched' }),
+  }),
+});
+
+const AddStockItemsRef = builder.objectRef<{ list: StockList; added: StockItem[]; alreadyIn: number }>('AddStockItemsResult').implement({
+  fields: (t) => ({
+    list: t.field({ type: StockListRef, resolve: (r) => r.list }),
+    added: t.field({ type: [StockItemRef], description: 'The new items', resolve: (r) => r.added }),
+    alreadyIn: t.exposeInt('alreadyIn', { description: 'Items not added because their URL is in the list already' }),
+  }),
+});
+
+const RemovedStockItemRef = builder.objectRef<StockItem>('RemovedStockItem').implement({
+  fields: (t) => ({ databaseId: t.exposeInt('id'), listId: t.exposeInt('listId') }),
+});
+
+const DeletedStockListRef = builder.objectRef<{ id: number }>('DeletedStockList').implement({
+  fields: (t) => ({ databaseId: t.exposeInt('id') }),
+});
+
+const StockSaveItemRef = builder.objectRef<SaveItemResult>('StockSaveItemResult').implement({
+  fields: (t) => ({
+    item: t.field({ type: StockItemRef, resolve: (r) => r.item }),
+    status: t.field({ type: StockSaveStatusEnum, resolve: (r) => r.status }),
+    mediaId: t.exposeInt('mediaId', { nullable: true, description: 'The media item in the caller’s library (saved or duplicate)' }),
+    error: t.exposeString('error', { nullable: true, description: 'Why this item failed' }),
+  }),
+});
+
+const StockSaveRef = builder.objectRef<SaveResult>('StockSaveResult').implement({
+  fields: (t) => ({
+    list: t.field({ type: StockListRef, resolve: (r) => r.list }),
+    results: t.field({ type: [StockSaveItemRef], resolve: (r) => r.results }),
+    saved: t.exposeInt('saved'),
+    duplicates: t.exposeInt('duplicates', { description: 'Downloaded, but the same bytes were in the library already' }),
+    failed: t.exposeInt('failed'),
+    alreadySaved: t.exposeInt('alreadySaved', { description: 'Items already in the caller’s library: not downloaded' }),
+    remaining: t.exposeInt('remaining', { description: 'Not-yet-saved items left for another call' }),
+  }),
+});
+
+const StockListShareRef = builder.objectRef<{ list: StockList; token: string }>('StockListShare').implement({
+  fields: (t) => ({
+    list: t.field({ type: StockListRef, resolve: (r) => r.list }),
+    shareToken: t.exposeString('token'),
+    joinPath: t.string({ resolve: (r) => joinPath(r.token) }),
+  }),
+});
+
+const StockListJoinRef = builder.objectRef<{ list: StockList; member: StockListMember; alreadyMember: boolean }>('StockListJoin').implement({
+  fields: (t) => ({
+    list: t.field({ type: StockListRef, resolve: (r) => r.list }),
+    joinedAt: t.field({ type: 'DateTime', resolve: (r) => r.member.joinedAt }),
+    alreadyMember: t.exposeBoolean('alreadyMember'),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  createStockList: t.field({
+    type: StockListRef,
+    // t.field, not prismaField: the service's row was not loaded with the selection, so counts
+    // and relations are loaded for it (batched) rather than assumed present.
+    authScopes: media,
+    errors: {},
+    args: { input: t.arg({ type: CreateStockListInput, required: true }) },
+    resolve: (_root, { input }, ctx) => ctx.services.stockLists.create(ctx.actor!, { name: input.name, description: input.description ?? undefined }),
+  }),
+  deleteStockList: t.field({
+    type: DeletedStockListRef,
+    description: 'Deletes a stock list with its items and memberships (owner only)',
+    authScopes: media,
+    errors: {},
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.stockLists.delete(ctx.actor!, args.id),
+  }),
+  addStockItems: t.field({
+    type: AddStockItemsRef,
+    description: 'Adds 1 to 100 items (owner or member); URLs already in the list are skipped',
+    authScopes: media,
+    errors: {},
+    args: { listId: t.arg.int({ required: true }), items: t.arg({ type: [StockItemInput] }) },
+    resolve: (_root, args, ctx) =>
+      ctx.services.stockLists.addItems(ctx.actor!, args.listId, {
+        items: args.items?.map((i) => ({ url: i.url ?? undefined, title: i.title ?? undefined, attribution: i.attribution ?? undefined, source: i.source ?? undefined, thumbnail_url: i.thumbnailUrl ?? undefined })),
+      }),
+  }),
+  removeStockItem: t.field({
+    type: RemovedStockItemRef,
+    description: 'Removes an item: the owner any item, a member the items it added',
+    authScopes: media,
+    errors: {},
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.stockLists.removeItem(ctx.actor!, args.id),
+  }),
+  saveStockList: t.field({
+    type: StockSaveRef,
+    description: "Downloads the list's not-yet-saved items into the caller's library (at most 50 per call); each item succeeds or fails on its own",
+    authScopes: media,
+    errors: {},
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.stockLists.save(ctx.actor!, args.id, ctx.services.media),
+  }),
+  shareStockList: t.field({
+    type: StockListShareRef,
+    description: "The list's join token (owner only), made on first use; rotate replaces it (members stay)",
+    authScopes: media,
+    errors: {},
+    args: { id: t.arg.int({ required: true }), rotate: t.arg.boolean() },
+    resolve: (_root, args, ctx) => ctx.services.stockLists.share(ctx.actor!, args.id, args.rotate ?? false),
+  }),
+  joinStockList: t.field({
+    type: StockListJoinRef,
+    description: 'Joins a shared stock list as a member (joining again is fine; the owner cannot join)',
+    authScopes: media,
+    errors: {},
+    args: { token: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.stockLists.join(ctx.actor!, args.token),
+  }),
+}));

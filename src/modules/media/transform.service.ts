@@ -1,0 +1,276 @@
+// Transformation URLs of library images (spec "Media library": POST /api/media/{id}/optimize) and
+// the renders behind them.
+//
+// URL: /media/<id>/t/<width>x<quality>.<format>?v=<first 16 hex digits of the item's sha256>&sig=..
+// signed (services.signer) over the path and `v`: nobody can ask for another size, quality, format
+// or item, and a link never outlives the bytes it was made for.
+//
+// Output: the original (EXIF orientation applied, first frame of an animation) scaled down to
+// `width` px wide, never up; both sides capped at TRANSFORM_MAX_DIMENSION (a tall image is scaled
+// further so its height fits). Metadata is stripped, colours converted to sRGB. quality auto is
+// a per-format default (AUTO_QUALITY); png is lossless (compression level 9) under auto and
+// palette-quantised at the given quality otherwise; jpg flattens transparency onto white.
+//
+// Cache: renders live in the blob store under
+//   transforms/v1/<sha256>/<outWidth>x<outHeight>-<encoding>.<ext>
+// a key made from the source content and what is actually produced, so every URL that yields the
+// same bytes (width past the original, auto vs the same explicit quality, another account's copy
+// of the same file) shares one blob. The first request renders, stores and answers; later ones
+// stream from the store. Concurrent first requests for one key share one render (in-flight map),
+// and renders run TRANSFORM_CONCURRENCY at a time.
+import type { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import PQueue from 'p-queue';
+import sharp, { type Sharp } from 'sharp';
+import type { MediaItem } from '../../generated/prisma/client.js';
+import type { Database } from '../../platform/database/database.js';
+import { Conflict, InvalidInput, NotFound } from '../../platform/errors.js';
+import type { BlobInfo, BlobStore } from '../../platform/storage/blob-store.js';
+import type { Actor } from '../accounts/actor.js';
+
+export const TRANSFORM_FORMATS = ['webp', 'jpg', 'png', 'avif'] as const;
+export type TransformFormat = (typeof TRANSFORM_FORMATS)[number];
+export type TransformQuality = 'auto' | number;
+
+export const DEFAULT_WIDTH = 1200;
+export const DEFAULT_FORMAT: TransformFormat = 'webp';
+/** What quality auto means; png auto is lossless. */
+export const AUTO_QUALITY: Record<Exclude<TransformFormat, 'png'>, number> = { webp: 80, jpg: 82, avif: 55 };
+const PNG_COMPRESSION = 9;
+const CONTENT_TYPES: Record<TransformFormat, string> = { webp: 'image/webp', jpg: 'image/jpeg', png: 'image/png', avif: 'image/avif' };
+/** Bump when the encoders' settings change: old renders are then never served again. */
+const RENDER_VERSION = 'v1';
+
+export interface TransformSpec {
+  width: number;
+  quality: TransformQuality;
+  format: TransformFormat;
+}
+
+export interface TransformInput {
+  width?: number | null;
+  quality?: string | null;
+  format?: string | null;
+}
+
+export interface TransformLimits {
+  /** Longest output side (width is validated against it, height is capped by it). */
+  maxDimension: number;
+  /** sharp's limitInputPixels for the source. */
+  maxInputPixels: number;
+  /** Renders at once. */
+  concurrency: number;
+}
+
+export interface Transformation {
+  mediaId: number;
+  /** The URL is `baseUrl + signer.sign(path, params)`. */
+  path: string;
+  params: { v: string };
+  spec: TransformSpec;
+  /** What the URL serves: dimensions (null when the item's are unknown) and the encoder quality (null: lossless). */
+  output: { width: number | null; height: number | null; quality: number | null };
+}
+
+export interface OpenedVariant {
+  info: BlobInfo;
+  /** A stream from the store (cache hit), or the bytes just rendered. */
+  body: Readable | Buffer;
+  cache: 'hit' | 'miss';
+}
+
+type Source = Pick<MediaItem, 'id' | 'kind' | 'width' | 'height' | 'sha256' | 'storageKey' | 'trashedAt'>;
+
+interface Encoding {
+  /** Encoder quality; null for lossless png. */
+  quality: number | null;
+  palette: boolean;
+  tag: string;
+}
+
+interface Plan {
+  key: string;
+  spec: TransformSpec;
+  output: { width: number; height: number } | null;
+  encoding: Encoding;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parameters
+
+/** Validates optimize input (defaults: width 1200, quality auto, format webp); 400s name the field. */
+export function parseTransformInput(input: TransformInput, maxDimension: number): TransformSpec {
+  const width = input.width ?? Math.min(DEFAULT_WIDTH, maxDimension);
+  if (!Number.isInteger(width) || width < 1 || width > maxDimension) {
+    throw new InvalidInput(`width: expected an integer from 1 to ${maxDimension} (pixels)`, 'width');
+  }
+  const quality = parseQuality(input.quality);
+  const format = parseFormat(input.format);
+  return { width, quality, format };
+}
+
+function parseQuality(value: string | null | undefined): TransformQuality {
+  if (value === undefined || value === null) return 'auto';
+  const text = value.trim().toLowerCase();
+  if (text === 'auto') return 'auto';
+  if (/^\d{1,3}$/.test(text)) {
+    const number = Number(text);
+    if (number >= 1 && number <= 100) return number;
+  }
+  throw new InvalidInput(`quality: expected 'auto' or an integer from 1 to 100, got ${JSON.stringify(value.slice(0, 20))}`, 'quality');
+}
+
+function parseFormat(value: string | null | undefined): TransformFormat {
+  if (value === undefined || value === null) return DEFAULT_FORMAT;
+  let text = value.trim().toLowerCase();
+  if (text === 'jpeg') text = 'jpg';
+  if ((TRANSFORM_FORMATS as readonly string[]).includes(text)) return text as TransformFormat;
+  throw new InvalidInput(`format: expected one of ${TRANSFORM_FORMATS.join(', ')}, got ${JSON.stringify(value.slice(0, 20))}`, 'format');
+}
+
+/** `1200xauto.webp`, `800x75.jpg`: the last path segment of a transformation URL. */
+export function variantName(spec: TransformSpec): string {
+  return `${spec.width}x${spec.quality}.${spec.format}`;
+}
+
+export function transformPath(mediaId: number | string, spec: TransformSpec | string): string {
+  return `/media/${mediaId}/t/${typeof spec === 'string' ? spec : variantName(spec)}`;
+}
+
+/** The spec a variant name stands for, or null when it is not one this service makes. */
+export function parseVariantName(name: string, maxDimension: number): TransformSpec | null {
+  const match = /^([1-9]\d{0,5})x(auto|[1-9]\d{0,2})\.(webp|jpg|png|avif)$/.exec(name);
+  if (!match) return null;
+  const width = Number(match[1]);
+  const quality = match[2] === 'auto' ? 'auto' : Number(match[2]);
+  if (width > maxDimension || (quality !== 'auto' && quality > 100)) return null;
+  return { width, quality, format: match[3] as TransformFormat };
+}
+
+function encodingOf(spec: TransformSpec): Encoding {
+  if (spec.format === 'png') {
+    return spec.quality === 'auto' ? { quality: null, palette: false, tag: 'lossless' } : { quality: spec.quality, palette: true, tag: `p${spec.quality}` };
+  }
+  const quality = spec.quality === 'auto' ? AUTO_QUALITY[spec.format] : spec.quality;
+  return { quality, palette: false, tag: `q${quality}` };
+}
+
+/** Output size for a source of width x height (after orientation): scale down only, both sides capped. */
+export function outputSize(width: number, height: number, requestedWidth: number, maxDimension: number): { width: number; height: number } {
+  const scale = Math.min(1, requestedWidth / width, maxDimension / width, maxDimension / height);
+  return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export class TransformService {
+  private readonly queue: PQueue;
+  private readonly inflight = new Map<string, Promise<{ info: BlobInfo; data: Buffer }>>();
+  /** Renders performed since start (tests and the benchmark watch it). */
+  renders = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly blobs: BlobStore,
+    private readonly limits: TransformLimits,
+  ) {
+    this.queue = new PQueue({ concurrency: limits.concurrency });
+  }
+
+  /** Checks the parameters and the item (the caller's, an active image) and describes the URL to hand out. */
+  async optimize(actor: Actor, id: number, input: TransformInput): Promise<Transformation> {
+    const spec = parseTransformInput(input, this.limits.maxDimension);
+    const media = await this.db.prisma.mediaItem.findFirst({ where: { id, accountId: actor.accountId } });
+    if (!media) throw new NotFound(`no media item ${id}`);
+    if (media.trashedAt) throw new Conflict(`media item ${id} is in the trash; restore it first (POST /api/media/${id}/restore)`, 'id');
+    if (media.kind !== 'image') throw new Conflict(`media item ${id} is a ${media.kind}; only images can be transformed`, 'id');
+    const plan = this.plan(media, spec);
+    return {
+      mediaId: media.id,
+      path: transformPath(media.id, spec),
+      params: { v: media.sha256.slice(0, 16) },
+      spec,
+      output: { width: plan.output?.width ?? null, height: plan.output?.height ?? null, quality: plan.encoding.quality },
+    };
+  }
+
+  /**
+   * The variant behind a transformation URL whose signature the caller has checked: from the store,
+   * or rendered (once, however many ask at the same time) and stored. 404 when the item is gone,
+   * trashed, no longer an image, or holds other bytes than the link was made for.
+   */
+  async open(idText: string, name: string, version: unknown): Promise<OpenedVariant> {
+    const spec = parseVariantName(name, this.limits.maxDimension);
+    const id = /^\d{1,9}$/.test(idText) ? Number(idText) : null;
+    const gone = new NotFound(`no transformation ${name} of media item ${idText}`);
+    if (!spec || id === null) throw gone;
+    // Raw SQL: this runs on every request of the endpoint, cached or not, and skips the ORM's cost.
+    const [media] = await this.db.query<Source>(
+      'SELECT "id", "kind", "width", "height", "sha256", "storageKey", "trashedAt" FROM "MediaItem" WHERE "id" = $1',
+      [id],
+    );
+    if (!media || media.trashedAt || media.kind !== 'image' || media.sha256.slice(0, 16) !== version) throw gone;
+    const plan = this.plan(media, spec);
+    const stored = await this.blobs.get(plan.key);
+    if (stored) return { info: stored.info, body: stored.body, cache: 'hit' };
+    const rendered = await this.renderOnce(media, plan);
+    return { info: rendered.info, body: rendered.data, cache: 'miss' };
+  }
+
+  /** The blob key a spec of an item is stored under (tests and the benchmark look for it). */
+  keyOf(media: Source, spec: TransformSpec): string {
+    return this.plan(media, spec).key;
+  }
+
+  private plan(media: Source, spec: TransformSpec): Plan {
+    const output = media.width && media.height ? outputSize(media.width, media.height, spec.width, this.limits.maxDimension) : null;
+    const encoding = encodingOf(spec);
+    const size = output ? `${output.width}x${output.height}` : `w${spec.width}`;
+    return { key: `transforms/${RENDER_VERSION}/${media.sha256}/${size}-${encoding.tag}.${spec.format}`, spec, output, encoding };
+  }
+
+  private renderOnce(media: Source, plan: Plan): Promise<{ info: BlobInfo; data: Buffer }> {
+    let pending = this.inflight.get(plan.key);
+    if (!pending) {
+      pending = this.queue
+        .add(async () => {
+          // A render of this key may have finished between our look into the store and now.
+          const stored = await this.blobs.get(plan.key);
+          if (stored) return { info: stored.info, data: await buffer(stored.body) };
+          return this.render(media, plan);
+        })
+        .finally(() => this.inflight.delete(plan.key));
+      this.inflight.set(plan.key, pending);
+    }
+    return pending;
+  }
+
+  private async render(media: Source, plan: Plan): Promise<{ info: BlobInfo; data: Buffer }> {
+    this.renders++;
+    const source = await this.blobs.get(media.storageKey);
+    if (!source) throw new NotFound(`the file of media item ${media.id} is no longer stored`);
+    const input = await buffer(source.body);
+    let pipeline = sharp(input, { limitInputPixels: this.limits.maxInputPixels }).rotate();
+    if (plan.output) {
+      if (plan.output.width !== media.width || plan.output.height !== media.height) pipeline = pipeline.resize(plan.output.width, plan.output.height, { fit: 'fill' });
+    } else {
+      pipeline = pipeline.resize({ width: plan.spec.width, height: this.limits.maxDimension, fit: 'inside', withoutEnlargement: true });
+    }
+    const data = await encode(pipeline, plan.spec.format, plan.encoding).toBuffer();
+    const info = await this.blobs.put(plan.key, data, { contentType: CONTENT_TYPES[plan.spec.format], size: data.length });
+    return { info, data };
+  }
+}
+
+function encode(pipeline: Sharp, format: TransformFormat, encoding: Encoding): Sharp {
+  switch (format) {
+    case 'webp':
+      return pipeline.webp({ quality: encoding.quality! });
+    case 'jpg':
+      return pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: encoding.quality!, mozjpeg: true });
+    case 'avif':
+      return pipeline.avif({ quality: encoding.quality! });
+    case 'png':
+      return encoding.palette ? pipeline.png({ compressionLevel: PNG_COMPRESSION, palette: true, quality: encoding.quality! }) : pipeline.png({ compressionLevel: PNG_COMPRESSION });
+  }
+}

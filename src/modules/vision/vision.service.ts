@@ -1,0 +1,154 @@
+// Image analysis (spec "Vision"): text (OCR), a caption and labels, from a named provider or, in auto
+// mode, from the configured external providers in order with the local one last. Other modules call
+// `analyze({ image, task, provider })` with bytes they already hold.
+import { z } from 'zod';
+import type { Config } from '../../config.js';
+import type { Logger } from '../../platform/logger.js';
+import { AppError, InvalidInput, PayloadTooLarge, Unavailable } from '../../platform/errors.js';
+import { parseInput } from '../../platform/validation.js';
+import { decodeBase64, forUpload, inspectImage } from './vision.input.js';
+import { PROVIDER_CHOICES, VISION_TASKS, type InspectedImage, type ProviderChoice, type ProviderName, type VisionResult, type VisionTask } from './vision.types.js';
+import { ProviderError, type VisionProvider } from './providers/provider.js';
+import { OpenAiProvider } from './providers/openai.provider.js';
+import { GoogleVisionProvider } from './providers/google-vision.provider.js';
+import { OcrSpaceProvider } from './providers/ocr-space.provider.js';
+import { LocalProvider } from './providers/local.provider.js';
+
+export type VisionConfig = Config['vision'];
+
+export interface AnalyzeOptions {
+  image: Buffer;
+  task?: VisionTask;
+  provider?: ProviderChoice;
+  /** The input the image came from, named in messages about the image (default `image`). */
+  field?: string;
+}
+
+/** The REST and GraphQL input: base64 or an uploaded file, plus task and provider. */
+export interface AnalyzeRequest {
+  task?: string | null;
+  provider?: string | null;
+  image_data?: string | null;
+  image_file?: File | null;
+}
+
+export interface TimedVisionResult extends VisionResult {
+  /** Seconds since the epoch when the analysis finished (milliseconds as the fraction). */
+  timestamp: number;
+}
+
+const KEY_VARIABLES: Record<Exclude<ProviderName, 'local'>, string> = {
+  openai: 'VISION_OPENAI_API_KEY',
+  google_vision: 'VISION_GOOGLE_API_KEY',
+  ocr_space: 'VISION_OCR_SPACE_API_KEY',
+};
+
+const choiceSchema = z.object({
+  task: z.enum(VISION_TASKS, { error: `expected one of ${VISION_TASKS.join(', ')}` }).default('all'),
+  provider: z.enum(PROVIDER_CHOICES, { error: `expected one of ${PROVIDER_CHOICES.join(', ')}` }).default('auto'),
+});
+
+export class VisionService {
+  private readonly external = new Map<ProviderName, VisionProvider>();
+  private readonly local: LocalProvider | undefined;
+
+  constructor(
+    private readonly config: VisionConfig,
+    private readonly logger: Logger,
+    private readonly limits: { maxBytes: number },
+  ) {
+    const { timeoutMs } = config;
+    if (config.openai) this.external.set('openai', new OpenAiProvider({ ...config.openai, timeoutMs }));
+    if (config.googleVision) this.external.set('google_vision', new GoogleVisionProvider({ ...config.googleVision, timeoutMs, labelMinScore: config.local.labelMinScore }));
+    if (config.ocrSpace) this.external.set('ocr_space', new OcrSpaceProvider({ ...config.ocrSpace, timeoutMs, language: 'eng' }));
+    if (config.local.enabled) this.local = new LocalProvider({ ...config.local, maxPixels: config.maxPixels }, logger);
+  }
+
+  /** The providers auto mode would try for a task, in order. */
+  autoOrder(task: VisionTask): ProviderName[] {
+    const names: ProviderName[] = this.config.order.filter((name) => this.external.get(name)?.supports(task));
+    if (this.local) names.push('local');
+    return names;
+  }
+
+  /** Checks the bytes and runs the analysis. Throws InvalidInput, Unavailable or a 502 AppError. */
+  async analyze({ image, task = 'all', provider = 'auto', field = 'image' }: AnalyzeOptions): Promise<VisionResult> {
+    const choice = parseInput(choiceSchema, { task, provider });
+    const chain = this.chain(choice.provider, choice.task);
+    const inspected = await inspectImage(image, field, { maxPixels: this.config.maxPixels, maxBytes: this.limits.maxBytes });
+    let upload: Promise<InspectedImage> | undefined;
+    const failures: ProviderError[] = [];
+    for (const candidate of chain) {
+      try {
+        const prepared = candidate.name === 'local' ? inspected : await (upload ??= forUpload(inspected));
+        const result = await candidate.analyze(prepared, choice.task, field);
+        return { ...result, providerUsed: candidate.name };
+      } catch (error) {
+        if (!(error instanceof ProviderError)) throw error;
+        failures.push(error);
+        this.logger.warn(
+          { provider: error.provider, failure: error.failure, upstreamStatus: error.upstreamStatus, detail: error.detail, task: choice.task },
+          choice.provider === 'auto' ? 'vision provider failed; trying the next one' : 'vision provider failed',
+        );
+      }
+    }
+    if (choice.provider !== 'auto') throw new AppError(`provider ${choice.provider} failed: ${failures[0]?.message ?? 'no answer'}`, 502, 'PROVIDER_FAILED', 'provider');
+    throw new AppError(`every vision provider failed: ${failures.map((f) => f.message).join('; ')}`, 502, 'PROVIDER_FAILED');
+  }
+
+  /** The request form of REST and GraphQL: exactly one of image_data (base64) and image_file. */
+  async analyzeRequest(request: AnalyzeRequest, names: { file?: string } = {}): Promise<TimedVisionResult> {
+    const fileField = names.file ?? 'image_file';
+    // Task and provider first: a wrong one is refused before the image is read.
+    const choice = parseInput(choiceSchema, { task: blankToUndefined(request.task), provider: blankToUndefined(request.provider) });
+    this.chain(choice.provider, choice.task);
+    const data = blankToUndefined(request.image_data);
+    const file = request.image_file ?? undefined;
+    if (data === undefined && !file) throw new InvalidInput(`image_data or ${fileField} is required`, 'image_data');
+    if (data !== undefined && file) throw new InvalidInput(`send either image_data or ${fileField}, not both`, 'image_data');
+    let image: Buffer;
+    let field: string;
+    if (file) {
+      field = fileField;
+      if (file.size > this.limits.maxBytes) throw new PayloadTooLarge(`${field}: the image is larger than the limit of ${this.limits.maxBytes} bytes`);
+      image = Buffer.from(await file.arrayBuffer());
+    } else {
+      field = 'image_data';
+      image = decodeBase64(data!, field);
+    }
+    const result = await this.analyze({ image, task: choice.task, provider: choice.provider, field });
+    return { ...result, timestamp: Date.now() / 1000 };
+  }
+
+  /** The providers to try, in order; refuses names that cannot serve the task here. */
+  private chain(provider: ProviderChoice, task: VisionTask): VisionProvider[] {
+    if (provider === 'auto') {
+      const chain = this.autoOrder(task).map((name) => (name === 'local' ? this.local! : this.external.get(name)!));
+      if (chain.length === 0) {
+        throw new Unavailable(
+          task === 'ocr'
+            ? 'no vision provider is configured: set one of VISION_OPENAI_API_KEY, VISION_GOOGLE_API_KEY, VISION_OCR_SPACE_API_KEY, or enable the local provider (VISION_LOCAL_ENABLED)'
+            : `no vision provider for task ${task} is configured: set VISION_OPENAI_API_KEY or VISION_GOOGLE_API_KEY, or enable the local provider (VISION_LOCAL_ENABLED); ocr_space reads text only`,
+        );
+      }
+      return chain;
+    }
+    if (provider === 'local') {
+      if (!this.local) throw new Unavailable('provider local is disabled on this server (VISION_LOCAL_ENABLED=false)');
+      return [this.local];
+    }
+    const named = this.external.get(provider);
+    if (!named) throw new Unavailable(`provider ${provider} is not configured on this server (${KEY_VARIABLES[provider]} is not set)`);
+    if (!named.supports(task)) throw new InvalidInput(`provider: ${provider} reads text only; use task ocr with it, or another provider for task ${task}`, 'provider');
+    return [named];
+  }
+
+  /** Ends the local worker threads (they also end by themselves when idle). */
+  async close(): Promise<void> {
+    await this.local?.close();
+  }
+}
+
+function blankToUndefined(value: string | null | undefined): string | undefined {
+  return value === null || value === undefined || value.trim() === '' ? undefined : value;
+}

@@ -1,0 +1,50 @@
+// Signed URLs: capability links to files (library originals, thumbnails, transformations) that a
+// browser can load without an API key. The signature covers the path and every parameter, so nobody
+// can ask for another object, size or format; the key is URL_SIGNING_KEY, or generated once into
+// DATA_DIR/url-signing-key (mode 0600). Several processes must share one key (set the variable).
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeSecretFile } from './secrets-files.js';
+
+export class UrlSigner {
+  constructor(private readonly key: string) {}
+
+  static fromConfig(dataDir: string, configured?: string): UrlSigner {
+    if (configured) return new UrlSigner(configured);
+    const file = join(dataDir, 'url-signing-key');
+    if (!existsSync(file)) writeSecretFile(file, `${randomBytes(32).toString('base64url')}\n`);
+    return new UrlSigner(readFileSync(file, 'utf8').trim());
+  }
+
+  /** `path?params&sig=...` with the parameters in a fixed order. */
+  sign(path: string, params: Record<string, string | number> = {}): string {
+    const query = canonical(params);
+    const sig = this.signature(path, query);
+    return `${path}?${query ? `${query}&` : ''}sig=${sig}`;
+  }
+
+  /** True when `sig` matches the path and the other parameters exactly. */
+  verify(path: string, params: Record<string, unknown>): boolean {
+    const { sig, ...rest } = params;
+    if (typeof sig !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(sig)) return false;
+    const strings: Record<string, string> = {};
+    for (const [name, value] of Object.entries(rest)) {
+      if (typeof value !== 'string') return false;
+      strings[name] = value;
+    }
+    const expected = Buffer.from(this.signature(path, canonical(strings)));
+    return timingSafeEqual(expected, Buffer.from(sig));
+  }
+
+  private signature(path: string, query: string): string {
+    return createHmac('sha256', this.key).update(`${path}?${query}`).digest('base64url');
+  }
+}
+
+function canonical(params: Record<string, string | number>): string {
+  return Object.keys(params)
+    .sort()
+    .map((name) => `${encodeURIComponent(name)}=${encodeURIComponent(String(params[name]))}`)
+    .join('&');
+}
