@@ -72,6 +72,7 @@ export async function buildCore(config: Config, logger: Logger): Promise<Core> {
       await automation?.stop();
       await services.queue.stop();
       await services.fetcher.close();
+      await services.vision.close();
       await events.close();
       await db.close();
     },

@@ -93,7 +93,14 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
   // Inside the transaction that finishes a job: its deliveries are written with it or not at all.
   jobs.onFinished((job, tx) => webhooks.enqueueJobEvent(job, tx));
 
-  jobRunner.register(SCRAPE_JOB_KIND, createScrapeHandler({ db, fetcher, blobs, logger, scrape: config.scrape, userAgent: config.fetch.userAgent }));
+  const vision = new VisionService(config.vision, logger, { maxBytes: config.uploadMaxBytes });
+  const labeler = async (image: Buffer) => (await vision.analyze({ image, task: 'describe' })).labels;
+  jobRunner.register(SCRAPE_JOB_KIND, createScrapeHandler({ db, fetcher, blobs, logger, scrape: config.scrape, userAgent: config.fetch.userAgent, labeler }));
+  const media = new MediaService(db, blobs, { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels });
+  media.useAutoTagger(async (image) => {
+    const result = await vision.analyze({ image, task: 'all' });
+    return { labels: result.labels, caption: result.caption, text: result.text };
+  });
 
   return {
     config,
@@ -115,11 +122,11 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     webhooks,
     schedules: new SchedulesService(db, scrape, logger, config.schedules.perAccount),
     featured: new FeaturedService(fetcher, config.scrape.maxPageBytes),
-    vision: new VisionService(config.vision, logger, { maxBytes: config.uploadMaxBytes }),
+    vision,
     signer: UrlSigner.fromConfig(config.dataDir, config.urlSigningKey),
     transforms: new TransformService(db, blobs, { maxDimension: config.transform.maxDimension, maxInputPixels: config.uploadMaxPixels, concurrency: config.transform.concurrency }),
     watermarks: new WatermarkService(fetcher, blobs, config.watermark),
-    media: new MediaService(db, blobs, { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels }),
+    media,
     folders: new FoldersService(db),
     credits: new CreditsService(db),
     collections: new CollectionsService(db),

@@ -1,6 +1,7 @@
 // Spec "Media library": collections, and "Share link (collection)". Shapes are ours where the spec
 // leaves them open (README "Media: collections"); items are media items exactly as the library
 // routes show them (mediaJson), with signed url and thumbnail_url.
+import { parsePrismaCursor } from '@pothos/plugin-prisma';
 import { defineRoute } from '../route.js';
 import { optionalBool, optionalInt, optionalString, type Source } from '../input.js';
 import { unwrap } from '../result.js';
@@ -36,7 +37,23 @@ export function optionalIdList(source: Source, name: string, what: string): numb
   return value as number[];
 }
 
-export const page = (query: Source, defaultSize: number) => ({ first: optionalInt(query, 'limit') ?? defaultSize, after: optionalString(query, 'cursor') });
+/**
+ * `limit` (1 to max) and `cursor` (a next_cursor as answered) of a connection; both are checked here
+ * so that a malformed one is a 400 naming it, not a failure inside the connection.
+ */
+export function page(query: Source, defaultSize: number, maxSize: number) {
+  const limit = optionalInt(query, 'limit') ?? defaultSize;
+  if (limit < 1 || limit > maxSize) throw new InvalidInput(`limit: expected an integer from 1 to ${maxSize}`, 'limit');
+  const cursor = optionalString(query, 'cursor') || undefined;
+  if (cursor !== undefined) {
+    try {
+      parsePrismaCursor(cursor);
+    } catch {
+      throw new InvalidInput('cursor: not a cursor of this list (pass next_cursor as answered)', 'cursor');
+    }
+  }
+  return { first: limit, after: cursor };
+}
 
 /** A collection as listed and answered (our shape). */
 export function collectionJson(c: CollectionFieldsFragment) {
@@ -62,7 +79,7 @@ export const collectionsRoutes = [
     scope: 'media',
     summary: "List the caller's collections, newest first (limit default 100, max 200; cursor)",
     operation: ListCollectionsDocument,
-    variables: ({ query }) => page(query, 100),
+    variables: ({ query }) => page(query, 100, 200),
     shape: (data) => {
       const connection = data.viewer.collections;
       return {
@@ -93,7 +110,7 @@ export const collectionsRoutes = [
     scope: 'media',
     summary: 'A collection with its items (media items not in the trash, in collection order; limit default 100, max 500; cursor)',
     operation: GetCollectionDocument,
-    variables: ({ params, query }) => ({ id: idParam(params, 'collection'), ...page(query, 100) }),
+    variables: ({ params, query }) => ({ id: idParam(params, 'collection'), ...page(query, 100, 500) }),
     shape: (data) => {
       const { items, ...collection } = data.collection;
       const { id, ...rest } = collectionJson(collection);

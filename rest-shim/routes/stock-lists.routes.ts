@@ -84,7 +84,7 @@ export const stockListsRoutes = [
     scope: 'media',
     summary: 'Stock lists the caller owns or joined, newest first (limit default 100, max 200; cursor)',
     operation: ListStockListsDocument,
-    variables: ({ query }) => page(query, 100),
+    variables: ({ query }) => page(query, 100, 200),
     shape: (data) => {
       const connection = data.viewer.stockLists;
       return {
@@ -115,7 +115,7 @@ export const stockListsRoutes = [
     scope: 'media',
     summary: 'A stock list (owner or member) with its items, oldest first (limit default 100, max 500; cursor)',
     operation: GetStockListDocument,
-    variables: ({ params, query }) => ({ id: idParam(params, 'stock list'), ...page(query, 100) }),
+    variables: ({ params, query }) => ({ id: idParam(params, 'stock list'), ...page(query, 100, 500) }),
     shape: (data) => {
       const { items, ...list } = data.stockList;
       const { id, ...rest } = stockListJson(list);

@@ -97,7 +97,9 @@ builder.scalarType('File', {
     throw new TypeError('File is an input-only scalar');
   },
   parseValue: (value) => {
-    if (value instanceof File) return value;
+    // Yoga hands over its own File implementation, not Node's global class: check the shape.
+    const file = value as File | null;
+    if (file && typeof file === 'object' && typeof file.arrayBuffer === 'function' && typeof file.name === 'string') return file;
     throw new TypeError('File: expected an uploaded file');
   },
 });

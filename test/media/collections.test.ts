@@ -73,9 +73,16 @@ describe('GET /api/media/collections', () => {
     expect(page2.body.collections.map((c: { id: number }) => c.id)).toEqual([first]);
     expect(page2.body.next_cursor).toBeNull();
 
-    const bad = await t.request('GET', '/api/media/collections?limit=abc', { key: alice.key });
-    expect(bad.status).toBe(400);
-    expect(bad.body.error).toBe('limit: expected an integer');
+    for (const [query, error] of [
+      ['limit=abc', 'limit: expected an integer'],
+      ['limit=0', 'limit: expected an integer from 1 to 200'],
+      ['limit=201', 'limit: expected an integer from 1 to 200'],
+      ['cursor=garbage', 'cursor: not a cursor of this list (pass next_cursor as answered)'],
+    ]) {
+      const bad = await t.request('GET', `/api/media/collections?${query}`, { key: alice.key });
+      expect(bad.status, query).toBe(400);
+      expect(bad.body.error).toBe(error);
+    }
   });
 });
 
@@ -116,6 +123,8 @@ describe('collection items', () => {
     expect(paged.body.items).toHaveLength(2);
     const rest = await t.request('GET', `/api/media/collections/${id}?limit=2&cursor=${encodeURIComponent(paged.body.next_cursor)}`, { key: account.key });
     expect(rest.body.items.map((i: { id: number }) => i.id)).toEqual([c]);
+    const tooMany = await t.request('GET', `/api/media/collections/${id}?limit=501`, { key: account.key });
+    expect(tooMany.body.error).toBe('limit: expected an integer from 1 to 500');
   });
 
   it('hides trashed items (and counts only the others) until they are restored', async () => {

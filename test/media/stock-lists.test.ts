@@ -140,7 +140,12 @@ describe('stock lists', () => {
     expect(res.body.items.map((i: { url: string }) => i.url)).toEqual([`${base}/photos/alpine-lake.jpg`, `${base}/photos/desert.png`, `${base}/photos/forest.webp`]);
     const paged = await t.request('GET', `/api/media/stock/lists/${id}?limit=2`, { key: account.key });
     expect(paged.body.items).toHaveLength(2);
-    expect(paged.body.next_cursor).toEqual(expect.any(String));
+    const rest = await t.request('GET', `/api/media/stock/lists/${id}?limit=2&cursor=${encodeURIComponent(paged.body.next_cursor)}`, { key: account.key });
+    expect(rest.body.items.map((i: { url: string }) => i.url)).toEqual([`${base}/photos/forest.webp`]);
+    expect(rest.body.next_cursor).toBeNull();
+    const bad = await t.request('GET', `/api/media/stock/lists/${id}?cursor=nope`, { key: account.key });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('cursor: not a cursor of this list (pass next_cursor as answered)');
   });
 
   it('answers 400 naming the field for malformed items', async () => {
@@ -349,6 +354,31 @@ describe('sharing a stock list', () => {
     expect((await t.request('GET', `/api/media/stock/lists/${id}`, { key: alice.key })).status).toBe(404);
   });
 
+  it('GraphQL: lists with owners, items, adders, saved copies and members load in the same number of database calls for 1 or 4 lists (no N+1)', async () => {
+    const alice = await t.createAccount('stock-n1-a');
+    const bob = await t.createAccount('stock-n1-b');
+    for (let i = 0; i < 4; i++) {
+      const id = await createList(alice.key, { name: `n1 ${i}` });
+      await addItems(alice.key, id, [{ url: `${base}/photos/desert.png` }, { url: `${base}/photos/forest.webp?n=${i}` }]);
+      await joined(alice.key, bob.key, id);
+    }
+    const query = (n: number) => `{ viewer { stockLists(first: ${n}) { edges { node { owner role itemCount members { handle } items(first: 3) { edges { node { addedBy savedMediaId } } } } } } } }`;
+    const calls = (n: number) =>
+      countPrismaCalls(async () => {
+        const res = await t.graphql(query(n), {}, { key: bob.key });
+        expect(res.body.errors, res.text).toBeUndefined();
+        expect(res.body.data.viewer.stockLists.edges).toHaveLength(n);
+        for (const { node } of res.body.data.viewer.stockLists.edges) {
+          expect(node).toMatchObject({ owner: alice.handle, role: 'member', itemCount: 2, members: [{ handle: bob.handle }] });
+          expect(node.items.edges.map((e: { node: { addedBy: string } }) => e.node.addedBy)).toEqual([alice.handle, alice.handle]);
+        }
+      });
+    const one = await calls(1);
+    const four = await calls(4);
+    expect(one.length).toBeGreaterThan(0);
+    expect(four).toEqual(one);
+  });
+
   it('GraphQL: nodes resolve for owner and members only; the token shows to the owner only', async () => {
     const alice = await t.createAccount('stock-gql-a');
     const bob = await t.createAccount('stock-gql-b');
@@ -369,3 +399,33 @@ describe('sharing a stock list', () => {
     expect(refused.body.data.deleteStockList).toEqual({ __typename: 'ServiceError', status: 403, message: `only the owner of stock list ${id} can delete it` });
   });
 });
+
+/** Model calls (prisma.<model>.<operation>) made while `fn` runs: the measure of N+1. */
+async function countPrismaCalls(fn: () => Promise<void>): Promise<string[]> {
+  const db = t.app.services.db;
+  const real = db.prisma;
+  const calls: string[] = [];
+  db.prisma = new Proxy(real, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver);
+      if (typeof prop !== 'string' || prop.startsWith('$') || typeof value !== 'object' || value === null) return value;
+      return new Proxy(value, {
+        get(model, op) {
+          const method = Reflect.get(model, op);
+          return typeof method === 'function'
+            ? (...args: unknown[]) => {
+                calls.push(`${prop}.${String(op)}`);
+                return method.apply(model, args);
+              }
+            : method;
+        },
+      });
+    },
+  });
+  try {
+    await fn();
+  } finally {
+    db.prisma = real;
+  }
+  return calls.sort();
+}

@@ -39,6 +39,18 @@ async function completedJob({ t, key }: { t: TestApp; key: string }) {
   return { jobId: String(started.body.job_id), filename: done.body.assets.items[0].filename as string };
 }
 
+/** A collection of the given account. */
+async function collection({ t, key }: { t: TestApp; key: string }): Promise<string> {
+  return String((await t.request('POST', '/api/media/collections', { key, body: { name: `collection ${++unique}` } })).body.collection_id);
+}
+
+/** A stock list of the given account, with items at these URLs. */
+async function stockList({ t, key }: { t: TestApp; key: string }, urls: string[] = []): Promise<string> {
+  const id = (await t.request('POST', '/api/media/stock/lists', { key, body: { name: `list ${++unique}` } })).body.list_id as number;
+  if (urls.length) await t.request('POST', `/api/media/stock/lists/${id}/items`, { key, body: { items: urls.map((url) => ({ url })) } });
+  return String(id);
+}
+
 /** A media item of the given account, uploaded as the API does it. */
 async function mediaItem({ t, key }: { t: TestApp; key: string }, trashed = false): Promise<string> {
   const uploaded = await t.request('POST', '/api/media/upload', { key, form: form({ body: await photo('#336699', { seed: ++unique }), name: 'p.jpg', type: 'image/jpeg' }) });
@@ -74,6 +86,52 @@ const cases: Record<string, ContractCase> = {
   'PATCH /api/media/:id/tags': { call: async (ctx) => ({ params: { id: await mediaItem(ctx) }, body: { action: 'add', tags: ['t'] } }), status: 200, fields: ['media_id', 'tags'] },
   'POST /api/media/:id/restore': { call: async (ctx) => ({ params: { id: await mediaItem(ctx, true) } }), status: 200, fields: ['media'] },
   'DELETE /api/media/:id/purge': { call: async (ctx) => ({ params: { id: await mediaItem(ctx, true) } }), status: 200, fields: ['media_id', 'purged'] },
+  // Collections and stock lists (test/media/collections*.test.ts and stock-lists.test.ts go deeper).
+  'GET /api/media/collections': { call: () => ({}), status: 200, fields: ['collections', 'total', 'next_cursor'] },
+  'POST /api/media/collections': { call: () => ({ body: { name: 'contract', description: 'rows' } }), status: 201, fields: ['collection_id', 'name', 'description', 'item_count', 'shared'] },
+  'GET /api/media/collections/:id': { call: async (ctx) => ({ params: { id: await collection(ctx) } }), status: 200, fields: ['collection_id', 'name'] },
+  'POST /api/media/collections/:id/items': {
+    call: async (ctx) => ({ params: { id: await collection(ctx) }, body: { media_ids: [Number(await mediaItem(ctx))] } }),
+    status: 200,
+    fields: ['collection_id', 'added', 'already_in', 'item_count'],
+  },
+  'DELETE /api/media/collections/:id': { call: async (ctx) => ({ params: { id: await collection(ctx) } }), status: 200, fields: ['deleted', 'collection_id'] },
+  'POST /api/media/collections/:id/share': { call: async (ctx) => ({ params: { id: await collection(ctx) }, body: { public: false, password: 'contract pw' } }), status: 200, fields: ['share_token', 'share_url'] },
+  'GET /api/media/stock/lists': { call: () => ({}), status: 200, fields: ['lists', 'total', 'next_cursor'] },
+  'POST /api/media/stock/lists': { call: () => ({ body: { name: 'contract list' } }), status: 201, fields: ['list_id', 'name', 'description'] },
+  'GET /api/media/stock/lists/:id': { call: async (ctx) => ({ params: { id: await stockList(ctx) } }), status: 200, fields: ['list_id', 'name'] },
+  'DELETE /api/media/stock/lists/:id': { call: async (ctx) => ({ params: { id: await stockList(ctx) } }), status: 200, fields: ['deleted', 'list_id'] },
+  'POST /api/media/stock/lists/:id/items': {
+    call: async (ctx) => ({ params: { id: await stockList(ctx) }, body: { items: [{ url: `${site.url}/img/page1.png`, title: 'Page one', attribution: 'fixture' }] } }),
+    status: 200,
+    fields: ['list_id', 'added', 'already_in', 'item_count', 'items'],
+  },
+  'POST /api/media/stock/lists/:id/save': {
+    call: async (ctx) => ({ params: { id: await stockList(ctx, [`${site.url}/img/page2.png`]) } }),
+    status: 200,
+    fields: ['list_id', 'saved', 'duplicates', 'failed', 'already_saved', 'remaining', 'results'],
+  },
+  'DELETE /api/media/stock/items/:id': {
+    call: async (ctx) => {
+      const list = await stockList(ctx);
+      const added = await ctx.t.request('POST', `/api/media/stock/lists/${list}/items`, { key: ctx.key, body: { items: [{ url: `${site.url}/img/page3.png` }] } });
+      return { params: { id: String(added.body.items[0].id) } };
+    },
+    status: 200,
+    fields: ['deleted', 'item_id', 'list_id'],
+  },
+  'POST /api/community/lists/:id/share': { call: async (ctx) => ({ params: { id: await stockList(ctx) } }), status: 200, fields: ['share_token', 'join_path'] },
+  'POST /api/community/lists/join/:token': {
+    // Another account's shared list: the caller joins it.
+    call: async ({ t }) => {
+      const owner = await t.createAccount('contract-list-owner');
+      const list = await stockList({ t, key: owner.key });
+      return { params: { token: (await t.request('POST', `/api/community/lists/${list}/share`, { key: owner.key })).body.share_token } };
+    },
+    status: 200,
+    fields: ['list_id', 'name', 'owner', 'role', 'joined_at'],
+  },
+  'GET /api/community/lists/:id/members': { call: async (ctx) => ({ params: { id: await stockList(ctx) } }), status: 200, fields: ['list_id', 'owner', 'members'] },
   'POST /api/scrape': {
     call: () => ({ body: { url: `${site.url}/gallery/3` } }),
     status: 202,

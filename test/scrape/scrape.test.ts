@@ -159,11 +159,22 @@ describe('options', () => {
     [{ url: 'https://example.com', crawl_depth: 3 }, 'crawl_depth: expected an integer from 0 to 2'],
     [{ url: 'https://example.com', max_files: 0 }, 'max_files: expected at least 1'],
     [{ url: 'https://example.com', sniper_mode: 'yes' }, 'sniper_mode: expected true or false (or 1 or 0)'],
-    [{ url: 'https://example.com', ai_labeling: true }, 'ai_labeling: image labelling is not available on this server yet; send false or leave it out'],
   ])('refuses %j with 400', async (body, message) => {
     const res = await t.request('POST', '/api/scrape', { key: t.ownerKey, body });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ success: false, error: message });
+  });
+});
+
+describe('ai_labeling', () => {
+  it('labels images with the vision module and names the files after the labels', { timeout: 60_000 }, async () => {
+    const { done } = await scrape({ url: `${site.url}/people`, ai_labeling: true });
+    expect(done.body.status).toBe('completed');
+    const [photo] = done.body.assets.items;
+    expect(photo.ai_label.split(',')).toContain('person');
+    expect(photo.filename).toMatch(/^person.*\.jpg$/);
+    const { done: plain } = await scrape({ url: `${site.url}/people`, force: true });
+    expect(plain.body.assets.items[0].ai_label).toBeNull();
   });
 });
 

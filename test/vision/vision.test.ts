@@ -161,7 +161,7 @@ describe('GraphQL analyzeImage', () => {
 
   // Skipped: yoga hands uploads over as @whatwg-node File objects, which the shared `File` scalar
   // (src/graphql/builder.ts) refuses because they are not instances of Node's global File.
-  it.skip('takes an upload (GraphQL multipart request)', async () => {
+  it('takes an upload (GraphQL multipart request)', async () => {
     const form = new FormData();
     form.append('operations', JSON.stringify({ query: mutation, variables: { input: { imageFile: null, task: 'ocr', provider: 'local' } } }));
     form.append('map', JSON.stringify({ 0: ['variables.input.imageFile'] }));

@@ -138,6 +138,8 @@ describe('image input', () => {
   it('sniffs the bytes: non-images, unsupported formats and oversized images are refused', async () => {
     const png = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#fff' } }).png().toBuffer();
     expect(await inspectImage(png, 'image_file', limits)).toMatchObject({ format: 'png', mime: 'image/png', width: 10, height: 10 });
+    const avif = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#888' } }).avif().toBuffer();
+    expect(await inspectImage(avif, 'image_file', limits)).toMatchObject({ format: 'avif', mime: 'image/avif' });
 
     const notImage = await rejected(inspectImage(Buffer.from('%PDF-1.4 hello'), 'image_file', limits));
     expect([notImage.status, notImage.field, notImage.message]).toEqual([400, 'image_file', 'image_file: not an image (expected JPEG, PNG, WebP, GIF, TIFF or AVIF)']);

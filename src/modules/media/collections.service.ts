@@ -74,8 +74,12 @@ export async function verifySharePassword(password: string, stored: string): Pro
   const expected = Buffer.from(hashText, 'base64url');
   if (expected.length < 16) return false;
   if (password.length > 1000) return false;
-  const actual = await scryptAsync(password.normalize('NFC'), Buffer.from(saltText, 'base64url'), expected.length, params);
-  return timingSafeEqual(actual, expected);
+  try {
+    const actual = await scryptAsync(password.normalize('NFC'), Buffer.from(saltText, 'base64url'), expected.length, params);
+    return timingSafeEqual(actual, expected);
+  } catch {
+    return false; // parameters scrypt refuses (memory bound): not a hash of ours
+  }
 }
 
 // ---- the service ---------------------------------------------------------------------------------

@@ -315,8 +315,10 @@ export class StockListsService {
 /** A file name for the library: the URL's last path segment, else stock-<id>. */
 export function filenameOf(url: string, itemId: number): string {
   try {
-    const last = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '').replace(/[\u0000-\u001f/\\]/g, '').trim();
-    if (last) return last.slice(0, 200);
+    const segment = decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '');
+    // No separators (an encoded %2F or %5C) and no control characters.
+    const last = segment.replace(/[/\\]|\p{Cc}/gu, '').trim();
+    if (last && !/^\.+$/.test(last)) return last.slice(0, 200);
   } catch {
     // fall through
   }

@@ -24,6 +24,8 @@ export interface ScrapeDependencies {
   logger: Logger;
   scrape: Config['scrape'];
   userAgent: string;
+  /** Labels for an image (ai_labeling), from the vision module. */
+  labeler: (image: Buffer) => Promise<string[]>;
 }
 
 /** Never wait longer than this between two requests to one host, whatever Crawl-delay asks. */
@@ -192,13 +194,25 @@ class ScrapeRun {
     const sha256 = createHash('sha256').update(body).digest('hex');
     if (this.seenHashes.has(sha256) || this.full()) return;
     this.seenHashes.add(sha256);
-    const filename = this.uniqueName(filenameFor(resource.url, type.ext));
     this.counts.assetsStored++; // reserve the slot before awaiting, so max_files is never passed
     try {
+      // ai_labeling: the vision module names what it sees; the labels also name the file.
+      const labels = this.input.ai_labeling && type.kind === 'image' ? await this.deps.labeler(body) : [];
+      const filename = this.uniqueName(labels.length > 0 ? filenameFor(`https://x/${labels.slice(0, 3).join('-')}`, type.ext) : filenameFor(resource.url, type.ext));
       const storageKey = assetStorageKey(this.job.id, filename);
       await this.deps.blobs.put(storageKey, body, { contentType: type.mime, size: body.length });
       await this.deps.db.prisma.asset.create({
-        data: { jobId: this.job.id, filename, url: resource.url, type: type.kind, contentType: type.mime, size: body.length, sha256, storageKey },
+        data: {
+          jobId: this.job.id,
+          filename,
+          url: resource.url,
+          type: type.kind,
+          contentType: type.mime,
+          size: body.length,
+          sha256,
+          storageKey,
+          aiLabel: this.input.ai_labeling && type.kind === 'image' ? labels.join(',') : null,
+        },
       });
     } catch (error) {
       this.counts.assetsStored--;

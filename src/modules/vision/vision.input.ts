@@ -42,15 +42,17 @@ export async function inspectImage(bytes: Buffer, field: string, limits: { maxPi
   } catch {
     throw new InvalidInput(`${field}: not an image (expected ${FORMAT_LIST})`, field);
   }
-  const mime = SUPPORTED_FORMATS[metadata.format ?? ''];
-  if (!mime) throw new InvalidInput(`${field}: unsupported image format ${metadata.format ?? 'unknown'} (expected ${FORMAT_LIST})`, field);
+  // sharp names AVIF by its container (heif, with av1 compression); HEIC (hevc) it cannot decode.
+  const format = metadata.format === 'heif' ? (metadata.compression === 'av1' ? 'avif' : 'heic') : (metadata.format ?? 'unknown');
+  const mime = SUPPORTED_FORMATS[format];
+  if (!mime) throw new InvalidInput(`${field}: unsupported image format ${format} (expected ${FORMAT_LIST})`, field);
   const width = metadata.width ?? 0;
   const height = metadata.height ?? 0;
   if (width <= 0 || height <= 0) throw new InvalidInput(`${field}: the image has no size`, field);
   if (width * height > limits.maxPixels) {
     throw new InvalidInput(`${field}: the image has ${width}x${height} pixels, more than the limit of ${limits.maxPixels} pixels`, field);
   }
-  return { bytes, format: metadata.format!, mime, width, height };
+  return { bytes, format, mime, width, height };
 }
 
 /** Long side and size external providers are sent at most (their own limits are near these). */

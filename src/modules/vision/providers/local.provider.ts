@@ -54,9 +54,11 @@ export class LocalProvider implements VisionProvider {
     const started = performance.now();
     let answer: LocalAnswer;
     try {
+      // A copy of exactly the image's bytes, moved (not cloned) into the worker thread.
+      const bytes = new Uint8Array(image.bytes);
       answer = await this.workers().run(
-        { image: new Uint8Array(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength), task, maxPixels: this.options.maxPixels },
-        { signal: AbortSignal.timeout(this.options.taskTimeoutMs) },
+        { image: bytes, task, maxPixels: this.options.maxPixels },
+        { signal: AbortSignal.timeout(this.options.taskTimeoutMs), transferList: [bytes.buffer] },
       );
     } catch (error) {
       const message = (error as Error).message ?? String(error);
