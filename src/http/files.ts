@@ -1,5 +1,6 @@
 // HTTP answers for stored job files: one file with the right headers (ETag, ranges, nosniff, SVG
 // kept inert) and a streamed ZIP of a job.
+import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import type { Context } from '../graphql/context.js';
 import { writeZip } from '../platform/storage/zip.js';
@@ -33,7 +34,8 @@ export async function sendJobFile(context: Context, jobId: number, filename: str
   } else {
     res.status(200).set('Content-Length', String(opened.info.size));
   }
-  await pipe(opened.body, res);
+  // pipeline closes the blob when the client goes away at any moment (also before piping starts).
+  await pipeline(opened.body, res).catch(() => opened.body.destroy());
 }
 
 export async function sendJobArchive(context: Context, jobId: number, res: Response): Promise<void> {
@@ -44,15 +46,4 @@ export async function sendJobArchive(context: Context, jobId: number, res: Respo
     'Cache-Control': 'private, no-store',
   });
   await writeZip(entries, res);
-}
-
-function pipe(body: NodeJS.ReadableStream & { destroy(error?: Error): void }, res: Response): Promise<void> {
-  return new Promise((resolve, reject) => {
-    res.on('close', () => {
-      body.destroy();
-      resolve();
-    });
-    body.on('error', reject);
-    body.pipe(res);
-  });
 }

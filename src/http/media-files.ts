@@ -1,5 +1,6 @@
 // GET /media/<id>/<original|thumbnail>?v=..&sig=..: library files by signed URL (no API key), so
 // an <img src> works. Files are served inert: nosniff, a sandboxing CSP, documents as attachments.
+import { pipeline } from 'node:stream/promises';
 import type { Request, Response, Router } from 'express';
 import { Router as createRouter } from 'express';
 import type { Services } from '../services.js';
@@ -30,8 +31,8 @@ export function mediaFilesRouter(services: Services): Router {
       res.status(304).end();
       return;
     }
-    res.on('close', () => body.destroy());
-    body.pipe(res);
+    // pipeline closes the file when the client goes away at any moment (also before piping starts).
+    await pipeline(body, res).catch(() => body.destroy());
   });
   return router;
 }

@@ -18,6 +18,8 @@ export interface Database {
   /** Runs `fn` holding one connection: a transaction or a session lock needs the same connection. */
   withConnection<T>(fn: (conn: RawConnection) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** Statements sent so far (embedded database only; null on PostgreSQL): lets tests catch N+1 queries. */
+  statementCount(): number | null;
 }
 
 export interface RawConnection {
@@ -39,6 +41,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 async function openPGlite(dir?: string): Promise<Database> {
   if (dir) mkdirSync(dir, { recursive: true });
   const pglite = await PGlite.create(dir ? join(dir) : undefined);
+  let statements = 0;
+  for (const method of ['query', 'exec'] as const) {
+    const original = pglite[method].bind(pglite) as (...args: unknown[]) => unknown;
+    (pglite as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+      statements++;
+      return original(...args);
+    };
+  }
   // The adapter is built against an older @prisma/driver-adapter-utils; the runtime contract is the same.
   const adapter = new PrismaPGlite(pglite) as unknown as PrismaPg;
   const prisma = new PrismaClient({ adapter });
@@ -54,6 +64,7 @@ async function openPGlite(dir?: string): Promise<Database> {
     query: conn.query,
     // PGlite has a single connection; its own queue serialises callers.
     withConnection: (fn) => fn(conn),
+    statementCount: () => statements,
     close: async () => {
       await prisma.$disconnect();
       await pglite.close();
@@ -92,6 +103,7 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
         client.release();
       }
     },
+    statementCount: () => null,
     close: async () => {
       await prisma.$disconnect();
       await pool.end();
