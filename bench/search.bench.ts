@@ -90,10 +90,13 @@ async function main() {
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
   }
-  const lite = await openDatabase({});
-  await migrate(lite, readMigrations(MIGRATIONS_DIR));
-  const pgliteRows = await measure('PGlite', lite);
-  await lite.close();
+  let pgliteRows: typeof postgresRows = [];
+  if (!process.env.BENCH_SKIP_PGLITE) {
+    const lite = await openDatabase({});
+    await migrate(lite, readMigrations(MIGRATIONS_DIR));
+    pgliteRows = await measure('PGlite', lite);
+    await lite.close();
+  }
 
   const table = (rows: typeof postgresRows) => rows.map((r) => `| ${r.query} | ${r.total} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} |`).join('\n');
   const worst = Math.max(...postgresRows.map((r) => r.p95));

@@ -1,6 +1,6 @@
 // How service errors look on the wire in GraphQL: message kept, status and code in extensions.
 import { GraphQLError } from 'graphql';
-import { AppError } from '../platform/errors.js';
+import { AppError, InvalidInput } from '../platform/errors.js';
 import { currentRequestId, type Logger } from '../platform/logger.js';
 
 export function toGraphQLError(error: AppError, from?: GraphQLError): GraphQLError {
@@ -31,6 +31,10 @@ export function makeMaskError(logger: Logger) {
   return (error: unknown, message: string): Error => {
     const original = isGraphQLError(error) ? error.originalError : error;
     if (original instanceof AppError) return toGraphQLError(original, isGraphQLError(error) ? error : undefined);
+    // Pothos refuses bad connection arguments (negative first, a malformed cursor): the caller's mistake.
+    if (original instanceof Error && original.name === 'PothosValidationError') {
+      return toGraphQLError(new InvalidInput(original.message), isGraphQLError(error) ? error : undefined);
+    }
     if (isGraphQLError(error) && (!original || isGraphQLError(original))) return isGraphQLError(original) ? original : error;
     const requestId = currentRequestId();
     logger.error({ err: original }, 'unexpected error in GraphQL operation');

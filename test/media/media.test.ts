@@ -40,6 +40,13 @@ describe('POST /api/media/upload', () => {
     expect(second.body.media_id).toBe(first.body.media_id);
   });
 
+  it('stores concurrent uploads of the same bytes once', async () => {
+    const bytes = await photo('#0a0b0c', { seed: 99 });
+    const results = await Promise.all(Array.from({ length: 5 }, () => upload(bytes)));
+    expect(new Set(results.map((r) => r.body.media_id)).size).toBe(1);
+    expect(results.filter((r) => r.body.duplicate === false)).toHaveLength(1);
+  });
+
   it('defaults the name to the file name, and refuses what is not an image, video or document', async () => {
     const named = await upload(await photo('#118811', { seed: 3 }), {}, t.ownerKey, 'garden.jpg');
     expect(named.body.media.name).toBe('garden.jpg');
@@ -202,6 +209,13 @@ describe('folders, credits and mirrors', () => {
     expect((await t.request('PATCH', `/api/media/folders/${id}`, { key: t.ownerKey, body: { name: 'Mine now' } })).status).toBe(404);
     expect((await t.request('DELETE', `/api/media/folders/${id}`, { key: account.key })).body).toEqual({ success: true, deleted: true, folder_id: id });
     expect((await t.request('GET', `/api/media/${media}`, { key: account.key })).body.media.folder_id).toBeNull();
+  });
+
+  it('answers folder counts from GraphQL mutations, and 400 for bad connection arguments', async () => {
+    const created = await t.graphql('mutation { createFolder(name: "gql folder") { ... on MutationCreateFolderSuccess { data { name itemCount } } } }', {}, { key: t.ownerKey });
+    expect(created.body.data.createFolder.data).toEqual({ name: 'gql folder', itemCount: 0 });
+    const bad = await t.graphql('{ viewer { subKeys(first: -1) { totalCount } } }', {}, { key: t.ownerKey });
+    expect(bad.body.errors[0]).toMatchObject({ message: 'Argument "first" must be a non-negative integer', extensions: { code: 'INVALID_INPUT', status: 400 } });
   });
 
   it('keeps /api/media/list, /trash, /folders, /credits apart from /api/media/{id}', async () => {

@@ -140,7 +140,7 @@ CREATE TABLE "CreditEntry" (
 CREATE INDEX "MediaItem_accountId_trashedAt_id_idx" ON "MediaItem"("accountId", "trashedAt", "id");
 
 -- CreateIndex
-CREATE INDEX "MediaItem_accountId_sha256_idx" ON "MediaItem"("accountId", "sha256");
+CREATE UNIQUE INDEX "MediaItem_accountId_sha256_key" ON "MediaItem"("accountId", "sha256");
 
 -- CreateIndex
 CREATE INDEX "MediaItem_accountId_group_idx" ON "MediaItem"("accountId", "group");
@@ -221,8 +221,8 @@ ALTER TABLE "CreditEntry" ADD CONSTRAINT "CreditEntry_accountId_fkey" FOREIGN KE
 -- CreateIndex
 CREATE INDEX "MediaItem_tags_idx" ON "MediaItem" USING GIN ("tags");
 
--- CreateIndex
-CREATE INDEX "MediaItem_accountId_colourL_idx" ON "MediaItem"("accountId", "colourL");
+-- Hand-written: colour search reads only this index (the Lab box, then the id of each live item).
+CREATE INDEX "MediaItem_colour_idx" ON "MediaItem" ("accountId", "colourL", "colourA", "colourB", "id") WHERE "trashedAt" IS NULL;
 
 -- Hand-written: full-text search over the generated column (Prisma cannot declare either).
 CREATE INDEX "MediaItem_searchVector_idx" ON "MediaItem" USING GIN ("searchVector");

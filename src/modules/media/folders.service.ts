@@ -37,10 +37,12 @@ export class FoldersService {
     return this.uniqueName(name, () => this.db.prisma.mediaFolder.update({ where: { id }, data: { name } }));
   }
 
-  async delete(actor: Actor, id: number): Promise<MediaFolder> {
+  /** Answers the folder as it was, with the count of items that just left it. */
+  async delete(actor: Actor, id: number): Promise<FolderWithCount> {
     const folder = await this.get(actor, id);
+    const itemCount = await this.db.prisma.mediaItem.count({ where: { folderId: id, trashedAt: null } });
     await this.db.prisma.mediaFolder.delete({ where: { id } });
-    return folder;
+    return { ...folder, itemCount };
   }
 
   async get(actor: Actor, id: number): Promise<MediaFolder> {

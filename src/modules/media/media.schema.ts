@@ -243,15 +243,28 @@ builder.mutationFields((t) => ({
     args: { ids: t.arg.intList({ required: true }), action: t.arg({ type: BulkActionEnum, required: true }), folderId: t.arg.int(), tags: t.arg.stringList() },
     resolve: (_root, args, ctx) => ctx.services.media.bulk(actor(ctx), { ids: args.ids, action: args.action, ...presentOnly({ folder_id: args.folderId, tags: args.tags ?? undefined }) }),
   }),
-  createFolder: t.prismaField({ type: FolderRef, authScopes: media, errors: {}, args: { name: t.arg.string({ required: true }) }, resolve: (_q, _r, a, ctx) => ctx.services.folders.create(actor(ctx), a) }),
+  // Mutations answer the folder re-read with the caller's selection (counts included).
+  createFolder: t.prismaField({
+    type: FolderRef,
+    authScopes: media,
+    errors: {},
+    args: { name: t.arg.string({ required: true }) },
+    resolve: async (query, _r, a, ctx) => {
+      const folder = await ctx.services.folders.create(actor(ctx), a);
+      return ctx.services.db.prisma.mediaFolder.findUniqueOrThrow({ ...query, where: { id: folder.id } });
+    },
+  }),
   renameFolder: t.prismaField({
     type: FolderRef,
     authScopes: media,
     errors: {},
     args: { id: t.arg.int({ required: true }), name: t.arg.string({ required: true }) },
-    resolve: (_q, _r, a, ctx) => ctx.services.folders.rename(actor(ctx), a.id, a),
+    resolve: async (query, _r, a, ctx) => {
+      const folder = await ctx.services.folders.rename(actor(ctx), a.id, a);
+      return ctx.services.db.prisma.mediaFolder.findUniqueOrThrow({ ...query, where: { id: folder.id } });
+    },
   }),
-  deleteFolder: t.prismaField({ type: FolderRef, authScopes: media, errors: {}, args: { id: t.arg.int({ required: true }) }, resolve: (_q, _r, a, ctx) => ctx.services.folders.delete(actor(ctx), a.id) }),
+  deleteFolder: t.field({ type: FolderWithCountRef, authScopes: media, errors: {}, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.folders.delete(actor(ctx), a.id) }),
 }));
 
 const MirrorRef = builder.objectRef<{ id: number; url: string; createdAt: Date }>('MediaMirror').implement({

@@ -5,6 +5,7 @@ import { Prisma } from '../../generated/prisma/client.js';
 import type { MediaItem } from '../../generated/prisma/client.js';
 import type { Database } from '../../platform/database/database.js';
 import { Conflict, NotFound } from '../../platform/errors.js';
+import { isUniqueViolation } from '../../platform/database/errors.js';
 import type { BlobStore } from '../../platform/storage/blob-store.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/actor.js';
@@ -90,7 +91,9 @@ export class MediaService {
       await this.blobs.put(thumbnailKey, processed.thumbnail.body, { contentType: processed.thumbnail.mime, size: processed.thumbnail.body.length });
     }
     const [l, a, b] = processed.dominantColour?.lab ?? [null, null, null];
-    const media = await this.db.prisma.mediaItem.create({
+    let media: MediaItem;
+    try {
+      media = await this.db.prisma.mediaItem.create({
       data: {
         accountId: actor.accountId,
         name: options.name ?? (file.filename || `upload.${processed.stored.ext}`),
@@ -119,7 +122,13 @@ export class MediaService {
         sourceUrl: file.sourceUrl,
         attribution: file.attribution,
       },
-    });
+      });
+    } catch (error) {
+      // The same bytes arrived twice at once: the other upload won, and this one is its duplicate.
+      if (!isUniqueViolation(error)) throw error;
+      const winner = await this.db.prisma.mediaItem.findUniqueOrThrow({ where: { accountId_sha256: { accountId: actor.accountId, sha256: processed.sha256 } } });
+      return { media: winner, duplicate: true };
+    }
     return { media, duplicate: false };
   }
 
@@ -159,7 +168,7 @@ export class MediaService {
     if (f.color) {
       const [l, a, b] = hexToLab(parseHexColour(f.color));
       const distance = Prisma.sql`sqrt(power("colourL" - ${l}, 2) + power("colourA" - ${a}, 2) + power("colourB" - ${b}, 2))`;
-      // The box around the colour lets the (accountId, colourL) index cut most rows before distances.
+      // The box around the colour lets the partial colour index answer without reading the table.
       const r = COLOUR_MATCH_DISTANCE;
       conditions.push(Prisma.sql`"colourL" BETWEEN ${l - r} AND ${l + r} AND "colourA" BETWEEN ${a - r} AND ${a + r} AND "colourB" BETWEEN ${b - r} AND ${b + r}`);
       conditions.push(Prisma.sql`${distance} <= ${r}`);
