@@ -9,14 +9,16 @@
 // - `--serve`: the site server, so its CPU and memory never count against a crawler;
 // - `--run ours|crawlee <options>`: one crawler, alone in its process so its peak RSS is its own.
 //
-// Environment knobs (all optional): BENCH_POLL_MS (how often our client polls the job, default
+// Environment knobs (all optional): BENCH_ROUNDS (default 3: each crawler runs once per round, the
+// order alternating, and the median round counts; shared machines are noisy), BENCH_POLL_MS (how often our client polls the job, default
 // 1000; the API asks for 2-5 s), BENCH_HOST_CONCURRENCY (our per-host limit, default: the config's
 // SCRAPE_HOST_CONCURRENCY default), BENCH_CRAWLEE_MAX_CONCURRENCY and
 // BENCH_CRAWLEE_DESIRED_CONCURRENCY (default 16 and 16), BENCH_ONLY=ours|crawlee,
 // BENCH_CPU_PROF=ours|crawlee|both (writes V8 CPU profiles to a kept temp folder and prints where
 // the crawl's time went), and BENCH_DATABASE_URL (a PostgreSQL server for our service instead of
 // in-memory PGlite, to see the crawler's memory without the embedded database; a diagnostic),
-// BENCH_TRACE=1 (counts and times our job's fetches, blob writes and asset inserts).
+// BENCH_TRACE=1 (counts and times our job's fetches, blob writes and asset inserts), and
+// BENCH_WRITE=0 (print only; keeps diagnostic runs out of RESULTS.md).
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
@@ -32,7 +34,7 @@ const SECTION_START = '<!-- crawl:start -->';
 const SECTION_END = '<!-- crawl:end -->';
 const TARGET_PEAK_RSS_MB = 300;
 const CHILD_TIMEOUT_MS = 15 * 60_000;
-const ENV_KNOBS = ['BENCH_POLL_MS', 'BENCH_HOST_CONCURRENCY', 'BENCH_DATABASE_URL', 'BENCH_CRAWLEE_MAX_CONCURRENCY', 'BENCH_CRAWLEE_DESIRED_CONCURRENCY', 'BENCH_ONLY', 'BENCH_CPU_PROF', 'BENCH_TRACE'];
+const ENV_KNOBS = ['BENCH_ROUNDS', 'BENCH_POLL_MS', 'BENCH_HOST_CONCURRENCY', 'BENCH_DATABASE_URL', 'BENCH_CRAWLEE_MAX_CONCURRENCY', 'BENCH_CRAWLEE_DESIRED_CONCURRENCY', 'BENCH_ONLY', 'BENCH_CPU_PROF', 'BENCH_TRACE'];
 
 type CrawlerName = 'ours' | 'crawlee';
 
@@ -96,9 +98,8 @@ function nextMessage<T extends { type: string }>(child: ChildProcess, type: T['t
 
 async function crawl(name: CrawlerName, options: object, profileDir: string | undefined): Promise<CrawlResult> {
   // --expose-gc lets the child collect before taking its baseline.
-  // Profiles go to a folder per crawler: tsx's loader thread writes one too (the main thread's is
-  // the one whose name has thread id 0).
-  const execArgv = ['--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${join(profileDir, name)}`] : [])];
+  // A folder per run: tsx's loader thread writes a profile too (see mainProfile).
+  const execArgv = ['--expose-gc', ...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [])];
   const child = forkSelf(['--run', name, JSON.stringify(options)], execArgv);
   try {
     const { result } = await nextMessage<{ type: 'result'; result: CrawlResult }>(child, 'result', CHILD_TIMEOUT_MS);
@@ -131,6 +132,7 @@ const f1 = (v: number) => v.toFixed(1);
 const verdict = (ok: boolean) => (ok ? '**PASS**' : '**FAIL**');
 
 interface Run {
+  round: number;
   result: CrawlResult;
   served: Omit<SiteStats, 'cpuSeconds'> & { serverCpuSeconds: number };
   problems: string[];
@@ -152,38 +154,50 @@ function commandLine(): string {
   return [...env, 'npx tsx bench/crawl.bench.ts'].join(' ');
 }
 
-function report(manifest: SiteManifest, runs: Map<CrawlerName, Run>, pollMs: number, loadBefore: number): string {
+/** The round with the median time (the lower one of two middles): its figures stand for the crawler. */
+function median(rounds: Run[]): Run {
+  return [...rounds].sort((a, b) => a.result.seconds - b.result.seconds)[Math.floor((rounds.length - 1) / 2)]!;
+}
+
+function report(manifest: SiteManifest, runs: Map<CrawlerName, Run[]>, pollMs: number, loadBefore: number): string {
   const cpu = cpus();
+  const roundCount = Math.max(...[...runs.values()].map((r) => r.length));
   const formats = Object.entries(manifest.formats)
     .map(([mime, f]) => `${f.count} ${mime.replace('image/', '')} (${f1(f.minKb)}–${f1(f.maxKb)} KB, mean ${f1(f.meanKb)})`)
     .join(', ');
+  const chosen = new Map([...runs].map(([name, rounds]) => [name, median(rounds)]));
   const lines = [
     '## Crawl: our scrape job against Crawlee CheerioCrawler',
     '',
     `- Date: ${new Date().toISOString()}`,
     `- Machine: ${cpu[0]?.model.trim() ?? 'unknown CPU'} × ${cpu.length}, ${(totalmem() / 1024 ** 3).toFixed(0)} GB, Node ${process.version}, ${process.platform} ${process.arch}`,
     `- Command: \`${commandLine()}\``,
-    // Other work on the machine skews the seconds (not the ratio of CPU seconds as much): say how busy it was.
+    // Other work on the machine skews the seconds (the CPU seconds less): say how busy it was.
     `- Load average (1 min) before / after: ${loadBefore.toFixed(2)} / ${loadavg()[0]!.toFixed(2)}`,
     `- Site: ${manifest.pages} pages (start → ${manifest.hubs} hubs → leaves, all within depth 2, ${f1(manifest.htmlBytes / manifest.pages / 1024)} KB of HTML each), ${manifest.images} distinct images, ${f1(manifest.imageBytes / 1024 / 1024)} MB: ${formats}; node:http on 127.0.0.1 in its own process, robots.txt allows all`,
-    `- Ours: the whole app in its own process (in-memory PGlite, LOG_LEVEL silent, files to the local blob store in a temp DATA_DIR), fetch.allowPrivateAddresses ['127.0.0.1'], scrape.hostDelayMs 0, scrape.maxPages 2000, jobs concurrency 1; POST /api/scrape {sniper_mode: false, crawl_depth: 2, max_files: 10000}, then GET /api/jobs/{id} every ${pollMs} ms. Seconds = POST to the job's finished_at.`,
+    `- Ours: the whole app in its own process (in-memory PGlite, LOG_LEVEL silent, files to the local blob store in a temp DATA_DIR), fetch.allowPrivateAddresses ['127.0.0.1'], scrape.hostDelayMs 0, scrape.maxPages 2000, jobs concurrency 1; POST /api/scrape {sniper_mode: false, crawl_depth: 2, max_files: 10000}, then GET /api/jobs/{id} every ${pollMs} ms. Seconds = POST to the job's finished_at. The job allows 16 requests at once overall but 4 per host (SCRAPE_HOST_CONCURRENCY), and this site is one host.`,
     '- Crawlee: CheerioCrawler in its own process, one router: pages enqueue their `img[src]` (label IMAGE) and, below depth 2, their same-hostname links; images come through the same crawler (additionalMimeTypes) and are written to a temp folder named by SHA-256. persistStorage false, no session pool, robots.txt respected. Seconds = `crawler.run()`.',
     '- Memory: RSS sampled every 50 ms in the crawler process from just before the crawl until it is done; baseline = RSS then (after a forced GC), growth = peak − baseline. VmHWM is the kernel’s peak for the whole process, start-up included.',
+    `- Rounds: ${roundCount}, each crawler once per round in a fresh process, the order alternating (round 1 ours first, round 2 Crawlee first ...). The tables show each crawler's median round; the throughput target compares the medians, the memory target takes our highest peak of all rounds.`,
     '',
     '| crawler | pages | assets | seconds | pages/min | assets/s | peak RSS MB | RSS growth MB |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
-  for (const { result: r } of runs.values()) {
+  for (const { result: r } of chosen.values()) {
     lines.push(`| ${r.crawler} | ${r.pages} | ${r.assets} | ${r.seconds.toFixed(1)} | ${((r.pages / r.seconds) * 60).toFixed(0)} | ${(r.assets / r.seconds).toFixed(1)} | ${f1(r.peakRssMb)} | ${f1(r.peakRssMb - r.baselineRssMb)} |`);
+  }
+  lines.push('', 'Every round:', '', '| crawler | round | seconds | CPU s (crawler) | peak RSS MB |', '| --- | ---: | ---: | ---: | ---: |');
+  for (const rounds of runs.values()) {
+    for (const { result: r, round } of rounds) lines.push(`| ${r.crawler.split(' (')[0]} | ${round} | ${r.seconds.toFixed(1)} | ${f1(r.cpuSeconds)} | ${f1(r.peakRssMb)} |`);
   }
   lines.push(
     '',
-    'Diagnostics (same window):',
+    'Diagnostics of the median rounds (same window):',
     '',
     '| crawler | CPU s (crawler) | CPU s (site server) | GC ms | event-loop delay p99 / max ms | peak heap MB | VmHWM MB | requests served: pages / images / robots / 404 |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
-  for (const { result: r, served: s } of runs.values()) {
+  for (const { result: r, served: s } of chosen.values()) {
     lines.push(
       `| ${r.crawler} | ${f1(r.cpuSeconds)} | ${f1(s.serverCpuSeconds)} | ${r.gcMs.toFixed(0)} | ${f1(r.loopDelayP99Ms)} / ${f1(r.loopDelayMaxMs)} | ${f1(r.peakHeapUsedMb)} | ${r.vmHwmMb === null ? 'n/a' : f1(r.vmHwmMb)} | ${s.pages} / ${s.images} / ${s.robots} / ${s.notFound} |`,
     );
@@ -195,17 +209,19 @@ function report(manifest: SiteManifest, runs: Map<CrawlerName, Run>, pollMs: num
     '| crawler | RSS | heap total | heap used | external | array buffers |',
     '| --- | ---: | ---: | ---: | ---: | ---: |',
   );
-  for (const { result: r } of runs.values()) {
+  for (const { result: r } of chosen.values()) {
     const { baseline: b, peak: p } = r.memoryAt;
     const pair = (k: keyof typeof b) => `${f1(b[k])} → ${f1(p[k])}`;
     lines.push(`| ${r.crawler} | ${pair('rss')} | ${pair('heapTotal')} | ${pair('heapUsed')} | ${pair('external')} | ${pair('arrayBuffers')} |`);
   }
-  const notes = [...runs.values()].flatMap(({ result: r, problems }) => [...r.notes, ...problems.map((p) => `CHECK FAILED: ${p}`)].map((n) => `- ${r.crawler.split(' (')[0]}: ${n}`));
-  if (notes.length) lines.push('', ...notes);
+  const notes = [...chosen.values()].map(({ result: r }) => r.notes.map((n) => `- ${r.crawler.split(' (')[0]}: ${n}`));
+  const problems = [...runs.values()].flat().flatMap(({ result: r, round, problems: p }) => p.map((text) => `- CHECK FAILED, ${r.crawler.split(' (')[0]} round ${round}: ${text}`));
+  if (notes.flat().length || problems.length) lines.push('', ...notes.flat(), ...problems);
 
-  const ours = runs.get('ours')?.result;
-  const crawlee = runs.get('crawlee')?.result;
+  const ours = chosen.get('ours')?.result;
+  const crawlee = chosen.get('crawlee')?.result;
   if (ours) {
+    const peak = Math.max(...runs.get('ours')!.map((r) => r.result.peakRssMb));
     lines.push('', '| target | value | result |', '| --- | ---: | --- |');
     if (crawlee) {
       const pagesRatio = ours.pages / ours.seconds / (crawlee.pages / crawlee.seconds);
@@ -213,10 +229,11 @@ function report(manifest: SiteManifest, runs: Map<CrawlerName, Run>, pollMs: num
       lines.push(
         `| throughput ours / Crawlee, pages per minute (≥ 100%) | ${(pagesRatio * 100).toFixed(0)}% | ${verdict(pagesRatio >= 1)} |`,
         `| throughput ours / Crawlee, assets per second (≥ 100%) | ${(assetsRatio * 100).toFixed(0)}% | ${verdict(assetsRatio >= 1)} |`,
+        `| (for reference) CPU seconds ours / Crawlee | ${((ours.cpuSeconds / crawlee.cpuSeconds) * 100).toFixed(0)}% | |`,
       );
     }
-    lines.push(`| our peak RSS (< ${TARGET_PEAK_RSS_MB} MB) | ${f1(ours.peakRssMb)} MB | ${verdict(ours.peakRssMb < TARGET_PEAK_RSS_MB)} |`);
-    if (crawlee) lines.push(`| (for reference) Crawlee peak RSS | ${f1(crawlee.peakRssMb)} MB | |`);
+    lines.push(`| our peak RSS, highest round (< ${TARGET_PEAK_RSS_MB} MB) | ${f1(peak)} MB | ${verdict(peak < TARGET_PEAK_RSS_MB)} |`);
+    if (crawlee) lines.push(`| (for reference) Crawlee peak RSS, highest round | ${f1(Math.max(...runs.get('crawlee')!.map((r) => r.result.peakRssMb)))} MB | |`);
   }
   return lines.join('\n');
 }
@@ -235,6 +252,7 @@ function writeResults(section: string): void {
 
 async function main(): Promise<void> {
   const pollMs = positiveInt('BENCH_POLL_MS', 1000)!;
+  const rounds = positiveInt('BENCH_ROUNDS', 3)!;
   const only = process.env.BENCH_ONLY as CrawlerName | undefined;
   const profile = process.env.BENCH_CPU_PROF;
   const order: CrawlerName[] = (['ours', 'crawlee'] as const).filter((n) => !only || n === only);
@@ -251,49 +269,56 @@ async function main(): Promise<void> {
       return (await nextMessage<{ type: 'stats'; stats: SiteStats }>(server, 'stats', 10_000)).stats;
     };
 
-    const runs = new Map<CrawlerName, Run>();
-    for (const name of order) {
-      const startUrl = `${manifest.url}/`;
-      const options =
-        name === 'ours'
-          ? { startUrl, tmpRoot, pollMs, hostConcurrency: positiveInt('BENCH_HOST_CONCURRENCY', undefined), adminDatabaseUrl: process.env.BENCH_DATABASE_URL || undefined, trace: process.env.BENCH_TRACE === '1' }
-          : {
-              startUrl,
-              tmpRoot,
-              maxConcurrency: positiveInt('BENCH_CRAWLEE_MAX_CONCURRENCY', 16)!,
-              desiredConcurrency: positiveInt('BENCH_CRAWLEE_DESIRED_CONCURRENCY', 16)!,
-            };
-      console.log(`${name}: crawling ...`);
-      const before = await stats();
-      const dir = profileDir && (profile === 'both' || profile === name) ? profileDir : undefined;
-      const result = await crawl(name, options, dir);
-      const after = await stats();
-      const served = {
-        pages: after.pages - before.pages,
-        images: after.images - before.images,
-        robots: after.robots - before.robots,
-        notFound: after.notFound - before.notFound,
-        bytes: after.bytes - before.bytes,
-        serverCpuSeconds: after.cpuSeconds - before.cpuSeconds,
-      };
-      if (dir) {
-        const { mainProfile, summarizeProfile } = await import('./crawl/profile-summary.js');
-        const file = mainProfile(join(dir, name));
-        if (file) console.log(summarizeProfile(file, result.windowUs));
+    const runs = new Map<CrawlerName, Run[]>(order.map((name) => [name, []]));
+    for (let round = 1; round <= rounds; round++) {
+      // Alternate who goes first: the machine's state drifts, and neither should always get the fresher one.
+      for (const name of round % 2 ? order : [...order].reverse()) {
+        const startUrl = `${manifest.url}/`;
+        const options =
+          name === 'ours'
+            ? { startUrl, tmpRoot, pollMs, hostConcurrency: positiveInt('BENCH_HOST_CONCURRENCY', undefined), adminDatabaseUrl: process.env.BENCH_DATABASE_URL || undefined, trace: process.env.BENCH_TRACE === '1' }
+            : {
+                startUrl,
+                tmpRoot,
+                maxConcurrency: positiveInt('BENCH_CRAWLEE_MAX_CONCURRENCY', 16)!,
+                desiredConcurrency: positiveInt('BENCH_CRAWLEE_DESIRED_CONCURRENCY', 16)!,
+              };
+        console.log(`round ${round}, ${name}: crawling ...`);
+        const before = await stats();
+        const dir = profileDir && (profile === 'both' || profile === name) ? join(profileDir, `${name}-${round}`) : undefined;
+        const result = await crawl(name, options, dir);
+        const after = await stats();
+        const served = {
+          pages: after.pages - before.pages,
+          images: after.images - before.images,
+          robots: after.robots - before.robots,
+          notFound: after.notFound - before.notFound,
+          bytes: after.bytes - before.bytes,
+          serverCpuSeconds: after.cpuSeconds - before.cpuSeconds,
+        };
+        if (dir) {
+          const { mainProfile, summarizeProfile } = await import('./crawl/profile-summary.js');
+          const file = mainProfile(dir);
+          if (file) console.log(summarizeProfile(file, result.windowUs));
+        }
+        const problems = check(result, manifest);
+        runs.get(name)!.push({ round, result, served, problems });
+        console.log(
+          `  ${result.pages} pages, ${result.assets} assets in ${result.seconds.toFixed(1)} s (${f1(result.cpuSeconds)} CPU s); peak RSS ${f1(result.peakRssMb)} MB (baseline ${f1(result.baselineRssMb)} MB)${problems.length ? `; CHECK FAILED: ${problems.join('; ')}` : ''}`,
+        );
+        for (const note of result.notes) console.log(`  ${note}`);
       }
-      const problems = check(result, manifest);
-      runs.set(name, { result, served, problems });
-      console.log(
-        `  ${result.pages} pages, ${result.assets} assets in ${result.seconds.toFixed(1)} s; peak RSS ${f1(result.peakRssMb)} MB (baseline ${f1(result.baselineRssMb)} MB)${problems.length ? `; CHECK FAILED: ${problems.join('; ')}` : ''}`,
-      );
     }
 
     const section = report(manifest, runs, pollMs, loadBefore);
     console.log(`\n${section}\n`);
-    writeResults(section);
-    console.log(`written to ${RESULTS_FILE}`);
+    if (process.env.BENCH_WRITE === '0') console.log('BENCH_WRITE=0: RESULTS.md left as it was');
+    else {
+      writeResults(section);
+      console.log(`written to ${RESULTS_FILE}`);
+    }
     if (profileDir) console.log(`CPU profiles kept in ${profileDir}`);
-    if ([...runs.values()].some((r) => r.problems.length)) process.exitCode = 1;
+    if ([...runs.values()].flat().some((r) => r.problems.length)) process.exitCode = 1;
   } finally {
     // Disconnecting ends the server (see runSiteServer); the kill is for a server that hangs.
     if (server.connected) server.disconnect();
