@@ -126,6 +126,7 @@ async function crawl(options: OursOptions, databaseUrl: string | undefined): Pro
         traceMethod(stages, 'fetcher.fetch (pages + images)', app.services.fetcher, 'fetch');
         traceMethod(stages, 'blobs.put', app.services.blobs, 'put');
         traceMethod(stages, 'prisma.asset.create', app.services.db.prisma.asset, 'create');
+        traceMethod(stages, 'jobs.progress (throttled progress writes)', app.services.jobs, 'progress');
       }
       const base = await app.start(0, '127.0.0.1');
       const key = app.initialAccount!.apiKey;

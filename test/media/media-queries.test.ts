@@ -6,7 +6,8 @@ import { photo } from '../helpers/images.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  // No workers: their polling (jobs, webhooks, schedules) would add statements to the count.
+  t = await startTestApp({ runWorkers: false });
 });
 afterAll(() => t.stop());
 

@@ -337,7 +337,11 @@ const PRIMARY_TYPE = /(Article|Posting|Blog|Report|Product|ProductGroup|Recipe|H
 /** Types whose image is a logo or a portrait, not the page's. */
 const NOT_THE_PAGE_TYPE = /^(Organization|NewsMediaOrganization|Corporation|Person|Brand|WebSite|ImageObject|SiteNavigationElement|WPHeader|WPFooter)$/;
 /** Keys that lead to someone else's image (an author's photo, a publisher's logo) or to a detail (a recipe step's photo). */
-const NOT_THE_PAGE_KEY = new Set(['author', 'creator', 'contributor', 'editor', 'publisher', 'sourceOrganization', 'copyrightHolder', 'brand', 'manufacturer', 'logo', 'sponsor', 'funder', 'provider', 'seller', 'about', 'mentions', 'potentialAction', 'breadcrumb', 'isPartOf', 'review', 'comment', 'recipeInstructions', 'step']);
+const NOT_THE_PAGE_KEY = new Set([
+  ...['author', 'creator', 'contributor', 'editor', 'publisher', 'sourceOrganization', 'copyrightHolder', 'brand', 'manufacturer', 'logo'],
+  ...['sponsor', 'funder', 'provider', 'seller', 'about', 'mentions', 'potentialAction', 'breadcrumb', 'isPartOf'],
+  ...['review', 'comment', 'recipeInstructions', 'step'],
+]);
 const IMAGE_KEYS = ['image', 'primaryImageOfPage', 'thumbnailUrl'];
 const MAX_JSON_DEPTH = 24;
 
@@ -428,7 +432,10 @@ function parseJsonLoosely(text: string): Json | undefined {
 // Framework data: Next.js <script id="__NEXT_DATA__">
 
 /** Keys (lowercased, without - and _) whose value is the page's image in CMS and framework data. */
-const FRAMEWORK_IMAGE_KEYS = new Set(['image', 'images', 'ogimage', 'featuredimage', 'featuredmedia', 'coverimage', 'cover', 'heroimage', 'hero', 'mainimage', 'leadimage', 'thumbnail', 'thumbnailurl', 'socialimage', 'shareimage', 'seoimage', 'previewimage', 'headerimage']);
+const FRAMEWORK_IMAGE_KEYS = new Set([
+  ...['image', 'images', 'ogimage', 'featuredimage', 'featuredmedia', 'coverimage', 'cover', 'heroimage', 'hero'],
+  ...['mainimage', 'leadimage', 'thumbnail', 'thumbnailurl', 'socialimage', 'shareimage', 'seoimage', 'previewimage', 'headerimage'],
+]);
 /** Keys inside an image object that hold its URL, most specific first. */
 const FRAMEWORK_URL_KEYS = ['src', 'url', 'sourceurl', 'contenturl', 'secureurl', 'original', 'href'];
 /** Objects CMSs wrap an image's URL in. */
