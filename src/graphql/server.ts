@@ -3,6 +3,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
 import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
+import { createFetch } from '@whatwg-node/fetch';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -38,6 +39,8 @@ export function createGraphQLServer(services: Services, logger: Logger): Yoga {
     renderGraphiQL,
     landingPage: false,
     batching: false,
+    // GraphQL multipart uploads get the same size limit as REST uploads (the default is none).
+    fetchAPI: createFetch({ formDataLimits: { fileSize: config.uploadMaxBytes, files: 5, fieldSize: 1024 * 1024, fields: 50 } }),
     logging: false,
     maskedErrors: { maskError: makeMaskError(logger) },
     context: async (initial) => {
