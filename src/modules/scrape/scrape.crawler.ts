@@ -10,6 +10,7 @@ import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import type { BlobStore } from '../../platform/storage/blob-store.js';
 import type { Logger } from '../../platform/logger.js';
 import type { Job } from '../jobs/jobs.service.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import type { JobContext, JobHandler } from '../jobs/job-runner.js';
 import type { JobProgress } from '../jobs/jobs.service.js';
 import { extractPageResources, type FoundResource } from './page-resources.js';
@@ -30,8 +31,9 @@ export interface ScrapeDependencies {
 
 /** Never wait longer than this between two requests to one host, whatever Crawl-delay asks. */
 const MAX_CRAWL_DELAY_MS = 10_000;
-/** Downloads in flight per job across all hosts. */
+/** Downloads (and the storing of what they brought) in flight per job across all hosts. */
 const JOB_CONCURRENCY = 16;
+const ROW_BATCH = 100;
 
 export function createScrapeHandler(deps: ScrapeDependencies): JobHandler {
   return (job, context) => new ScrapeRun(deps, job, context).run();
@@ -52,6 +54,9 @@ class ScrapeRun {
   private readonly usedNames = new Set<string>();
   private readonly downloads: Promise<void>[] = [];
   private readonly counts: Required<JobProgress> = { pagesFetched: 0, assetsFound: 0, assetsStored: 0 };
+  /** Asset rows written in batches: one insert per row would be half of a large crawl's time. */
+  private pendingRows: Prisma.AssetCreateManyInput[] = [];
+  private flushing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly deps: ScrapeDependencies,
@@ -67,6 +72,8 @@ class ScrapeRun {
       const cached = await this.fromCache();
       if (cached) return cached;
     }
+    // A job run again after a crash starts clean (its files are written again under the same keys).
+    await this.deps.db.prisma.asset.deleteMany({ where: { jobId: this.job.id } });
     const start = new URL(this.input.url).href;
     if (!(await this.robots.isAllowed(start))) {
       const unreadable = await this.robots.unreadableReason(start);
@@ -87,6 +94,7 @@ class ScrapeRun {
       level = next;
     }
     await Promise.all(this.downloads);
+    await this.flushRows();
     this.checkAborted();
     return this.counts;
   }
@@ -174,12 +182,14 @@ class ScrapeRun {
     try {
       if (this.full() || this.context.signal.aborted) return;
       if (!(await this.robots.isAllowed(resource.url))) return;
-      const response = await this.onHost(resource.url, () => {
-        if (this.full()) return null;
-        return this.deps.fetcher.fetch(resource.url, { maxBytes: this.deps.scrape.maxAssetBytes });
+      // Fetching and storing share one slot of the job's limit, so downloads wait when storing
+      // falls behind and only a bounded number of bodies is ever held in memory.
+      await this.onHost(resource.url, async () => {
+        if (this.full()) return;
+        const response = await this.deps.fetcher.fetch(resource.url, { maxBytes: this.deps.scrape.maxAssetBytes });
+        if (response.status >= 400) return;
+        await this.keep(resource, response.body, response.headers.get('content-type'));
       });
-      if (!response || response.status >= 400) return;
-      await this.keep(resource, response.body, response.headers.get('content-type'));
     } catch (error) {
       // One unreachable or oversized asset does not fail the job.
       this.deps.logger.debug({ err: error, jobId: this.job.id, url: resource.url }, 'asset skipped');
@@ -201,24 +211,33 @@ class ScrapeRun {
       const filename = this.uniqueName(labels.length > 0 ? filenameFor(`https://x/${labels.slice(0, 3).join('-')}`, type.ext) : filenameFor(resource.url, type.ext));
       const storageKey = assetStorageKey(this.job.id, filename);
       await this.deps.blobs.put(storageKey, body, { contentType: type.mime, size: body.length });
-      await this.deps.db.prisma.asset.create({
-        data: {
-          jobId: this.job.id,
-          filename,
-          url: resource.url,
-          type: type.kind,
-          contentType: type.mime,
-          size: body.length,
-          sha256,
-          storageKey,
-          aiLabel: this.input.ai_labeling && type.kind === 'image' ? labels.join(',') : null,
-        },
+      this.pendingRows.push({
+        jobId: this.job.id,
+        filename,
+        url: resource.url,
+        type: type.kind,
+        contentType: type.mime,
+        size: body.length,
+        sha256,
+        storageKey,
+        aiLabel: this.input.ai_labeling && type.kind === 'image' ? labels.join(',') : null,
       });
+      if (this.pendingRows.length >= ROW_BATCH) await this.flushRows();
     } catch (error) {
       this.counts.assetsStored--;
       throw error;
     }
     this.report();
+  }
+
+  /** Writes the rows gathered so far; calls queue behind each other so no batch is lost or doubled. */
+  private flushRows(): Promise<void> {
+    const rows = this.pendingRows;
+    this.pendingRows = [];
+    this.flushing = this.flushing.then(async () => {
+      if (rows.length > 0) await this.deps.db.prisma.asset.createMany({ data: rows });
+    });
+    return this.flushing;
   }
 
   private uniqueName(name: string): string {
