@@ -9,16 +9,21 @@
 // - `--serve`: the site server, so its CPU and memory never count against a crawler;
 // - `--run ours|crawlee <options>`: one crawler, alone in its process so its peak RSS is its own.
 //
-// Environment knobs (all optional): BENCH_ROUNDS (default 3: each crawler runs once per round, the
-// order alternating, and the median round counts; shared machines are noisy), BENCH_POLL_MS (how often our client polls the job, default
-// 1000; the API asks for 2-5 s), BENCH_HOST_CONCURRENCY (our per-host limit, default: the config's
-// SCRAPE_HOST_CONCURRENCY default), BENCH_CRAWLEE_MAX_CONCURRENCY and
-// BENCH_CRAWLEE_DESIRED_CONCURRENCY (default 16 and 16), BENCH_ONLY=ours|crawlee,
-// BENCH_CPU_PROF=ours|crawlee|both (writes V8 CPU profiles to a kept temp folder and prints where
-// the crawl's time went), and BENCH_DATABASE_URL (a PostgreSQL server for our service instead of
-// in-memory PGlite, to see the crawler's memory without the embedded database; a diagnostic),
-// BENCH_TRACE=1 (counts and times our job's fetches, blob writes and asset inserts), and
-// BENCH_WRITE=0 (print only; keeps diagnostic runs out of RESULTS.md).
+// Environment knobs, all optional:
+// - BENCH_ROUNDS (3): each crawler runs once per round, the order alternating; the median round
+//   counts, because shared machines are noisy.
+// - BENCH_POLL_MS (1000): how often our client polls the job (the API asks for 2-5 s).
+// - BENCH_HOST_CONCURRENCY: our per-host limit (default: the config's, SCRAPE_HOST_CONCURRENCY 4).
+// - BENCH_CRAWLEE_MAX_CONCURRENCY, BENCH_CRAWLEE_DESIRED_CONCURRENCY (16, 16): Crawlee's pool.
+// - BENCH_ONLY=ours|crawlee: run one of them.
+// - BENCH_WRITE=0: print only, leave RESULTS.md alone (for the diagnostic runs below).
+// Diagnostics:
+// - BENCH_CPU_PROF=ours|crawlee|both: V8 CPU profiles in a kept temp folder, and a summary of
+//   where the crawl's time went.
+// - BENCH_TRACE=1: counts and times our job's fetches, blob writes, asset inserts and progress
+//   writes, and forces a GC every second to tell live memory from garbage (slows the run).
+// - BENCH_DATABASE_URL: a PostgreSQL server for our service instead of in-memory PGlite, to see the
+//   crawler's memory without the embedded database.
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';

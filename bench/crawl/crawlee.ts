@@ -30,7 +30,7 @@ export interface CrawleeOptions {
 export async function runCrawlee(options: CrawleeOptions): Promise<CrawlResult> {
   const workDir = mkdtempSync(join(options.tmpRoot, 'crawlee-'));
   const outDir = join(workDir, 'images');
-  // Crawlee would otherwise create ./storage in the working directory even with persistStorage off.
+  // Whatever Crawlee might write to disk goes under the temp folder, never into the working directory.
   process.env.CRAWLEE_STORAGE_DIR = join(workDir, 'storage');
   const hadStorage = existsSync(join(process.cwd(), 'storage'));
   try {
