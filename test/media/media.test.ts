@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { form, photo } from '../helpers/images.js';
+import { peoplePhoto } from '../fixtures/vision/images.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -38,6 +39,15 @@ describe('POST /api/media/upload', () => {
     const second = await upload(bytes, { name: 'again' });
     expect(second.body.duplicate).toBe(true);
     expect(second.body.media_id).toBe(first.body.media_id);
+  });
+
+  it('tags, captions and reads an upload with auto_tag (local vision, no credentials configured)', { timeout: 60_000 }, async () => {
+    const res = await upload(peoplePhoto(), { auto_tag: 'true', tags: JSON.stringify(['group']) }, t.ownerKey, 'people.jpg');
+    expect(res.status).toBe(201);
+    expect(res.body.tags).toEqual(expect.arrayContaining(['group', 'person']));
+    expect(res.body.media.caption).toMatch(/person|people/);
+    const found = await t.request('GET', '/api/media/search?q=person', { key: t.ownerKey });
+    expect(found.body.items.map((m: { id: number }) => m.id)).toContain(res.body.media_id);
   });
 
   it('stores concurrent uploads of the same bytes once', async () => {
