@@ -7,7 +7,7 @@
 // event loop (PGlite runs inside that loop too); on a 2-core machine that leaves one core to each.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +26,7 @@ import { sendError, sendJson } from '../src/http/respond.js';
 import { subKeyStatus } from '../src/modules/platform/sub-keys.service.js';
 import { subKeyJson } from '../rest-shim/routes/platform.routes.js';
 import type { SubKeyFieldsFragment } from '../rest-shim/generated/operations.js';
+import { writeResultsSection } from './results.js';
 
 const SECONDS = positiveNumber('BENCH_SECONDS', 10);
 const WARMUP_SECONDS = positiveNumber('BENCH_WARMUP_SECONDS', Math.min(3, SECONDS));
@@ -40,14 +41,6 @@ const TARGET_AUTH_P50_MS = 1;
 const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const OPERATIONS_DIR = fileURLToPath(new URL('../rest-shim/operations/', import.meta.url));
 const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
-const SECTION_START = '<!-- api-overhead:start -->';
-const SECTION_END = '<!-- api-overhead:end -->';
-const RESULTS_HEADER = `# Benchmark results
-
-Everything below is produced by the commands shown in each section, on a shared, noisy 2-core
-machine where the load generator and the service compete for the same two cores. Absolute figures
-move from run to run by tens of percent; compare the ratios between variants within one run.
-`;
 
 function positiveNumber(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -290,13 +283,7 @@ function commandLine(): string {
 }
 
 function writeResults(section: string): void {
-  let text = existsSync(RESULTS_FILE) ? readFileSync(RESULTS_FILE, 'utf8') : RESULTS_HEADER;
-  if (!text.startsWith('# Benchmark results')) text = `${RESULTS_HEADER}\n${text}`;
-  const block = `${SECTION_START}\n${section.trim()}\n${SECTION_END}`;
-  const start = text.indexOf(SECTION_START);
-  const end = text.indexOf(SECTION_END);
-  text = start >= 0 && end > start ? text.slice(0, start) + block + text.slice(end + SECTION_END.length) : `${text.trimEnd()}\n\n${block}\n`;
-  writeFileSync(RESULTS_FILE, text.endsWith('\n') ? text : `${text}\n`);
+  writeResultsSection('api-overhead', section);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -25,18 +25,17 @@
 // - BENCH_DATABASE_URL: a PostgreSQL server for our service instead of in-memory PGlite, to see the
 //   crawler's memory without the embedded database.
 import { fork, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ChildMessage, CrawlResult, SiteManifest, SiteStats } from './crawl/common.js';
 import type { OursOptions } from './crawl/ours.js';
 import type { CrawleeOptions } from './crawl/crawlee.js';
+import { writeResultsSection } from './results.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
-const SECTION_START = '<!-- crawl:start -->';
-const SECTION_END = '<!-- crawl:end -->';
 const TARGET_PEAK_RSS_MB = 300;
 const CHILD_TIMEOUT_MS = 15 * 60_000;
 const ENV_KNOBS = ['BENCH_ROUNDS', 'BENCH_POLL_MS', 'BENCH_HOST_CONCURRENCY', 'BENCH_DATABASE_URL', 'BENCH_CRAWLEE_MAX_CONCURRENCY', 'BENCH_CRAWLEE_DESIRED_CONCURRENCY', 'BENCH_ONLY', 'BENCH_CPU_PROF', 'BENCH_TRACE'];
@@ -244,13 +243,7 @@ function report(manifest: SiteManifest, runs: Map<CrawlerName, Run[]>, pollMs: n
 }
 
 function writeResults(section: string): void {
-  // Only our own section is replaced (or appended); everything else in the file stays as it is.
-  let text = existsSync(RESULTS_FILE) ? readFileSync(RESULTS_FILE, 'utf8') : '# Benchmark results\n';
-  const block = `${SECTION_START}\n${section.trim()}\n${SECTION_END}`;
-  const start = text.indexOf(SECTION_START);
-  const end = text.indexOf(SECTION_END);
-  text = start >= 0 && end > start ? text.slice(0, start) + block + text.slice(end + SECTION_END.length) : `${text.trimEnd()}\n\n${block}\n`;
-  writeFileSync(RESULTS_FILE, text.endsWith('\n') ? text : `${text}\n`);
+  writeResultsSection('crawl', section);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,11 +7,12 @@
 // of: paragraphs with links and inline markup, headings, figures with srcset, a related-posts list
 // with thumbnails, and an analytics script. Padding goes inside the article (or main, or body), so
 // the parser and every rule see a page of realistic shape and size.
-import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { load } from 'cheerio';
 import { fileURLToPath } from 'node:url';
 import { extractFeaturedCandidates } from '../src/modules/featured/featured.extractor.js';
+import { writeResultsSection } from './results.js';
 
 const PAGE_BYTES = 100 * 1024;
 const ROUNDS = positiveInteger('BENCH_ROUNDS', 40);
@@ -20,8 +21,6 @@ const TARGET_MS = 5;
 
 const FIXTURES_DIR = fileURLToPath(new URL('../test/fixtures/featured/', import.meta.url));
 const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
-const SECTION_START = '<!-- featured:start -->';
-const SECTION_END = '<!-- featured:end -->';
 
 function positiveInteger(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -136,17 +135,7 @@ function accuracy(fixtures: Fixture[]): { matched: number; misses: string[] } {
 }
 
 function writeResults(section: string): void {
-  const block = `${SECTION_START}\n${section.trim()}\n${SECTION_END}`;
-  if (!existsSync(RESULTS_FILE)) {
-    writeFileSync(RESULTS_FILE, `# Benchmark results\n\n${block}\n`);
-    return;
-  }
-  // Read just before writing: other benchmarks own the rest of this file.
-  const text = readFileSync(RESULTS_FILE, 'utf8');
-  const start = text.indexOf(SECTION_START);
-  const end = text.indexOf(SECTION_END);
-  const next = start >= 0 && end > start ? text.slice(0, start) + block + text.slice(end + SECTION_END.length) : `${text}${text.endsWith('\n') ? '' : '\n'}\n${block}\n`;
-  writeFileSync(RESULTS_FILE, next);
+  writeResultsSection('featured', section);
 }
 
 function main(): void {

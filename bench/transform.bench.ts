@@ -9,14 +9,14 @@
 // bench/RESULTS.md between the transform markers.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/platform/logger.js';
+import { writeResultsSection } from './results.js';
 
 const SECONDS = positiveNumber('BENCH_SECONDS', 10);
 const WARMUP_SECONDS = positiveNumber('BENCH_WARMUP_SECONDS', Math.min(3, SECONDS));
@@ -33,16 +33,8 @@ const UNCACHED: Array<{ format: 'webp' | 'jpg' | 'png' | 'avif'; count: number }
   { format: 'avif', count: 12 },
 ];
 
-const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
-const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
-const SECTION_START = '<!-- transform:start -->';
-const SECTION_END = '<!-- transform:end -->';
-const RESULTS_HEADER = `# Benchmark results
 
-Everything below is produced by the commands shown in each section, on a shared, noisy 2-core
-machine where the load generator and the service compete for the same two cores. Absolute figures
-move from run to run by tens of percent; compare the ratios between variants within one run.
-`;
+const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
 function positiveNumber(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -133,13 +125,7 @@ function percentile(sorted: number[], p: number): number {
 }
 
 function writeResults(section: string): void {
-  let text = existsSync(RESULTS_FILE) ? readFileSync(RESULTS_FILE, 'utf8') : RESULTS_HEADER;
-  if (!text.startsWith('# Benchmark results')) text = `${RESULTS_HEADER}\n${text}`;
-  const block = `${SECTION_START}\n${section.trim()}\n${SECTION_END}`;
-  const start = text.indexOf(SECTION_START);
-  const end = text.indexOf(SECTION_END);
-  text = start >= 0 && end > start ? text.slice(0, start) + block + text.slice(end + SECTION_END.length) : `${text.trimEnd()}\n\n${block}\n`;
-  writeFileSync(RESULTS_FILE, text.endsWith('\n') ? text : `${text}\n`);
+  writeResultsSection('transform', section);
 }
 
 const f1 = (v: number) => v.toFixed(1);

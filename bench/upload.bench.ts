@@ -15,6 +15,7 @@ import sharp, { type SharpOptions } from 'sharp';
 import { bmvbhash } from 'blockhash-core';
 import { fileTypeFromBuffer } from 'file-type';
 import { processUpload, type ProcessLimits } from '../src/modules/media/image.processor.js';
+import { writeResultsSection } from './results.js';
 
 const phash = createRequire(import.meta.url)('sharp-phash') as (image: Buffer, options?: SharpOptions) => Promise<string>;
 
@@ -31,15 +32,7 @@ const SIZES: Array<[number, number]> = [
 // Generated once, then reused (bump the version when photoLike changes).
 const CACHE_DIR = join(tmpdir(), 'image-service-upload-bench-v2');
 const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
-const SECTION_START = '<!-- upload:start -->';
-const SECTION_END = '<!-- upload:end -->';
 const SUMMARY_PREFIX = 'Summary: ';
-const RESULTS_HEADER = `# Benchmark results
-
-Everything below is produced by the commands shown in each section, on a shared, noisy 2-core
-machine where the load generator and the service compete for the same two cores. Absolute figures
-move from run to run by tens of percent; compare the ratios between variants within one run.
-`;
 
 function positiveInteger(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -192,8 +185,8 @@ function commandLine(): string {
 function previousSummary(): string | null {
   if (!existsSync(RESULTS_FILE)) return null;
   const text = readFileSync(RESULTS_FILE, 'utf8');
-  const start = text.indexOf(SECTION_START);
-  const end = text.indexOf(SECTION_END);
+  const start = text.indexOf('<!-- upload:start -->');
+  const end = text.indexOf('<!-- upload:end -->');
   if (start < 0 || end < start) return null;
   const line = text
     .slice(start, end)
@@ -203,13 +196,7 @@ function previousSummary(): string | null {
 }
 
 function writeResults(section: string): void {
-  let text = existsSync(RESULTS_FILE) ? readFileSync(RESULTS_FILE, 'utf8') : RESULTS_HEADER;
-  if (!text.startsWith('# Benchmark results')) text = `${RESULTS_HEADER}\n${text}`;
-  const block = `${SECTION_START}\n${section.trim()}\n${SECTION_END}`;
-  const start = text.indexOf(SECTION_START);
-  const end = text.indexOf(SECTION_END);
-  text = start >= 0 && end > start ? text.slice(0, start) + block + text.slice(end + SECTION_END.length) : `${text.trimEnd()}\n\n${block}\n`;
-  writeFileSync(RESULTS_FILE, text.endsWith('\n') ? text : `${text}\n`);
+  writeResultsSection('upload', section);
 }
 
 async function main(): Promise<void> {
