@@ -22,7 +22,7 @@ export function createRestRouter(yoga: Yoga, services: Services, table: AnyRoute
     const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
     if (route.multipart) router[method](route.path, multipartBody(route.multipart.files, services.config.uploadMaxBytes));
     if (route.kind === 'stream') {
-      router[method](route.path, streamHandler(yoga, services, route));
+      router[method](route.path, streamHandler(yoga, route));
       continue;
     }
     // The shim executes its documents without per-request parsing or validation (they are ours and
@@ -59,7 +59,7 @@ async function openContext(yoga: Yoga, route: AnyRoute, req: Request, res: Respo
   return { enveloped, contextValue, input };
 }
 
-function streamHandler(yoga: Yoga, _services: Services, route: StreamRouteDefinition) {
+function streamHandler(yoga: Yoga, route: StreamRouteDefinition) {
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const { contextValue, input } = await openContext(yoga, route, req, res);

@@ -28,7 +28,7 @@ export async function sendJobFile(context: Context, jobId: number, filename: str
   const ranges = info ? req.range(info.size) : undefined;
   if (ranges === -1) throw new RangeNotSatisfiable(info!.size);
   const range = Array.isArray(ranges) && ranges.length === 1 ? { start: ranges[0]!.start, end: ranges[0]!.end } : undefined;
-  const opened = await jobFiles.open(context.actor!, jobId, filename, range);
+  const opened = await jobFiles.open(asset, range);
   if (opened.range) {
     res.status(206).set({ 'Content-Range': `bytes ${opened.range.start}-${opened.range.end}/${opened.info.size}`, 'Content-Length': String(opened.range.end - opened.range.start + 1) });
   } else {

@@ -28,10 +28,10 @@ export class JobFilesService {
     return asset;
   }
 
-  async open(actor: Actor, jobId: number, filename: string, range?: ByteRange): Promise<OpenedFile> {
-    const asset = await this.asset(actor, jobId, filename);
+  /** Opens the file of an asset already read (and owner-checked) with asset(). */
+  async open(asset: Asset, range?: ByteRange): Promise<OpenedFile> {
     const blob = await this.blobs.get(asset.storageKey, range);
-    if (!blob) throw new NotFound(`the file ${filename} of job ${jobId} is no longer stored`);
+    if (!blob) throw new NotFound(`the file ${asset.filename} of job ${asset.jobId} is no longer stored`);
     return { asset, ...blob };
   }
 

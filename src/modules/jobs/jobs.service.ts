@@ -77,7 +77,8 @@ export class JobsService {
 
   async progress(jobId: number, owner: string, progress: JobProgress): Promise<void> {
     const { count } = await this.db.prisma.job.updateMany({ where: { id: jobId, leaseOwner: owner, state: 'processing' }, data: progress });
-    if (count > 0) this.publish(await this.db.prisma.job.findUniqueOrThrow({ where: { id: jobId } }));
+    // Subscribers re-read the job themselves: the update only says which job and in what state.
+    if (count > 0) this.publish({ id: jobId, state: 'processing' });
   }
 
   async complete(jobId: number, owner: string, progress: JobProgress = {}): Promise<Job | null> {
@@ -106,7 +107,7 @@ export class JobsService {
       const job = await this.get(id);
       if (job?.leaseOwner) await this.fail(id, job.leaseOwner, `the job was interrupted ${MAX_ATTEMPTS} times (its worker stopped) and was not retried again`);
     }
-    for (const { id } of requeued) this.publish(await this.db.prisma.job.findUniqueOrThrow({ where: { id } }));
+    for (const { id } of requeued) this.publish({ id, state: 'queued' });
     return requeued.map((r) => r.id);
   }
 
@@ -125,7 +126,7 @@ export class JobsService {
     return job;
   }
 
-  private publish(job: Job): void {
+  private publish(job: Pick<Job, 'id' | 'state'>): void {
     this.events.publish('jobUpdates', job.id, { jobId: job.id, state: job.state });
   }
 }
