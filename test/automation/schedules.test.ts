@@ -1,5 +1,6 @@
 // Schedules end to end: creation defaults and next_run, validation, toggle, delete, ownership, and
-// the scheduler: a due schedule runs exactly once even when ticks race, then moves forward.
+// the scheduler: a due schedule runs exactly once even when ticks race, then moves forward, and a
+// failure between claiming a run and recording its job loses nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { waitForJob } from '../helpers/jobs.js';
@@ -213,6 +214,69 @@ describe('the scheduler', () => {
     expect(await jobsOf(account.id)).toHaveLength(0);
     const list = await t.request('GET', '/api/automation/schedules', { key: account.key });
     expect(list.body.schedules.find((s: { id: number }) => s.id === future.schedule_id).next_run).toBe(future.next_run);
+  });
+
+  it('loses no run to a failure between the claim and the job row: both roll back, and the next tick runs it once', async () => {
+    const account = await t.createAccount('crashy');
+    const created = await create(account.key, { url: `${site.url}/gallery/3`, name: 'crash test', schedule: 'daily', sniper_mode: true });
+    const due = new Date(Date.now() - HOUR);
+    await t.app.services.db.prisma.schedule.update({ where: { id: created.schedule_id }, data: { nextRunAt: due } });
+    const { jobs } = t.app.services;
+    const createIn = jobs.createIn.bind(jobs);
+    // A stand-in for the process dying (or the database connection dropping) after the claim.
+    jobs.createIn = async () => {
+      throw new Error('connection lost');
+    };
+    try {
+      await expect(t.app.services.schedules.tick()).rejects.toThrow('connection lost');
+    } finally {
+      jobs.createIn = createIn;
+    }
+    const rolledBack = await t.app.services.db.prisma.schedule.findUniqueOrThrow({ where: { id: created.schedule_id } });
+    expect(rolledBack).toMatchObject({ nextRunAt: due, runCount: 0, lastJobId: null });
+    expect(await jobsOf(account.id)).toHaveLength(0);
+
+    await t.app.services.schedules.tick();
+    await t.app.services.schedules.tick();
+    const runs = await jobsOf(account.id);
+    expect(runs).toHaveLength(1);
+    const row = await t.app.services.db.prisma.schedule.findUniqueOrThrow({ where: { id: created.schedule_id } });
+    expect(row).toMatchObject({ runCount: 1, lastJobId: runs[0]!.id, lastError: null });
+  });
+
+  it('uses up a run whose stored options the scrape refuses, with the reason and no job', async () => {
+    const account = await t.createAccount('badopts');
+    const created = await create(account.key, { url: `${site.url}/`, name: 'broken', schedule: 'daily' });
+    // Written behind the API's back (an older version's row, say): the scrape's validation refuses it.
+    await t.app.services.db.prisma.schedule.update({ where: { id: created.schedule_id }, data: { url: 'not a url', nextRunAt: new Date(Date.now() - HOUR) } });
+    expect(await t.app.services.schedules.tick()).toBe(0);
+    expect(await jobsOf(account.id)).toHaveLength(0);
+    const row = await t.app.services.db.prisma.schedule.findUniqueOrThrow({ where: { id: created.schedule_id } });
+    expect(row.lastError).toMatch(/^run failed to start: .*url/);
+    expect(row.runCount).toBe(1);
+    expect(row.nextRunAt!.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('still runs a claimed run whose queue hand-off failed: the job row is queued and workers find it', async () => {
+    const account = await t.createAccount('queueless');
+    const created = await create(account.key, { url: `${site.url}/gallery/3`, name: 'enqueue fails', schedule: 'daily', sniper_mode: true });
+    await t.app.services.db.prisma.schedule.update({ where: { id: created.schedule_id }, data: { nextRunAt: new Date(Date.now() - HOUR) } });
+    const { queue } = t.app.services;
+    const enqueue = queue.enqueue.bind(queue);
+    queue.enqueue = async () => {
+      throw new Error('queue unavailable');
+    };
+    let started: number;
+    try {
+      started = await t.app.services.schedules.tick();
+    } finally {
+      queue.enqueue = enqueue;
+    }
+    const runs = await jobsOf(account.id);
+    expect(started + runs.length).toBeGreaterThanOrEqual(1);
+    expect(runs).toHaveLength(1);
+    const done = await waitForJob(t, account.key, runs[0]!.id);
+    expect(done.body.status).toBe('completed');
   });
 
   it("skips the run of a suspended account's schedule, and still moves it forward", async () => {

@@ -1,7 +1,8 @@
 // Schedules (spec "Automation"): recurring scrapes of one page. The scheduler's tick claims a due
 // schedule with one conditional UPDATE that moves next_run to the following occurrence only where
-// it still holds the due value; exactly one caller (of any process) wins it and starts the scrape.
-// Several occurrences missed while the service was down collapse into that one run.
+// it still holds the due value; exactly one caller (of any process) wins it and starts the scrape,
+// whose job row is written in the same transaction. Several occurrences missed while the service
+// was down collapse into that one run.
 import { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
 import { AppError, Conflict, NotFound } from '../../platform/errors.js';
@@ -138,39 +139,45 @@ export class SchedulesService {
   }
 
   private async runIfStillDue(schedule: Schedule & { account: Pick<Account, 'id' | 'handle' | 'tier' | 'status'> }, now: Date): Promise<boolean> {
-    // The claim: one UPDATE that only matches while next_run still holds the value this tick saw.
-    // Concurrent ticks (here or in other processes) wait on the row lock, then find it moved.
-    const { count } = await this.db.prisma.schedule.updateMany({
-      where: { id: schedule.id, enabled: true, nextRunAt: schedule.nextRunAt },
-      data: { nextRunAt: nextOccurrence(recurrenceOf(schedule), now), lastRunAt: now, runCount: { increment: 1 } },
-    });
-    if (count === 0) return false;
-    if (schedule.account.status !== 'active') {
-      await this.record(schedule.id, { lastError: `run skipped: the account is ${schedule.account.status}` });
-      return false;
-    }
-    try {
-      const job = await this.scrape.start(scheduleActor(schedule.account), {
-        url: schedule.url,
-        max_files: schedule.maxFiles ?? undefined,
-        sniper_mode: schedule.sniperMode,
-        ai_labeling: schedule.aiLabeling,
-        // A scheduled run wants the page as it is now, not a recent cached scrape.
-        force: true,
+    // The claim and the run's job row commit together: a crash between them cannot lose the run
+    // (both roll back, and the next tick claims it again), and a run never happens twice.
+    const job = await this.db.prisma.$transaction(async (tx) => {
+      // One UPDATE that only matches while next_run still holds the value this tick saw.
+      // Concurrent ticks (here or in other processes) wait on the row lock, then find it moved.
+      const { count } = await tx.schedule.updateMany({
+        where: { id: schedule.id, enabled: true, nextRunAt: schedule.nextRunAt },
+        data: { nextRunAt: nextOccurrence(recurrenceOf(schedule), now), lastRunAt: now, runCount: { increment: 1 } },
       });
-      await this.record(schedule.id, { lastJobId: job.id, lastError: null });
-      return true;
+      if (count === 0) return null;
+      if (schedule.account.status !== 'active') {
+        await tx.schedule.update({ where: { id: schedule.id }, data: { lastError: `run skipped: the account is ${schedule.account.status}` } });
+        return null;
+      }
+      try {
+        const recorded = await this.scrape.record(tx, scheduleActor(schedule.account), {
+          url: schedule.url,
+          max_files: schedule.maxFiles ?? undefined,
+          sniper_mode: schedule.sniperMode,
+          ai_labeling: schedule.aiLabeling,
+          // A scheduled run wants the page as it is now, not a recent cached scrape.
+          force: true,
+        });
+        await tx.schedule.update({ where: { id: schedule.id }, data: { lastJobId: recorded.id, lastError: null } });
+        return recorded;
+      } catch (error) {
+        // Stored options the scrape refuses: this occurrence is used up, with the reason recorded.
+        if (!(error instanceof AppError)) throw error;
+        await tx.schedule.update({ where: { id: schedule.id }, data: { lastError: `run failed to start: ${error.message}` } });
+        return null;
+      }
+    });
+    if (!job) return false;
+    try {
+      await this.scrape.dispatch(job);
     } catch (error) {
-      // Not put back: the job row may exist already (a failed enqueue), and a run must not happen twice.
-      const message = error instanceof AppError ? error.message : 'starting the scrape failed; see the service log';
-      if (!(error instanceof AppError)) this.logger.error({ err: error, scheduleId: schedule.id }, 'scheduled run failed to start');
-      await this.record(schedule.id, { lastError: `run failed to start: ${message}` });
-      return false;
+      // The job row is queued and committed: workers still find it (see ScrapeService.dispatch).
+      this.logger.warn({ err: error, scheduleId: schedule.id, jobId: job.id }, 'handing a scheduled run to the queue failed; it stays queued');
     }
-  }
-
-  /** updateMany: the schedule may have been deleted meanwhile. */
-  private async record(id: number, data: { lastJobId?: number; lastError: string | null }): Promise<void> {
-    await this.db.prisma.schedule.updateMany({ where: { id }, data });
+    return true;
   }
 }

@@ -33,9 +33,19 @@ export class JobsService {
   }
 
   async create(actor: Actor, kind: string, input: Prisma.InputJsonValue, cacheKey?: string): Promise<Job> {
-    const job = await this.db.prisma.job.create({ data: { accountId: actor.accountId, kind, input, cacheKey } });
-    this.publish(job);
+    const job = await this.createIn(this.db.prisma, actor, kind, input, cacheKey);
+    this.announce(job);
     return job;
+  }
+
+  /** A queued job row written inside the caller's transaction; `announce` it once that has committed. */
+  async createIn(tx: Prisma.TransactionClient, actor: Actor, kind: string, input: Prisma.InputJsonValue, cacheKey?: string): Promise<Job> {
+    return tx.job.create({ data: { accountId: actor.accountId, kind, input, cacheKey } });
+  }
+
+  /** Tells subscribers a job now exists (after the transaction that wrote it has committed). */
+  announce(job: Pick<Job, 'id' | 'state'>): void {
+    this.publish(job);
   }
 
   /** The caller's job; another account's is a 404, exactly like a missing one. */

@@ -1,6 +1,7 @@
 // POST /api/scrape: validates the options, records a queued job and hands it to the queue.
 import type { Actor } from '../accounts/actor.js';
 import type { JobsService, Job } from '../jobs/jobs.service.js';
+import type { Prisma } from '../../generated/prisma/client.js';
 import type { JobQueue } from '../../platform/queue/job-queue.js';
 import { parseInput } from '../../platform/validation.js';
 import { scrapeCacheKey, scrapeInputSchema } from './scrape.input.js';
@@ -18,5 +19,23 @@ export class ScrapeService {
     const job = await this.jobs.create(actor, SCRAPE_JOB_KIND, options, scrapeCacheKey(options));
     await this.queue.enqueue(job.id);
     return job;
+  }
+
+  /**
+   * Validates the options and writes the queued job inside the caller's transaction, so the job
+   * exists exactly when the caller's other writes do; `dispatch` it after the commit.
+   */
+  async record(tx: Prisma.TransactionClient, actor: Actor, input: Record<string, unknown>): Promise<Job> {
+    const options = parseInput(scrapeInputSchema, input);
+    return this.jobs.createIn(tx, actor, SCRAPE_JOB_KIND, options, scrapeCacheKey(options));
+  }
+
+  /**
+   * Hands a recorded job to the workers. Should this fail, the row stays queued and still runs: the
+   * in-process queue polls for queued rows, and BullMQ workers enqueue them when they start.
+   */
+  async dispatch(job: Job): Promise<void> {
+    this.jobs.announce(job);
+    await this.queue.enqueue(job.id);
   }
 }
