@@ -67,6 +67,36 @@ describe('jobUpdated subscription', () => {
   });
 });
 
+describe('job assets', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.stop());
+
+  it('are listed once the job has completed, not while it runs (polls stay cheap)', async () => {
+    const { db } = t.app.services;
+    const owner = await db.prisma.account.findUniqueOrThrow({ where: { handle: 'owner' } });
+    const job = await db.prisma.job.create({ data: { accountId: owner.id, kind: 'scrape', input: {}, state: 'processing', assetsFound: 3, assetsStored: 3 } });
+    await db.prisma.asset.createMany({
+      data: [0, 1, 2].map((i) => ({ jobId: job.id, filename: `a-${i}.png`, url: `https://example.com/${i}.png`, type: 'image', contentType: 'image/png', size: 10, sha256: `h${i}`, storageKey: `k${i}` })),
+    });
+    const query = 'query($id: Int!) { job(id: $id) { state assetsStored assets(first: 10) { totalCount edges { node { filename } } } } }';
+    const running = await t.graphql(query, { id: job.id }, { key: t.ownerKey });
+    expect(running.body.data.job).toEqual({ state: 'processing', assetsStored: 3, assets: { totalCount: 0, edges: [] } });
+    const poll = await t.request('GET', `/api/jobs/${job.id}`, { key: t.ownerKey });
+    expect(poll.body).toMatchObject({ success: true, status: 'processing', progress: { assets_stored: 3 } });
+    expect(poll.body.assets).toBeUndefined();
+
+    await db.prisma.job.update({ where: { id: job.id }, data: { state: 'completed', finishedAt: new Date() } });
+    const done = await t.graphql(query, { id: job.id }, { key: t.ownerKey });
+    expect(done.body.data.job.assets.totalCount).toBe(3);
+    expect(done.body.data.job.assets.edges.map((e: { node: { filename: string } }) => e.node.filename)).toEqual(['a-0.png', 'a-1.png', 'a-2.png']);
+    const completed = await t.request('GET', `/api/jobs/${job.id}`, { key: t.ownerKey });
+    expect(completed.body.assets.count).toBe(3);
+  });
+});
+
 describe('restarts', () => {
   const cleanups: Array<() => Promise<void>> = [];
   afterAll(async () => {

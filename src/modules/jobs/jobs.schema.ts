@@ -47,11 +47,13 @@ export const JobRef = builder.prismaNode('Job', {
     startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
     finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
     assets: t.relatedConnection('assets', {
+      description: 'The stored files, listed once the job has completed (empty before: the progress counts say how far it is)',
       cursor: 'id',
       maxSize: 10_000,
       defaultSize: 100,
       totalCount: true,
-      query: () => ({ orderBy: { id: 'asc' } }),
+      // Polls of a running job would otherwise load every file stored so far, only to leave them out.
+      query: () => ({ where: { job: { state: 'completed' } }, orderBy: { id: 'asc' } }),
     }),
   }),
 });

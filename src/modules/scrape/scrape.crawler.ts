@@ -47,7 +47,7 @@ class ScrapeRun {
   private readonly input: ScrapeInput;
   private readonly robots: RobotsRules;
   private readonly all = new PQueue({ concurrency: JOB_CONCURRENCY });
-  private readonly hosts = new Map<string, Promise<PQueue>>();
+  private readonly hosts = new Map<string, Promise<HostLane>>();
   private readonly seenPages = new Set<string>();
   private readonly seenAssets = new Set<string>();
   private readonly seenHashes = new Set<string>();
@@ -251,21 +251,28 @@ class ScrapeRun {
   /** Runs a request under the host's concurrency and delay, inside the job's overall limit. */
   private async onHost<T>(url: string, task: () => Promise<T> | T): Promise<T> {
     const host = new URL(url).host;
-    let queue = this.hosts.get(host);
-    if (!queue) {
-      queue = this.hostQueue(url);
-      this.hosts.set(host, queue);
+    let pending = this.hosts.get(host);
+    if (!pending) {
+      pending = this.hostLane(url);
+      this.hosts.set(host, pending);
     }
-    const hostQueue = await queue;
-    return hostQueue.add(() => this.all.add(async () => task()));
+    const lane = await pending;
+    if (lane.delayMs <= 0) return lane.queue.add(() => this.all.add(async () => task()));
+    return lane.queue.add(async () => {
+      // Long waits for the host's turn happen before taking one of the job's slots; the check
+      // inside covers a wait for that slot that brought two requests closer again.
+      await waitForTurn(lane, false);
+      return this.all.add(async () => {
+        await waitForTurn(lane, true);
+        return task();
+      });
+    });
   }
 
-  private async hostQueue(url: string): Promise<PQueue> {
+  private async hostLane(url: string): Promise<HostLane> {
     const { hostConcurrency, hostDelayMs } = this.deps.scrape;
     const crawlDelayMs = Math.min(MAX_CRAWL_DELAY_MS, ((await this.robots.crawlDelaySeconds(url)) ?? 0) * 1000);
-    const delay = Math.max(hostDelayMs, crawlDelayMs);
-    // With a delay, one request starts per interval; without one, only the concurrency limits.
-    return delay > 0 ? new PQueue({ concurrency: hostConcurrency, intervalCap: 1, interval: delay }) : new PQueue({ concurrency: hostConcurrency });
+    return { queue: new PQueue({ concurrency: hostConcurrency }), delayMs: Math.max(hostDelayMs, crawlDelayMs), lastStartAt: -Infinity };
   }
 
   private full(): boolean {
@@ -279,6 +286,30 @@ class ScrapeRun {
   private checkAborted(): void {
     if (this.context.signal.aborted) throw new AppError('the job was stopped', 500, 'JOB_STOPPED');
   }
+}
+
+/** One host's requests: at most the host concurrency at once, starts at least delayMs apart. */
+interface HostLane {
+  queue: PQueue;
+  delayMs: number;
+  /** When (performance.now()) the last request to the host started. */
+  lastStartAt: number;
+}
+
+/**
+ * Waits until delayMs have passed since the host's last request started; with `start`, marks this
+ * request as started in the same step as the check that let it through, so two waiters cannot both
+ * pass. Measured against the actual last start, not a booked time, so a timer that fires late (a
+ * busy event loop) cannot bring two starts closer; p-queue's `interval` counts starts per fixed
+ * window, which lets two of them fall on either side of a window's edge.
+ */
+async function waitForTurn(lane: HostLane, start: boolean): Promise<void> {
+  for (;;) {
+    const wait = lane.lastStartAt + lane.delayMs - performance.now();
+    if (wait <= 0) break;
+    await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
+  }
+  if (start) lane.lastStartAt = performance.now();
 }
 
 /** Same host, ignoring a leading www. */
