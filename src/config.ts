@@ -209,7 +209,9 @@ export interface Config {
       idleTimeoutMs: number;
       maxQueue: number;
       taskTimeoutMs: number;
+      /** Tesseract word confidence (0 to 100) below which words are dropped. */
       ocrMinConfidence: number;
+      /** Detector score (0 to 1) below which objects are dropped. */
       labelMinScore: number;
     };
   };

@@ -34,8 +34,8 @@ export async function buildCore(config: Config, logger: Logger): Promise<Core> {
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
 
   const admin = resolveAdminToken(config.dataDir, config.adminToken);
-  const events = createEventBus(config.redisUrl, config.redisPrefix);
-  const blobs = createBlobStore({ dataDir: config.dataDir, s3: config.s3 });
+  const events = await createEventBus(config.redisUrl, config.redisPrefix);
+  const blobs = await createBlobStore({ dataDir: config.dataDir, s3: config.s3 });
   const services = createServices({ config, db, events: events.bus, logger, blobs, adminToken: admin.token });
   const timers: NodeJS.Timeout[] = [];
   let automation: Loop | undefined;

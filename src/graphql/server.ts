@@ -2,7 +2,6 @@
 // path, both running operations through the same envelope (context, auth, quotas, hardening).
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createYoga, type YogaServerInstance } from 'graphql-yoga';
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createFetch } from '@whatwg-node/fetch';
 import { EnvelopArmorPlugin } from '@escape.tech/graphql-armor';
 import { WebSocketServer } from 'ws';
@@ -35,8 +34,9 @@ export function createGraphQLServer(services: Services, logger: Logger): Yoga {
     graphqlEndpoint: GRAPHQL_PATH,
     graphiql: production ? false : { subscriptionsProtocol: 'WS', title: 'Image service GraphQL' },
     // GraphiQL bundled into the page: the default one loads its scripts from a CDN, which offline
-    // machines (and privacy-minded ones) cannot reach.
-    renderGraphiQL,
+    // machines (and privacy-minded ones) cannot reach. Loaded on the first page view: the bundle
+    // holds about 35 MB in memory, which production processes and workers never need.
+    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     landingPage: false,
     batching: false,
     // GraphQL multipart uploads get the same size limit as REST uploads (the default is none).

@@ -1,8 +1,7 @@
 // The pub/sub port behind GraphQL subscriptions. In-process by default (yoga's createPubSub); a
-// Redis event target plugs in here when the service runs on several processes.
-import { createPubSub } from 'graphql-yoga';
-import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
-import { Redis } from 'ioredis';
+// Redis event target plugs in here when the service runs on several processes. The pub/sub comes
+// from yoga's own subscription package, so worker processes need not load the GraphQL server.
+import { createPubSub } from '@graphql-yoga/subscription';
 
 export interface SubKeyEvent {
   type: 'created' | 'revoked';
@@ -35,8 +34,10 @@ export interface EventBusHandle {
  * In-process by default; through Redis when a URL is given, so every process sees every event.
  * Redis channels carry the namespace, so several deployments (or test runs) can share one Redis.
  */
-export function createEventBus(redisUrl?: string, namespace = 'image-service'): EventBusHandle {
+export async function createEventBus(redisUrl?: string, namespace = 'image-service'): Promise<EventBusHandle> {
   if (!redisUrl) return { bus: createPubSub<EventTopics>(), close: async () => {} };
+  // Loaded only with Redis configured: a single process never needs them.
+  const [{ createRedisEventTarget }, { Redis }] = await Promise.all([import('@graphql-yoga/redis-event-target'), import('ioredis')]);
   const publishClient = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const subscribeClient = new Redis(redisUrl, { maxRetriesPerRequest: null });
   const inner = createPubSub<Record<string, [number, unknown]>>({ eventTarget: createRedisEventTarget({ publishClient, subscribeClient }) });

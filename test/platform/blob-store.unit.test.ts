@@ -32,15 +32,20 @@ const adapters: { name: string; start: () => Promise<Running> }[] = [
     async start() {
       const dir = await mkdtemp(join(tmpdir(), 'blob-s3rver-'));
       const server = await startS3rver(dir, 'test-bucket');
-      const store = new S3BlobStore({
-        bucket: 'test-bucket',
-        endpoint: `http://127.0.0.1:${server.port}`,
-        region: 'us-east-1',
-        accessKeyId: 'S3RVER',
-        secretAccessKey: 'S3RVER',
-        forcePathStyle: true,
-        prefix: 'svc', // every key lives under `svc/`: the store must add and strip it
+      // Through the factory, as the service builds it when S3_BUCKET is set.
+      const store = await createBlobStore({
+        dataDir: dir,
+        s3: {
+          bucket: 'test-bucket',
+          endpoint: `http://127.0.0.1:${server.port}`,
+          region: 'us-east-1',
+          accessKeyId: 'S3RVER',
+          secretAccessKey: 'S3RVER',
+          forcePathStyle: true,
+          prefix: 'svc', // every key lives under `svc/`: the store must add and strip it
+        },
       });
+      if (!(store instanceof S3BlobStore)) throw new Error('createBlobStore with S3 settings must give the S3 adapter');
       return {
         store,
         stop: async () => {
@@ -242,8 +247,8 @@ describe('LocalBlobStore on disk', () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  it('is what createBlobStore gives without S3 settings, under DATA_DIR/files', () => {
-    const created = createBlobStore({ dataDir: dir });
+  it('is what createBlobStore gives without S3 settings, under DATA_DIR/files', async () => {
+    const created = await createBlobStore({ dataDir: dir });
     expect(created).toBeInstanceOf(LocalBlobStore);
     expect((created as LocalBlobStore).root).toBe(root);
   });

@@ -1,7 +1,11 @@
 // Entry of the local analysis worker threads. Threads start without the TypeScript loader the main
-// thread may run under (tsx, vitest), so this plain module loads the TypeScript worker through tsx.
-import { tsImport } from 'tsx/esm/api';
+// thread may run under (tsx, vitest): in a build (dist/, `npm start`) the transpiled worker sits next
+// to this file; from the sources it is loaded through tsx.
+import { existsSync } from 'node:fs';
 
-const worker = await tsImport('./local.worker.ts', import.meta.url);
+const compiled = new URL('./local.worker.js', import.meta.url);
+const worker = existsSync(compiled)
+  ? await import(compiled.href)
+  : await (await import('tsx/esm/api')).tsImport('./local.worker.ts', import.meta.url);
 
 export default worker.default;

@@ -1,0 +1,133 @@
+// The production build (scripts/build.mjs) and the processes `npm start` and `npm run worker` run
+// from it: plain node with package.json's flags, no tsx. A real scrape goes through the built API
+// process; on PostgreSQL with Redis (the postgres project, REDIS_URL set) through an API process
+// that runs no jobs and a separate built worker process, as on several machines.
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureSite, type FixtureSite } from '../fixtures/site.js';
+import { createTestDatabase, usePostgres } from '../helpers/database.js';
+import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const redisUrl = process.env.REDIS_URL;
+const distributed = usePostgres && Boolean(redisUrl);
+
+// Each project builds into a folder of its own: the pglite and postgres projects run at once.
+const distDir = join(ROOT, `dist-test-${randomBytes(4).toString('hex')}`);
+const dataDir = mkdtempSync(join(tmpdir(), 'build-test-'));
+const processes: ServiceProcess[] = [];
+let site: FixtureSite;
+let dropDatabase = async () => {};
+let base: string;
+let key: string;
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
+}
+
+beforeAll(async () => {
+  await promisify(execFile)(process.execPath, ['scripts/build.mjs', distDir], { cwd: ROOT });
+  site = await startFixtureSite();
+  const database = await createTestDatabase();
+  dropDatabase = database.drop;
+  const env: Record<string, string> = {
+    NODE_ENV: 'development', // GraphiQL is served outside production
+    LOG_LEVEL: 'info',
+    DATA_DIR: dataDir,
+    FETCH_ALLOW_PRIVATE: '127.0.0.1',
+    SCRAPE_HOST_DELAY_MS: '0',
+    ...(database.url ? { DATABASE_URL: database.url } : {}),
+    ...(distributed ? { REDIS_URL: redisUrl!, REDIS_PREFIX: `build-test-${randomBytes(4).toString('hex')}` } : {}),
+  };
+  const api = await startServiceProcess('main', { ...env, HOST: '127.0.0.1', PORT: '0', ...(distributed ? { RUN_WORKERS: 'false' } : {}) }, 'service started', distDir);
+  processes.push(api.process);
+  if (distributed) processes.push((await startServiceProcess('worker', env, 'worker started', distDir)).process);
+  base = String(api.ready.url);
+  key = (JSON.parse(readFileSync(join(dataDir, 'initial-account.json'), 'utf8')) as { api_key: string }).api_key;
+}, 120_000);
+
+afterAll(async () => {
+  for (const p of processes.reverse()) await p.stop();
+  await site?.close();
+  await dropDatabase();
+  rmSync(distDir, { recursive: true, force: true });
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('the build', () => {
+  it('holds JavaScript for every source file, the migrations and the worker-thread entry, and no TypeScript', () => {
+    const files = filesUnder(distDir).map((f) => f.slice(distDir.length + 1));
+    expect(files).toContain('src/main.js');
+    expect(files).toContain('src/worker.js');
+    expect(files).toContain('src/generated/prisma/client.js');
+    expect(files).toContain('rest-shim/routes.js');
+    // The local vision worker threads start from this plain module, which loads the transpiled worker.
+    expect(files).toContain('src/modules/vision/local/worker-entry.mjs');
+    expect(files).toContain('src/modules/vision/local/local.worker.js');
+    expect(files.filter((f) => f.endsWith('.ts'))).toEqual([]);
+    const migrations = readdirSync(join(ROOT, 'prisma/migrations'));
+    expect(readdirSync(join(distDir, 'prisma/migrations')).sort()).toEqual(migrations.sort());
+  });
+
+  it('swaps a finished tree in whole: builds running at once leave one complete tree and no leftovers', async () => {
+    const build = () => promisify(execFile)(process.execPath, ['scripts/build.mjs', distDir], { cwd: ROOT });
+    await Promise.all([build(), build(), build()]);
+    expect(existsSync(join(distDir, 'src/main.js'))).toBe(true);
+    expect(existsSync(join(distDir, 'src/modules/vision/local/local.worker.js'))).toBe(true);
+    expect(readdirSync(ROOT).filter((name) => name.startsWith(`${basename(distDir)}.`))).toEqual([]);
+  });
+
+  it('refuses an output folder outside the project', async () => {
+    const outside = join(tmpdir(), `dist-outside-${randomBytes(4).toString('hex')}`);
+    await expect(promisify(execFile)(process.execPath, ['scripts/build.mjs', outside], { cwd: ROOT })).rejects.toThrow(/must be inside/);
+    expect(existsSync(outside)).toBe(false);
+  });
+});
+
+describe(`the built service${distributed ? ' (API process + worker process, PostgreSQL + Redis)' : ''}`, () => {
+  it('answers REST with the key the first start created', async () => {
+    const res = await fetch(`${base}/api/jobs/999999`, { headers: { 'X-API-Key': key } });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ success: false });
+  });
+
+  it('renders GraphiQL, whose bundle is imported on the first page view', async () => {
+    const res = await fetch(`${base}/graphql`, { headers: { Accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/graphiql/i);
+  });
+
+  it('runs a scrape job to completion and serves its files', async () => {
+    const started = await fetch(`${base}/api/scrape`, {
+      method: 'POST',
+      headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ url: `${site.url}/`, sniper_mode: true }),
+    });
+    expect(started.status).toBe(202);
+    const { job_id: jobId } = (await started.json()) as { job_id: number };
+    let job: { status: string; assets?: { items: Array<{ download_url: string }> }; error?: string };
+    const deadline = Date.now() + 30_000;
+    do {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      job = (await (await fetch(`${base}/api/jobs/${jobId}`, { headers: { 'X-API-Key': key } })).json()) as typeof job;
+    } while (job.status !== 'completed' && job.status !== 'failed' && Date.now() < deadline);
+    expect(job, job.error).toMatchObject({ status: 'completed' });
+    const files = job.assets!.items;
+    expect(files.length).toBeGreaterThan(3);
+    const file = await fetch(files[0]!.download_url, { headers: { 'X-API-Key': key } });
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toMatch(/^(image|video|application)\//);
+  });
+
+  it('stops cleanly on SIGTERM', async () => {
+    const codes = [];
+    for (const p of [...processes].reverse()) codes.push(await p.stop());
+    expect(codes.every((code) => code === 0)).toBe(true);
+  });
+});

@@ -1,0 +1,134 @@
+// Our service as users run it: the built JavaScript (`npm run build`) started the way `npm start`
+// and `npm run worker` start it, configured through the environment only, in processes of its own.
+// Used by test/build/build.test.ts and the crawl benchmark (bench/crawl/ours.ts), which also samples
+// the processes' RSS and CPU time from /proc, so nothing of the caller's own counts against them.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** Where `npm run build` writes. */
+export const DIST_DIR = join(ROOT, 'dist');
+const CLOCK_TICKS_PER_SECOND = 100; // USER_HZ, 100 on Linux x86-64 and arm64
+const SAMPLE_MS = 50;
+const START_TIMEOUT_MS = 120_000;
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  /** The last lines the process wrote (pino JSON on stdout, anything on stderr), kept for errors. */
+  log: string[];
+  /** SIGTERM (SIGKILL after 15 s); resolves with the exit code (null when killed by a signal). */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * The node flags `npm start` / `npm run worker` pass (package.json), so the benchmark runs the
+ * processes exactly as those scripts do, without npm's own process in between. BENCH_NODE_ARGS
+ * replaces them, to compare flags.
+ */
+export function nodeFlags(script: 'start' | 'worker'): string[] {
+  if (process.env.BENCH_NODE_ARGS !== undefined) return process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean);
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const words = scripts[script]!.split(/\s+/);
+  if (words[0] !== 'node') throw new Error(`package.json scripts.${script} should start with node: ${scripts[script]}`);
+  return words.slice(1).filter((word) => word.startsWith('--'));
+}
+
+/**
+ * Starts `<distDir>/src/<entry>.js` with exactly the given environment (plus PATH) and resolves when
+ * a log line with the given message appears; rejects if the process exits first.
+ */
+export async function startServiceProcess(
+  entry: 'main' | 'worker',
+  env: Record<string, string>,
+  readyMessage: string,
+  distDir = DIST_DIR,
+): Promise<{ process: ServiceProcess; ready: Record<string, unknown> }> {
+  const child = spawn(process.execPath, [...nodeFlags(entry === 'main' ? 'start' : 'worker'), join(distDir, 'src', `${entry}.js`)], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const log: string[] = [];
+  const keep = (line: string) => {
+    log.push(line);
+    if (log.length > 200) log.shift();
+  };
+  createInterface({ input: child.stderr! }).on('line', keep);
+  const ready = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${entry} did not log "${readyMessage}" within ${START_TIMEOUT_MS} ms:\n${log.join('\n')}`)), START_TIMEOUT_MS);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${entry} exited with ${code} before it was ready:\n${log.join('\n')}`));
+    });
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      keep(line);
+      if (!line.startsWith('{')) return;
+      const record = JSON.parse(line) as Record<string, unknown>;
+      if (record.msg === readyMessage) {
+        clearTimeout(timer);
+        resolve(record);
+      }
+    });
+  });
+  return {
+    ready,
+    process: {
+      child,
+      log,
+      stop: async () => {
+        if (child.exitCode !== null) return child.exitCode;
+        const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+        child.kill('SIGTERM');
+        const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+        const code = await exited;
+        clearTimeout(killer);
+        return code;
+      },
+    },
+  };
+}
+
+/** VmRSS and VmHWM of a process in MB, from /proc (Linux only). */
+export function procMemoryMb(pid: number): { rss: number; hwm: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+  return { rss: kb('VmRSS') / 1024, hwm: kb('VmHWM') / 1024 };
+}
+
+/** User + system CPU seconds a process has used so far, from /proc/<pid>/stat. */
+export function procCpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND; // utime, stime
+}
+
+export interface ProcessSampler {
+  stop(): { baselineRssMb: number; peakRssMb: number; vmHwmMb: number; cpuSeconds: number };
+}
+
+/** Samples a process's RSS every 50 ms from now until stop(); the baseline is the RSS now. */
+export function sampleProcess(pid: number): ProcessSampler {
+  const baseline = procMemoryMb(pid).rss;
+  let peak = baseline;
+  const cpuBefore = procCpuSeconds(pid);
+  const sample = () => {
+    try {
+      peak = Math.max(peak, procMemoryMb(pid).rss);
+    } catch {
+      // the process has gone; stop() reports what was seen
+    }
+  };
+  const timer = setInterval(sample, SAMPLE_MS);
+  return {
+    stop() {
+      sample();
+      clearInterval(timer);
+      const { hwm } = procMemoryMb(pid);
+      return { baselineRssMb: baseline, peakRssMb: Math.max(peak, 0), vmHwmMb: hwm, cpuSeconds: procCpuSeconds(pid) - cpuBefore };
+    },
+  };
+}
