@@ -2,6 +2,7 @@
 // nothing), delete, share (tokens, passwords, replacement, turning off); ownership everywhere.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { countPrismaCalls } from '../helpers/prisma-calls.js';
 import { form, photo } from '../helpers/images.js';
 
 let t: TestApp;
@@ -319,7 +320,7 @@ describe('GraphQL', () => {
     }
     const query = (n: number) => `{ viewer { collections(first: ${n}) { edges { node { itemCount items(first: 2) { edges { node { media { url } } } } } } } } }`;
     const calls = async (n: number) =>
-      countPrismaCalls(async () => {
+      countPrismaCalls(t.app, async () => {
         const res = await t.graphql(query(n), {}, { key: account.key });
         expect(res.body.errors, res.text).toBeUndefined();
         expect(res.body.data.viewer.collections.edges).toHaveLength(n);
@@ -332,33 +333,3 @@ describe('GraphQL', () => {
     expect(six).toEqual(one);
   });
 });
-
-/** Model calls (prisma.<model>.<operation>) made while `fn` runs: the measure of N+1. */
-async function countPrismaCalls(fn: () => Promise<void>): Promise<string[]> {
-  const db = t.app.services.db;
-  const real = db.prisma;
-  const calls: string[] = [];
-  db.prisma = new Proxy(real, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (typeof prop !== 'string' || prop.startsWith('$') || typeof value !== 'object' || value === null) return value;
-      return new Proxy(value, {
-        get(model, op) {
-          const method = Reflect.get(model, op);
-          return typeof method === 'function'
-            ? (...args: unknown[]) => {
-                calls.push(`${prop}.${String(op)}`);
-                return method.apply(model, args);
-              }
-            : method;
-        },
-      });
-    },
-  });
-  try {
-    await fn();
-  } finally {
-    db.prisma = real;
-  }
-  return calls;
-}

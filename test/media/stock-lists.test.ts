@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { countPrismaCalls } from '../helpers/prisma-calls.js';
 import { photo } from '../helpers/images.js';
 import { loadConfig } from '../../src/config.js';
 
@@ -364,7 +365,7 @@ describe('sharing a stock list', () => {
     }
     const query = (n: number) => `{ viewer { stockLists(first: ${n}) { edges { node { owner role itemCount members { handle } items(first: 3) { edges { node { addedBy savedMediaId } } } } } } } }`;
     const calls = (n: number) =>
-      countPrismaCalls(async () => {
+      countPrismaCalls(t.app, async () => {
         const res = await t.graphql(query(n), {}, { key: bob.key });
         expect(res.body.errors, res.text).toBeUndefined();
         expect(res.body.data.viewer.stockLists.edges).toHaveLength(n);
@@ -399,33 +400,3 @@ describe('sharing a stock list', () => {
     expect(refused.body.data.deleteStockList).toEqual({ __typename: 'ServiceError', status: 403, message: `only the owner of stock list ${id} can delete it` });
   });
 });
-
-/** Model calls (prisma.<model>.<operation>) made while `fn` runs: the measure of N+1. */
-async function countPrismaCalls(fn: () => Promise<void>): Promise<string[]> {
-  const db = t.app.services.db;
-  const real = db.prisma;
-  const calls: string[] = [];
-  db.prisma = new Proxy(real, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (typeof prop !== 'string' || prop.startsWith('$') || typeof value !== 'object' || value === null) return value;
-      return new Proxy(value, {
-        get(model, op) {
-          const method = Reflect.get(model, op);
-          return typeof method === 'function'
-            ? (...args: unknown[]) => {
-                calls.push(`${prop}.${String(op)}`);
-                return method.apply(model, args);
-              }
-            : method;
-        },
-      });
-    },
-  });
-  try {
-    await fn();
-  } finally {
-    db.prisma = real;
-  }
-  return calls.sort();
-}

@@ -9,6 +9,15 @@ afterAll(() => t.stop());
 
 const STATUS = '/api/live-editor/status';
 
+/**
+ * Minute windows are calendar minutes, so requests on both sides of a minute's edge fill two of
+ * them: a test that must stay inside one minute starts at least 10 s before the next edge.
+ */
+async function clearOfMinuteEdge(): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 10_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
+
 describe('quotas', () => {
   it('counts a day per account: the limit passes, then 429 with Retry-After and RateLimit headers', async () => {
     const account = await t.createAccount('daily', 'tiny'); // 3 a day
@@ -38,6 +47,7 @@ describe('quotas', () => {
   });
 
   it('enforces the per-minute burst with Retry-After under a minute', async () => {
+    await clearOfMinuteEdge();
     const account = await t.createAccount('burst', 'bursty'); // 2 a minute
     const results = [];
     for (let i = 0; i < 3; i++) results.push(await t.request('GET', STATUS, { key: account.key }));
@@ -47,6 +57,7 @@ describe('quotas', () => {
   });
 
   it('does not count a refused request against the other limits', async () => {
+    await clearOfMinuteEdge();
     const account = await t.createAccount('norefundneeded', 'bursty');
     for (let i = 0; i < 5; i++) await t.request('GET', STATUS, { key: account.key });
     const rows = await t.app.services.db.query<{ key: string; count: number }>(
@@ -61,6 +72,7 @@ describe('quotas', () => {
   });
 
   it('lets exactly the limit through when many requests arrive at once', async () => {
+    await clearOfMinuteEdge();
     const account = await t.createAccount('concurrent');
     await t.request('POST', `/api/admin/accounts/${account.handle}/tier`, { admin: true, body: { tier: 'bursty' } });
     // bursty: 2 a minute. Fire 40 at once, twice over with different keys of one account.

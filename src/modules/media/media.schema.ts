@@ -117,6 +117,27 @@ const CreditsRef = builder.objectRef<CreditSummary>('Credits').implement({
 });
 
 const actor = (ctx: Context) => ctx.actor!;
+
+interface SearchFilterArgs {
+  q?: string | null;
+  tag?: string | null;
+  group?: string | null;
+  folderId?: number | null;
+  type?: (typeof MEDIA_KINDS)[number] | null;
+  color?: string | null;
+}
+
+/** The GraphQL search arguments as the service's search input (shared by the page and the connection). */
+function searchFilters(args: SearchFilterArgs) {
+  return {
+    q: args.q ?? undefined,
+    tag: args.tag ?? undefined,
+    group: args.group ?? undefined,
+    folder_id: args.folderId ?? undefined,
+    type: args.type ?? undefined,
+    color: args.color ?? undefined,
+  };
+}
 const media = { scope: 'media' } as const;
 
 
@@ -149,16 +170,7 @@ builder.queryFields((t) => ({
       offset: t.arg.int(),
     },
     resolve: (_root, args, ctx) =>
-      ctx.services.media.search(actor(ctx), {
-        q: args.q ?? undefined,
-        tag: args.tag ?? undefined,
-        group: args.group ?? undefined,
-        folder_id: args.folderId ?? undefined,
-        type: args.type ?? undefined,
-        color: args.color ?? undefined,
-        limit: args.limit ?? undefined,
-        offset: args.offset ?? undefined,
-      }),
+      ctx.services.media.search(actor(ctx), { ...searchFilters(args), limit: args.limit ?? undefined, offset: args.offset ?? undefined }),
   }),
   mediaConnection: t.connection({
     type: MediaRef,
@@ -167,16 +179,7 @@ builder.queryFields((t) => ({
     args: { q: t.arg.string(), tag: t.arg.string(), group: t.arg.string(), folderId: t.arg.int(), type: t.arg({ type: MediaKindEnum }), color: t.arg.string() },
     resolve: (_root, args, ctx) =>
       resolveOffsetConnection({ args, defaultSize: 50, maxSize: 200 }, async ({ limit, offset }) => {
-        const page = await ctx.services.media.search(actor(ctx), {
-          q: args.q ?? undefined,
-          tag: args.tag ?? undefined,
-          group: args.group ?? undefined,
-          folder_id: args.folderId ?? undefined,
-          type: args.type ?? undefined,
-          color: args.color ?? undefined,
-          limit: Math.min(limit, 200),
-          offset,
-        });
+        const page = await ctx.services.media.search(actor(ctx), { ...searchFilters(args), limit: Math.min(limit, 200), offset });
         return page.items;
       }),
   }),
