@@ -5,8 +5,6 @@
 //
 // The load generator is autocannon's CLI in a child process, so it does not share the service's
 // event loop (PGlite runs inside that loop too); on a 2-core machine that leaves one core to each.
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,6 +25,7 @@ import { subKeyStatus } from '../src/modules/platform/sub-keys.service.js';
 import { subKeyJson } from '../rest-shim/routes/platform.routes.js';
 import type { SubKeyFieldsFragment } from '../rest-shim/generated/operations.js';
 import { writeResultsSection } from './results.js';
+import { autocannon, type LoadResult } from './autocannon.js';
 
 const SECONDS = positiveNumber('BENCH_SECONDS', 10);
 const WARMUP_SECONDS = positiveNumber('BENCH_WARMUP_SECONDS', Math.min(3, SECONDS));
@@ -40,7 +39,6 @@ const TARGET_AUTH_P50_MS = 1;
 
 const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const OPERATIONS_DIR = fileURLToPath(new URL('../rest-shim/operations/', import.meta.url));
-const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
 function positiveNumber(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -150,56 +148,9 @@ interface Target {
   body?: string;
 }
 
-interface LoadResult {
-  rps: number;
-  p50: number;
-  p99: number;
-  max: number;
-  requests: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-
-interface AutocannonJson {
-  requests: { mean: number; total: number };
-  latency: { p50: number; p99: number; max: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-
-function autocannon(target: Target, seconds: number): Promise<LoadResult> {
-  const args = [AUTOCANNON, '-j', '-n', '-c', String(CONNECTIONS), '-d', String(seconds), '-m', target.method];
-  for (const [name, value] of Object.entries(target.headers)) args.push('-H', `${name}=${value}`);
-  if (target.body !== undefined) args.push('-b', target.body);
-  args.push(target.url);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => {
-      if (code !== 0) return reject(new Error(`autocannon exited with ${code}: ${stderr}`));
-      try {
-        const json = JSON.parse(stdout) as AutocannonJson;
-        resolve({
-          rps: json.requests.mean,
-          p50: json.latency.p50,
-          p99: json.latency.p99,
-          max: json.latency.max,
-          requests: json.requests.total,
-          non2xx: json.non2xx,
-          errors: json.errors,
-          timeouts: json.timeouts,
-        });
-      } catch (error) {
-        reject(new Error(`autocannon printed no JSON (${(error as Error).message}): ${stdout.slice(0, 500)} ${stderr.slice(0, 500)}`));
-      }
-    });
-  });
+/** Load on one target at this benchmark's connection count. */
+function load(target: Target, seconds: number): Promise<LoadResult> {
+  return autocannon({ url: target.url, seconds, connections: CONNECTIONS, method: target.method, headers: target.headers, body: target.body });
 }
 
 async function fetchTarget(target: Target): Promise<{ status: number; body: unknown }> {
@@ -359,15 +310,15 @@ async function main(): Promise<void> {
     // One warm-up round over all three first: whichever variant ran first otherwise paid for JIT and
     // WebAssembly tier-up of the shared code (PGlite, Prisma's query compiler) with seconds-long tails.
     console.log(`warm-up round: ${WARMUP_SECONDS} s per variant`);
-    for (const target of targets) await autocannon(target, WARMUP_SECONDS);
+    for (const target of targets) await load(target, WARMUP_SECONDS);
     for (const target of targets) {
       console.log(`${target.name}: warm-up ${WARMUP_SECONDS} s, then ${SECONDS} s at ${CONNECTIONS} connections`);
-      await autocannon(target, WARMUP_SECONDS);
+      await load(target, WARMUP_SECONDS);
       const loopDelay = monitorEventLoopDelay({ resolution: 10 });
       loopDelay.enable();
       gcMs = 0;
       gcCount = 0;
-      const result = await autocannon(target, SECONDS);
+      const result = await load(target, SECONDS);
       loopDelay.disable();
       diagnostics.push({ loopP99: loopDelay.percentile(99) / 1e6, loopMax: loopDelay.max / 1e6, gcMs, gcCount });
       if (result.non2xx || result.errors || result.timeouts) {

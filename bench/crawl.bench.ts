@@ -7,24 +7,31 @@
 // Three kinds of process, all this file (the first argument picks the role):
 // - the parent: starts the site, runs the crawlers one after the other, checks and reports;
 // - `--serve`: the site server, so its CPU and memory never count against a crawler;
-// - `--run ours|crawlee <options>`: one crawler, alone in its process so its peak RSS is its own.
+// - `--run <crawler> <options>`: one crawler; ours starts the built service's own processes the way
+//   `npm start` and `npm run worker` do (see crawl/ours.ts), Crawlee runs in this child, so every
+//   peak RSS is one crawler's own. Our service is built first (`npm run build`).
 //
 // Environment knobs, all optional:
-// - BENCH_ROUNDS (3): each crawler runs once per round, the order alternating; the median round
+// - BENCH_ROUNDS (3): each crawler runs once per round, the order rotating; the median round
 //   counts, because shared machines are noisy.
 // - BENCH_POLL_MS (1000): how often our client polls the job (the API asks for 2-5 s).
 // - BENCH_HOST_CONCURRENCY: our per-host limit (default: the config's, SCRAPE_HOST_CONCURRENCY 4).
+// - BENCH_DATABASE_URL and BENCH_REDIS_URL: with both set, our service also runs as an API process
+//   plus a `npm run worker` process on PostgreSQL and Redis (the "worker" crawler), as on several
+//   machines. The database URL must be allowed to create databases (a fresh one per run).
+// - BENCH_NODE_ARGS: node flags for our service processes instead of those package.json's start and
+//   worker scripts pass (to compare V8 flags; '' for none).
 // - BENCH_CRAWLEE_MAX_CONCURRENCY, BENCH_CRAWLEE_DESIRED_CONCURRENCY (16, 16): Crawlee's pool.
-// - BENCH_ONLY=ours|crawlee: run one of them.
+// - BENCH_ONLY=embedded,worker,crawlee,in-process: run only these (comma-separated).
 // - BENCH_WRITE=0: print only, leave RESULTS.md alone (for the diagnostic runs below).
 // Diagnostics:
-// - BENCH_CPU_PROF=ours|crawlee|both: V8 CPU profiles in a kept temp folder, and a summary of
+// - in-process (only when named in BENCH_ONLY): our app built inside the benchmark child under tsx,
+//   on in-memory PGlite (or BENCH_DATABASE_URL), with its memory broken down from the inside.
+// - BENCH_CPU_PROF=in-process|crawlee|both: V8 CPU profiles in a kept temp folder, and a summary of
 //   where the crawl's time went.
-// - BENCH_TRACE=1: counts and times our job's fetches, blob writes, asset inserts and progress
-//   writes, and forces a GC every second to tell live memory from garbage (slows the run).
-// - BENCH_DATABASE_URL: a PostgreSQL server for our service instead of in-memory PGlite, to see the
-//   crawler's memory without the embedded database.
-import { fork, type ChildProcess } from 'node:child_process';
+// - BENCH_TRACE=1 (in-process): counts and times our job's fetches, blob writes, asset inserts and
+//   progress writes, and forces a GC every second to tell live memory from garbage (slows the run).
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -33,22 +40,18 @@ import type { ChildMessage, CrawlResult, SiteManifest, SiteStats } from './crawl
 import type { OursOptions } from './crawl/ours.js';
 import type { CrawleeOptions } from './crawl/crawlee.js';
 import { writeResultsSection } from './results.js';
+import { positiveIntEnv } from './env.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const TARGET_PEAK_RSS_MB = 300;
 const CHILD_TIMEOUT_MS = 15 * 60_000;
-const ENV_KNOBS = ['BENCH_ROUNDS', 'BENCH_POLL_MS', 'BENCH_HOST_CONCURRENCY', 'BENCH_DATABASE_URL', 'BENCH_CRAWLEE_MAX_CONCURRENCY', 'BENCH_CRAWLEE_DESIRED_CONCURRENCY', 'BENCH_ONLY', 'BENCH_CPU_PROF', 'BENCH_TRACE'];
+const ENV_KNOBS = ['BENCH_ROUNDS', 'BENCH_POLL_MS', 'BENCH_HOST_CONCURRENCY', 'BENCH_DATABASE_URL', 'BENCH_REDIS_URL', 'BENCH_NODE_ARGS', 'BENCH_CRAWLEE_MAX_CONCURRENCY', 'BENCH_CRAWLEE_DESIRED_CONCURRENCY', 'BENCH_ONLY', 'BENCH_CPU_PROF', 'BENCH_TRACE'];
+const SECRET_KNOBS = new Set(['BENCH_DATABASE_URL', 'BENCH_REDIS_URL']);
 
-type CrawlerName = 'ours' | 'crawlee';
-
-function positiveInt(name: string, fallback: number | undefined): number | undefined {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got ${raw}`);
-  return value;
-}
+const CRAWLERS = ['embedded', 'worker', 'in-process', 'crawlee'] as const;
+type CrawlerName = (typeof CRAWLERS)[number];
+const isOurs = (name: CrawlerName): name is Exclude<CrawlerName, 'crawlee'> => name !== 'crawlee';
 
 // ---------------------------------------------------------------------------------------------
 // Child roles.
@@ -58,7 +61,7 @@ async function runChild(name: string, optionsJson: string): Promise<void> {
   try {
     // Each crawler's modules are loaded only in its own child, so neither pays for the other's.
     const result =
-      name === 'ours'
+      name === 'embedded' || name === 'worker' || name === 'in-process'
         ? await (await import('./crawl/ours.js')).runOurs(JSON.parse(optionsJson) as OursOptions)
         : name === 'crawlee'
           ? await (await import('./crawl/crawlee.js')).runCrawlee(JSON.parse(optionsJson) as CrawleeOptions)
@@ -153,8 +156,8 @@ function check(result: CrawlResult, manifest: SiteManifest): string[] {
 }
 
 function commandLine(): string {
-  // A database URL may carry a password: say only that it was set.
-  const env = ENV_KNOBS.filter((n) => process.env[n]).map((n) => `${n}=${n === 'BENCH_DATABASE_URL' ? '<set>' : process.env[n]}`);
+  // A database or Redis URL may carry a password: say only that it was set.
+  const env = ENV_KNOBS.filter((n) => process.env[n]).map((n) => `${n}=${SECRET_KNOBS.has(n) ? '<set>' : JSON.stringify(process.env[n]).replace(/^"(\S*)"$/, '$1')}`);
   return [...env, 'npx tsx bench/crawl.bench.ts'].join(' ');
 }
 
@@ -179,10 +182,10 @@ function report(manifest: SiteManifest, runs: Map<CrawlerName, Run[]>, pollMs: n
     // Other work on the machine skews the seconds (the CPU seconds less): say how busy it was.
     `- Load average (1 min) before / after: ${loadBefore.toFixed(2)} / ${loadavg()[0]!.toFixed(2)}`,
     `- Site: ${manifest.pages} pages (start → ${manifest.hubs} hubs → leaves, all within depth 2, ${f1(manifest.htmlBytes / manifest.pages / 1024)} KB of HTML each), ${manifest.images} distinct images, ${f1(manifest.imageBytes / 1024 / 1024)} MB: ${formats}; node:http on 127.0.0.1 in its own process, robots.txt allows all`,
-    `- Ours: the whole app in its own process (in-memory PGlite, LOG_LEVEL silent, files to the local blob store in a temp DATA_DIR), fetch.allowPrivateAddresses ['127.0.0.1'], scrape.hostDelayMs 0, scrape.maxPages 2000, jobs concurrency 1; POST /api/scrape {sniper_mode: false, crawl_depth: 2, max_files: 10000}, then GET /api/jobs/{id} every ${pollMs} ms. Seconds = POST to the job's finished_at. The job allows 16 requests at once overall but 4 per host (SCRAPE_HOST_CONCURRENCY), and this site is one host.`,
+    `- Ours: the built service (\`npm run build\`, plain node, no tsx) configured through its environment: NODE_ENV production, FETCH_ALLOW_PRIVATE 127.0.0.1, SCRAPE_HOST_DELAY_MS 0, SCRAPE_MAX_PAGES 2000, WORKER_CONCURRENCY 1, quota tiers nobody reaches, files to the local blob store in a temp DATA_DIR. *embedded* = \`npm start\` alone (PGlite on disk, in-process workers), the way one machine runs it; *worker* = \`npm start\` with RUN_WORKERS=false plus \`npm run worker\`, sharing PostgreSQL (a fresh database) and Redis (BullMQ), the way several machines run it: the worker process crawls and is the one measured. POST /api/scrape {sniper_mode: false, crawl_depth: 2, max_files: 10000}, then GET /api/jobs/{id} every ${pollMs} ms. Seconds = POST to the job's finished_at. The job allows 16 requests at once overall and SCRAPE_HOST_CONCURRENCY (default 4) per host; this site is one host.`,
     '- Crawlee: CheerioCrawler in its own process, one router: pages enqueue their `img[src]` (label IMAGE) and, below depth 2, their same-hostname links; images come through the same crawler (additionalMimeTypes) and are written to a temp folder named by SHA-256. persistStorage false, no session pool, robots.txt respected. Seconds = `crawler.run()`.',
-    '- Memory: RSS sampled every 50 ms in the crawler process from just before the crawl until it is done; baseline = RSS then (after a forced GC), growth = peak − baseline. VmHWM is the kernel’s peak for the whole process, start-up included.',
-    `- Rounds: ${roundCount}, each crawler once per round in a fresh process, the order alternating (round 1 ours first, round 2 Crawlee first ...). The tables show each crawler's median round; the throughput target compares the medians, the memory target takes our highest peak of all rounds.`,
+    '- Memory: RSS of the crawling process sampled every 50 ms from just before the crawl until it is done (ours from /proc, outside the process; Crawlee from inside, after a forced GC); baseline = RSS then, growth = peak − baseline. VmHWM is the kernel’s peak for the whole process, start-up included.',
+    `- Rounds: ${roundCount}, each crawler once per round in fresh processes, the order rotating every round. The tables show each crawler's median round; the throughput target compares the medians, the memory target takes the highest peak of all rounds.`,
     '',
     '| crawler | pages | assets | seconds | pages/min | assets/s | peak RSS MB | RSS growth MB |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
@@ -202,19 +205,23 @@ function report(manifest: SiteManifest, runs: Map<CrawlerName, Run[]>, pollMs: n
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   );
   for (const { result: r, served: s } of chosen.values()) {
+    const known = (v: number | null | undefined, format: (v: number) => string = f1) => (v === null || v === undefined ? 'n/a' : format(v));
     lines.push(
-      `| ${r.crawler} | ${f1(r.cpuSeconds)} | ${f1(s.serverCpuSeconds)} | ${r.gcMs.toFixed(0)} | ${f1(r.loopDelayP99Ms)} / ${f1(r.loopDelayMaxMs)} | ${f1(r.peakHeapUsedMb)} | ${r.vmHwmMb === null ? 'n/a' : f1(r.vmHwmMb)} | ${s.pages} / ${s.images} / ${s.robots} / ${s.notFound} |`,
+      `| ${r.crawler} | ${f1(r.cpuSeconds)} | ${f1(s.serverCpuSeconds)} | ${known(r.gcMs, (v) => v.toFixed(0))} | ${known(r.loopDelayP99Ms)} / ${known(r.loopDelayMaxMs)} | ${known(r.peakHeapUsedMb)} | ${known(r.vmHwmMb)} | ${s.pages} / ${s.images} / ${s.robots} / ${s.notFound} |`,
     );
   }
-  lines.push(
-    '',
-    'Memory at the baseline → at the peak-RSS sample (MB; external includes Buffers and WebAssembly memories):',
-    '',
-    '| crawler | RSS | heap total | heap used | external | array buffers |',
-    '| --- | ---: | ---: | ---: | ---: | ---: |',
-  );
-  for (const { result: r } of chosen.values()) {
-    const { baseline: b, peak: p } = r.memoryAt;
+  const insideViews = [...chosen.values()].flatMap(({ result: r }) => (r.memoryAt ? [{ r, memoryAt: r.memoryAt }] : []));
+  if (insideViews.length) {
+    lines.push(
+      '',
+      'Memory at the baseline → at the peak-RSS sample, for crawlers measured from the inside (MB; external includes Buffers and WebAssembly memories):',
+      '',
+      '| crawler | RSS | heap total | heap used | external | array buffers |',
+      '| --- | ---: | ---: | ---: | ---: | ---: |',
+    );
+  }
+  for (const { r, memoryAt } of insideViews) {
+    const { baseline: b, peak: p } = memoryAt;
     const pair = (k: keyof typeof b) => `${f1(b[k])} → ${f1(p[k])}`;
     lines.push(`| ${r.crawler} | ${pair('rss')} | ${pair('heapTotal')} | ${pair('heapUsed')} | ${pair('external')} | ${pair('arrayBuffers')} |`);
   }
@@ -222,23 +229,24 @@ function report(manifest: SiteManifest, runs: Map<CrawlerName, Run[]>, pollMs: n
   const problems = [...runs.values()].flat().flatMap(({ result: r, round, problems: p }) => p.map((text) => `- CHECK FAILED, ${r.crawler.split(' (')[0]} round ${round}: ${text}`));
   if (notes.flat().length || problems.length) lines.push('', ...notes.flat(), ...problems);
 
-  const ours = chosen.get('ours')?.result;
   const crawlee = chosen.get('crawlee')?.result;
-  if (ours) {
-    const peak = Math.max(...runs.get('ours')!.map((r) => r.result.peakRssMb));
-    lines.push('', '| target | value | result |', '| --- | ---: | --- |');
+  const ourNames = [...chosen.keys()].filter(isOurs);
+  if (ourNames.length) lines.push('', '| target | value | result |', '| --- | ---: | --- |');
+  for (const name of ourNames) {
+    const ours = chosen.get(name)!.result;
     if (crawlee) {
       const pagesRatio = ours.pages / ours.seconds / (crawlee.pages / crawlee.seconds);
       const assetsRatio = ours.assets / ours.seconds / (crawlee.assets / crawlee.seconds);
       lines.push(
-        `| throughput ours / Crawlee, pages per minute (≥ 100%) | ${(pagesRatio * 100).toFixed(0)}% | ${verdict(pagesRatio >= 1)} |`,
-        `| throughput ours / Crawlee, assets per second (≥ 100%) | ${(assetsRatio * 100).toFixed(0)}% | ${verdict(assetsRatio >= 1)} |`,
-        `| (for reference) CPU seconds ours / Crawlee | ${((ours.cpuSeconds / crawlee.cpuSeconds) * 100).toFixed(0)}% | |`,
+        `| ${name}: throughput ours / Crawlee, pages per minute (≥ 100%) | ${(pagesRatio * 100).toFixed(0)}% | ${verdict(pagesRatio >= 1)} |`,
+        `| ${name}: throughput ours / Crawlee, assets per second (≥ 100%) | ${(assetsRatio * 100).toFixed(0)}% | ${verdict(assetsRatio >= 1)} |`,
+        `| ${name}: (for reference) CPU seconds ours / Crawlee | ${((ours.cpuSeconds / crawlee.cpuSeconds) * 100).toFixed(0)}% | |`,
       );
     }
-    lines.push(`| our peak RSS, highest round (< ${TARGET_PEAK_RSS_MB} MB) | ${f1(peak)} MB | ${verdict(peak < TARGET_PEAK_RSS_MB)} |`);
-    if (crawlee) lines.push(`| (for reference) Crawlee peak RSS, highest round | ${f1(Math.max(...runs.get('crawlee')!.map((r) => r.result.peakRssMb)))} MB | |`);
+    const peak = Math.max(...runs.get(name)!.map((r) => r.result.peakRssMb));
+    lines.push(`| ${name}: peak RSS of the crawling process, highest round (< ${TARGET_PEAK_RSS_MB} MB) | ${f1(peak)} MB | ${verdict(peak < TARGET_PEAK_RSS_MB)} |`);
   }
+  if (crawlee && ourNames.length) lines.push(`| (for reference) Crawlee peak RSS, highest round | ${f1(Math.max(...runs.get('crawlee')!.map((r) => r.result.peakRssMb)))} MB | |`);
   return lines.join('\n');
 }
 
@@ -248,12 +256,25 @@ function writeResults(section: string): void {
 
 // ---------------------------------------------------------------------------------------------
 
+/** The crawlers to run: BENCH_ONLY's list, or embedded, worker (when PostgreSQL and Redis are given) and Crawlee. */
+function crawlerOrder(only: string | undefined, distributed: boolean): CrawlerName[] {
+  if (!only) return distributed ? ['embedded', 'worker', 'crawlee'] : ['embedded', 'crawlee'];
+  const names = only.split(',').map((n) => n.trim());
+  const unknown = names.filter((n) => !(CRAWLERS as readonly string[]).includes(n));
+  if (unknown.length) throw new Error(`BENCH_ONLY: ${unknown.join(', ')} unknown; choose from ${CRAWLERS.join(', ')}`);
+  if (names.includes('worker') && !distributed) throw new Error('BENCH_ONLY=worker needs BENCH_DATABASE_URL and BENCH_REDIS_URL');
+  return names as CrawlerName[];
+}
+
 async function main(): Promise<void> {
-  const pollMs = positiveInt('BENCH_POLL_MS', 1000)!;
-  const rounds = positiveInt('BENCH_ROUNDS', 3)!;
-  const only = process.env.BENCH_ONLY as CrawlerName | undefined;
+  const pollMs = positiveIntEnv('BENCH_POLL_MS', 1000);
+  const rounds = positiveIntEnv('BENCH_ROUNDS', 3);
   const profile = process.env.BENCH_CPU_PROF;
-  const order: CrawlerName[] = (['ours', 'crawlee'] as const).filter((n) => !only || n === only);
+  const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
+  const redisUrl = process.env.BENCH_REDIS_URL || undefined;
+  const order = crawlerOrder(process.env.BENCH_ONLY, Boolean(databaseUrl && redisUrl));
+  // Our service runs as users run it: built to JavaScript first.
+  if (order.some((name) => name === 'embedded' || name === 'worker')) execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/build.mjs', import.meta.url))], { stdio: 'inherit' });
   const tmpRoot = mkdtempSync(join(tmpdir(), 'crawl-bench-'));
   const profileDir = profile ? mkdtempSync(join(tmpdir(), 'crawl-bench-profiles-')) : undefined;
   const loadBefore = loadavg()[0]!;
@@ -269,21 +290,32 @@ async function main(): Promise<void> {
 
     const runs = new Map<CrawlerName, Run[]>(order.map((name) => [name, []]));
     for (let round = 1; round <= rounds; round++) {
-      // Alternate who goes first: the machine's state drifts, and neither should always get the fresher one.
-      for (const name of round % 2 ? order : [...order].reverse()) {
+      // Rotate who goes first: the machine's state drifts, and none should always get the fresher one.
+      const shift = (round - 1) % order.length;
+      for (const name of [...order.slice(shift), ...order.slice(0, shift)]) {
         const startUrl = `${manifest.url}/`;
-        const options =
-          name === 'ours'
-            ? { startUrl, tmpRoot, pollMs, hostConcurrency: positiveInt('BENCH_HOST_CONCURRENCY', undefined), adminDatabaseUrl: process.env.BENCH_DATABASE_URL || undefined, trace: process.env.BENCH_TRACE === '1' }
+        const options: OursOptions | CrawleeOptions = isOurs(name)
+            ? {
+                topology: name,
+                startUrl,
+                tmpRoot,
+                pollMs,
+                hostConcurrency: positiveIntEnv('BENCH_HOST_CONCURRENCY'),
+                adminDatabaseUrl: databaseUrl,
+                redisUrl,
+                trace: process.env.BENCH_TRACE === '1',
+              }
             : {
                 startUrl,
                 tmpRoot,
-                maxConcurrency: positiveInt('BENCH_CRAWLEE_MAX_CONCURRENCY', 16)!,
-                desiredConcurrency: positiveInt('BENCH_CRAWLEE_DESIRED_CONCURRENCY', 16)!,
+                maxConcurrency: positiveIntEnv('BENCH_CRAWLEE_MAX_CONCURRENCY', 16),
+                desiredConcurrency: positiveIntEnv('BENCH_CRAWLEE_DESIRED_CONCURRENCY', 16),
               };
         console.log(`round ${round}, ${name}: crawling ...`);
         const before = await stats();
-        const dir = profileDir && (profile === 'both' || profile === name) ? join(profileDir, `${name}-${round}`) : undefined;
+        // Profiles only where the crawl runs inside the benchmark child (not our service processes).
+        const profiled = (name === 'in-process' || name === 'crawlee') && (profile === 'both' || profile === name);
+        const dir = profileDir && profiled ? join(profileDir, `${name}-${round}`) : undefined;
         const result = await crawl(name, options, dir);
         const after = await stats();
         const served = {
@@ -297,7 +329,7 @@ async function main(): Promise<void> {
         if (dir) {
           const { mainProfile, summarizeProfile } = await import('./crawl/profile-summary.js');
           const file = mainProfile(dir);
-          if (file) console.log(summarizeProfile(file, result.windowUs));
+          if (file && result.windowUs) console.log(summarizeProfile(file, result.windowUs));
         }
         const problems = check(result, manifest);
         runs.get(name)!.push({ round, result, served, problems });

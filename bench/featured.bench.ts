@@ -13,22 +13,15 @@ import { load } from 'cheerio';
 import { fileURLToPath } from 'node:url';
 import { extractFeaturedCandidates } from '../src/modules/featured/featured.extractor.js';
 import { writeResultsSection } from './results.js';
+import { positiveIntEnv } from './env.js';
 
 const PAGE_BYTES = 100 * 1024;
-const ROUNDS = positiveInteger('BENCH_ROUNDS', 40);
+const ROUNDS = positiveIntEnv('BENCH_ROUNDS', 40);
 const WARMUP_ROUNDS = 5;
 const TARGET_MS = 5;
 
 const FIXTURES_DIR = fileURLToPath(new URL('../test/fixtures/featured/', import.meta.url));
 const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
-
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got ${raw}`);
-  return value;
-}
 
 interface Fixture {
   name: string;

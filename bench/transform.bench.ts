@@ -7,8 +7,6 @@
 // requests render once. Run with `npx tsx bench/transform.bench.ts` (BENCH_SECONDS, default 10, sets
 // each load run; BENCH_WARMUP_SECONDS its warm-up). Prints a markdown section and writes it into
 // bench/RESULTS.md between the transform markers.
-import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +15,7 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/platform/logger.js';
 import { writeResultsSection } from './results.js';
+import { autocannon, type LoadRequest, type LoadResult } from './autocannon.js';
 
 const SECONDS = positiveNumber('BENCH_SECONDS', 10);
 const WARMUP_SECONDS = positiveNumber('BENCH_WARMUP_SECONDS', Math.min(3, SECONDS));
@@ -34,7 +33,6 @@ const UNCACHED: Array<{ format: 'webp' | 'jpg' | 'png' | 'avif'; count: number }
 ];
 
 
-const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
 function positiveNumber(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -69,55 +67,9 @@ function clamp(v: number): number {
   return Math.max(0, Math.min(255, Math.round(v)));
 }
 
-interface LoadResult {
-  rps: number;
-  p50: number;
-  p99: number;
-  requests: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  mbPerSecond: number;
-}
-
-function autocannon(url: string, seconds: number, options: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = {}): Promise<LoadResult> {
-  const args = [AUTOCANNON, '-j', '-n', '-c', String(CONNECTIONS), '-d', String(seconds), '-m', options.method ?? 'GET'];
-  for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}=${value}`);
-  if (options.body !== undefined) args.push('-b', options.body);
-  args.push(url);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => {
-      if (code !== 0) return reject(new Error(`autocannon exited with ${code}: ${stderr}`));
-      try {
-        const json = JSON.parse(stdout) as {
-          requests: { mean: number; total: number };
-          latency: { p50: number; p99: number };
-          throughput: { mean: number };
-          non2xx: number;
-          errors: number;
-          timeouts: number;
-        };
-        resolve({
-          rps: json.requests.mean,
-          p50: json.latency.p50,
-          p99: json.latency.p99,
-          requests: json.requests.total,
-          non2xx: json.non2xx,
-          errors: json.errors,
-          timeouts: json.timeouts,
-          mbPerSecond: json.throughput.mean / 1024 / 1024,
-        });
-      } catch (error) {
-        reject(new Error(`autocannon printed no JSON (${(error as Error).message}): ${stdout.slice(0, 500)} ${stderr.slice(0, 500)}`));
-      }
-    });
-  });
+/** Load on one URL at this benchmark's connection count. */
+function load(url: string, seconds: number, options: Pick<LoadRequest, 'method' | 'headers' | 'body'> = {}): Promise<LoadResult> {
+  return autocannon({ url, seconds, connections: CONNECTIONS, ...options });
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -206,17 +158,17 @@ async function main(): Promise<void> {
     const etag = first.headers.get('etag')!;
     const rendersBeforeCached = transforms.renders;
     console.log(`cached: warm-up ${WARMUP_SECONDS} s, then ${SECONDS} s at ${CONNECTIONS} connections`);
-    await autocannon(cachedUrl, WARMUP_SECONDS);
-    const cached = await autocannon(cachedUrl, SECONDS);
+    await load(cachedUrl, WARMUP_SECONDS);
+    const cached = await load(cachedUrl, SECONDS);
     if (cached.non2xx || cached.errors || cached.timeouts) throw new Error(`cached: ${cached.non2xx} non-2xx, ${cached.errors} errors, ${cached.timeouts} timeouts`);
     console.log(`  ${f0(cached.rps)} req/s, p50 ${cached.p50} ms, p99 ${cached.p99} ms`);
-    const revalidate = await autocannon(cachedUrl, SECONDS, { headers: { 'If-None-Match': etag } });
+    const revalidate = await load(cachedUrl, SECONDS, { headers: { 'If-None-Match': etag } });
     if (revalidate.errors || revalidate.timeouts) throw new Error(`304 run: ${revalidate.errors} errors, ${revalidate.timeouts} timeouts`);
     console.log(`  304: ${f0(revalidate.rps)} req/s, p50 ${revalidate.p50} ms, p99 ${revalidate.p99} ms`);
     if (transforms.renders !== rendersBeforeCached) throw new Error('the cached runs rendered');
 
     // POST /api/media/{id}/optimize itself (auth, quota, GraphQL, one SELECT, signing).
-    const optimizeRun = await autocannon(`${base}/api/media/${media.id}/optimize`, SECONDS, {
+    const optimizeRun = await load(`${base}/api/media/${media.id}/optimize`, SECONDS, {
       method: 'POST',
       headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
       body: JSON.stringify({ width: 800, quality: 75, format: 'jpg' }),
@@ -224,7 +176,7 @@ async function main(): Promise<void> {
     if (optimizeRun.non2xx || optimizeRun.errors) throw new Error(`optimize run: ${optimizeRun.non2xx} non-2xx, ${optimizeRun.errors} errors`);
     console.log(`optimize: ${f0(optimizeRun.rps)} req/s`);
     // Floor on this machine at this moment: Express, the request log and one SQL query, no file.
-    const floor = await autocannon(`${base}/healthz`, SECONDS);
+    const floor = await load(`${base}/healthz`, SECONDS);
     console.log(`healthz: ${f0(floor.rps)} req/s`);
     const load2 = loadavg()[0]!;
 

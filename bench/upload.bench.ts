@@ -16,11 +16,12 @@ import { bmvbhash } from 'blockhash-core';
 import { fileTypeFromBuffer } from 'file-type';
 import { processUpload, type ProcessLimits } from '../src/modules/media/image.processor.js';
 import { writeResultsSection } from './results.js';
+import { positiveIntEnv } from './env.js';
 
 const phash = createRequire(import.meta.url)('sharp-phash') as (image: Buffer, options?: SharpOptions) => Promise<string>;
 
 const IMAGES = 30;
-const ROUNDS = positiveInteger('BENCH_ROUNDS', 4);
+const ROUNDS = positiveIntEnv('BENCH_ROUNDS', 4);
 const WARMUP_IMAGES = 6;
 const TARGET_RATIO = 1.3;
 const LIMITS: ProcessLimits = { maxBytes: 25 * 1024 * 1024, maxPixels: 50_000_000, thumbnailSize: 320 };
@@ -33,14 +34,6 @@ const SIZES: Array<[number, number]> = [
 const CACHE_DIR = join(tmpdir(), 'image-service-upload-bench-v2');
 const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const SUMMARY_PREFIX = 'Summary: ';
-
-function positiveInteger(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got ${raw}`);
-  return value;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Photo-like test images: a two-colour gradient at a random angle, a low-frequency texture, soft

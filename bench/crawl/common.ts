@@ -41,16 +41,18 @@ export interface CrawlResult {
   peakRssMb: number;
   /** The kernel's own high-water mark (VmHWM) for the whole process life, as a cross-check. */
   vmHwmMb: number | null;
-  peakHeapUsedMb: number;
-  /** process.memoryUsage() in MB at the baseline and at the sample with the highest RSS. */
-  memoryAt: { baseline: MemoryBreakdown; peak: MemoryBreakdown };
   cpuSeconds: number;
-  gcMs: number;
-  loopDelayP99Ms: number;
-  loopDelayMaxMs: number;
   notes: string[];
+  // Only for a crawler measured from inside its own process (Crawlee, our in-process diagnostic);
+  // our service processes are sampled from outside, through /proc.
+  peakHeapUsedMb?: number;
+  /** process.memoryUsage() in MB at the baseline and at the sample with the highest RSS. */
+  memoryAt?: { baseline: MemoryBreakdown; peak: MemoryBreakdown };
+  gcMs?: number;
+  loopDelayP99Ms?: number;
+  loopDelayMaxMs?: number;
   /** The measured window in microseconds of the monotonic clock (CPU profiles use the same clock). */
-  windowUs: [number, number];
+  windowUs?: [number, number];
 }
 
 export interface MemoryBreakdown {
@@ -68,7 +70,7 @@ export const MB = 1024 * 1024;
 const SAMPLE_MS = 50;
 
 export interface Monitor {
-  stop(): Pick<CrawlResult, 'baselineRssMb' | 'peakRssMb' | 'peakHeapUsedMb' | 'memoryAt' | 'cpuSeconds' | 'gcMs' | 'loopDelayP99Ms' | 'loopDelayMaxMs' | 'windowUs'>;
+  stop(): Required<Pick<CrawlResult, 'baselineRssMb' | 'peakRssMb' | 'peakHeapUsedMb' | 'memoryAt' | 'cpuSeconds' | 'gcMs' | 'loopDelayP99Ms' | 'loopDelayMaxMs' | 'windowUs'>>;
 }
 
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);

@@ -1,20 +1,26 @@
-// Our service, used the way a client uses it: the whole app (in-memory PGlite, files in a local
-// blob store under a temp DATA_DIR), POST /api/scrape in crawl mode, then GET /api/jobs/{id} until
-// the job is done.
+// Our service, used the way a client uses it: POST /api/scrape in crawl mode, then GET
+// /api/jobs/{id} until the job is done. Three ways to run it (OursOptions.topology):
+// - embedded: `npm start`, one process (PGlite on disk, in-process workers), started by
+//   test/helpers/service-process.ts exactly as the npm script starts it;
+// - worker: an API process plus a `npm run worker` process on PostgreSQL and Redis; the worker crawls;
+// - in-process: the app built inside this benchmark child (in-memory PGlite, under tsx), a diagnostic
+//   that can trace the job's calls (BENCH_TRACE) and break its memory down.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { filesUnder, kernelPeakRssMb, MB, settle, startMonitor, type CrawlResult } from './common.js';
+import { nodeFlags, sampleProcess, startServiceProcess, type ServiceProcess } from '../../test/helpers/service-process.js';
 
 const HUGE = 1_000_000_000; // quota limits nobody reaches: the benchmark polls a lot
 const DEPTH = 2;
 const MAX_FILES = 10_000;
 
 interface JobAnswer {
+  job_id: number;
   status: string;
   error?: string;
   progress: { pages_fetched: number; assets_found: number; assets_stored: number };
@@ -23,7 +29,10 @@ interface JobAnswer {
   finished_at: string | null;
 }
 
+export type Topology = 'embedded' | 'worker' | 'in-process';
+
 export interface OursOptions {
+  topology: Topology;
   startUrl: string;
   /** Temp folders go under this one (the parent removes it even if this process dies). */
   tmpRoot: string;
@@ -32,10 +41,13 @@ export interface OursOptions {
   /** Leave undefined for the configured default (SCRAPE_HOST_CONCURRENCY, 4). */
   hostConcurrency?: number;
   /**
-   * A PostgreSQL server to use instead of in-memory PGlite (a diagnostic: the crawler's memory
-   * without the embedded database). A fresh database is created on it and dropped afterwards.
+   * A PostgreSQL server: required by the worker topology, optional for in-process (instead of
+   * in-memory PGlite). A fresh database is created on it and dropped afterwards.
    */
   adminDatabaseUrl?: string;
+  /** Redis for the worker topology (a fresh key prefix per run). */
+  redisUrl?: string;
+
   /** Count and time the job's fetches, blob writes and asset inserts (a diagnostic; BENCH_TRACE). */
   trace?: boolean;
 }
@@ -98,11 +110,140 @@ function msSummary(values: number[]): string {
 }
 
 export async function runOurs(options: OursOptions): Promise<CrawlResult> {
-  if (options.adminDatabaseUrl) return withFreshDatabase(options.adminDatabaseUrl, (databaseUrl) => crawl(options, databaseUrl));
-  return crawl(options, undefined);
+  if (options.topology === 'embedded') return crawlWithProcesses(options, undefined);
+  if (options.topology === 'worker') {
+    if (!options.adminDatabaseUrl || !options.redisUrl) throw new Error('the worker topology needs BENCH_DATABASE_URL and BENCH_REDIS_URL');
+    return withFreshDatabase(options.adminDatabaseUrl, (databaseUrl) => crawlWithProcesses(options, databaseUrl));
+  }
+  if (options.adminDatabaseUrl) return withFreshDatabase(options.adminDatabaseUrl, (databaseUrl) => crawlInProcess(options, databaseUrl));
+  return crawlInProcess(options, undefined);
 }
 
-async function crawl(options: OursOptions, databaseUrl: string | undefined): Promise<CrawlResult> {
+interface Client {
+  base: string;
+  key: string;
+  pollMs: number;
+}
+
+interface ScrapeRun {
+  job: JobAnswer;
+  posted: number;
+  seen: number;
+  pollMs: number[];
+}
+
+/** POST /api/scrape, then polls until the job has finished; the caller measures around it. */
+async function scrapeAndWait(client: Client, startUrl: string, onStarted: () => void): Promise<ScrapeRun> {
+  const headers = { 'X-API-Key': client.key, 'Content-Type': 'application/json' };
+  onStarted();
+  const posted = Date.now();
+  const started = await fetch(`${client.base}/api/scrape`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ url: startUrl, sniper_mode: false, crawl_depth: DEPTH, max_files: MAX_FILES }),
+  });
+  const startBody = (await started.json()) as { job_id?: number };
+  if (started.status !== 202 || !startBody.job_id) throw new Error(`POST /api/scrape answered ${started.status}: ${JSON.stringify(startBody)}`);
+  const pollMs: number[] = []; // how long each poll took to answer, while the job ran
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, client.pollMs));
+    const { answer, ms } = await pollJob(client, startBody.job_id);
+    if (answer.status === 'completed' || answer.status === 'failed') {
+      const seen = Date.now();
+      if (answer.status !== 'completed') throw new Error(`the scrape job failed: ${answer.error}`);
+      return { job: answer, posted, seen, pollMs };
+    }
+    pollMs.push(ms);
+  }
+}
+
+async function pollJob(client: Client, jobId: number): Promise<{ answer: JobAnswer; ms: number }> {
+  const sent = performance.now();
+  const response = await fetch(`${client.base}/api/jobs/${jobId}`, { headers: { 'X-API-Key': client.key } });
+  const answer = (await response.json()) as JobAnswer;
+  if (response.status !== 200) throw new Error(`GET /api/jobs answered ${response.status}: ${JSON.stringify(answer)}`);
+  return { answer, ms: performance.now() - sent };
+}
+
+function runNotes(run: ScrapeRun, pollMs: number): string[] {
+  return [
+    `job queued→started ${((Date.parse(run.job.started_at!) - run.posted) / 1000).toFixed(2)} s; the poll that saw it completed came ${((run.seen - Date.parse(run.job.finished_at!)) / 1000).toFixed(2)} s after finished_at`,
+    `${run.pollMs.length} polls while running (every ${pollMs} ms) answered in ${msSummary(run.pollMs)}`,
+    `assets listed in the completed answer: ${run.job.assets?.count}; assets found: ${run.job.progress.assets_found}`,
+  ];
+}
+
+async function crawlWithProcesses(options: OursOptions, databaseUrl: string | undefined): Promise<CrawlResult> {
+  const dataDir = mkdtempSync(join(options.tmpRoot, `ours-${options.topology}-`));
+  const tier = JSON.stringify({ standard: { daily: HUGE, perMinute: HUGE }, pro: { daily: HUGE, perMinute: HUGE }, enterprise: { daily: HUGE, perMinute: HUGE } });
+  const env: Record<string, string> = {
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'info', // the start-up lines say when a process is ready; request lines are not printed at info
+    DATA_DIR: dataDir,
+    TIERS: tier,
+    FETCH_ALLOW_PRIVATE: '127.0.0.1',
+    SCRAPE_HOST_DELAY_MS: '0',
+    SCRAPE_MAX_PAGES: '2000',
+    WORKER_CONCURRENCY: '1',
+    ...(options.hostConcurrency ? { SCRAPE_HOST_CONCURRENCY: String(options.hostConcurrency) } : {}),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl, REDIS_URL: options.redisUrl!, REDIS_PREFIX: `crawl-bench-${randomBytes(4).toString('hex')}` } : {}),
+  };
+  const processes: ServiceProcess[] = [];
+  try {
+    const api = await startServiceProcess('main', { ...env, HOST: '127.0.0.1', PORT: '0', ...(databaseUrl ? { RUN_WORKERS: 'false' } : {}) }, 'service started');
+    processes.push(api.process);
+    const worker = databaseUrl ? await startServiceProcess('worker', env, 'worker started') : undefined;
+    if (worker) processes.push(worker.process);
+    const crawler = (worker ?? api).process.child.pid!;
+    const client: Client = {
+      base: String(api.ready.url),
+      key: (JSON.parse(readFileSync(join(dataDir, 'initial-account.json'), 'utf8')) as { api_key: string }).api_key,
+      pollMs: options.pollMs,
+    };
+    // One small request first, so first-request costs are paid before the baseline, as in a running
+    // service; then a second for the processes to settle.
+    await pollJob(client, 999_999).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+
+    let sampler: ReturnType<typeof sampleProcess> | undefined;
+    let apiSampler: ReturnType<typeof sampleProcess> | undefined;
+    const run = await scrapeAndWait(client, options.startUrl, () => {
+      sampler = sampleProcess(crawler);
+      if (worker) apiSampler = sampleProcess(api.process.child.pid!);
+    });
+    const measured = sampler!.stop();
+    const apiMeasured = apiSampler?.stop();
+    const finished = Date.parse(run.job.finished_at!);
+    const onDisk = filesUnder(join(dataDir, 'files'), (name) => name.includes('~'));
+    return {
+      crawler: worker ? `ours, worker process (host concurrency ${options.hostConcurrency ?? 'default'}, PostgreSQL + Redis)` : `ours, embedded (host concurrency ${options.hostConcurrency ?? 'default'}, PGlite)`,
+      pages: run.job.progress.pages_fetched,
+      assets: run.job.progress.assets_stored,
+      filesOnDisk: onDisk.files,
+      bytesOnDisk: onDisk.bytes,
+      seconds: (finished - run.posted) / 1000,
+      baselineRssMb: measured.baselineRssMb,
+      peakRssMb: measured.peakRssMb,
+      vmHwmMb: measured.vmHwmMb,
+      cpuSeconds: measured.cpuSeconds,
+      notes: [
+        ...runNotes(run, options.pollMs),
+        ...(apiMeasured
+          ? [`the API process (serving the POST and the polls, no workers): RSS ${apiMeasured.baselineRssMb.toFixed(0)} → peak ${apiMeasured.peakRssMb.toFixed(0)} MB, ${apiMeasured.cpuSeconds.toFixed(1)} CPU s`]
+          : []),
+        `node flags: ${nodeFlags(worker ? 'worker' : 'start').join(' ') || 'none'}`,
+      ],
+    };
+  } catch (error) {
+    for (const p of processes) if (p.child.exitCode !== null) throw new Error(`${(error as Error).message}\nlast log lines:\n${p.log.slice(-20).join('\n')}`);
+    throw error;
+  } finally {
+    for (const p of processes.reverse()) await p.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function crawlInProcess(options: OursOptions, databaseUrl: string | undefined): Promise<CrawlResult> {
   const dataDir = mkdtempSync(join(options.tmpRoot, 'ours-'));
   try {
     const defaults = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATA_DIR: dataDir });
@@ -128,12 +269,10 @@ async function crawl(options: OursOptions, databaseUrl: string | undefined): Pro
         traceMethod(stages, 'prisma.asset.create', app.services.db.prisma.asset, 'create');
         traceMethod(stages, 'jobs.progress (throttled progress writes)', app.services.jobs, 'progress');
       }
-      const base = await app.start(0, '127.0.0.1');
-      const key = app.initialAccount!.apiKey;
-      const headers = { 'X-API-Key': key, 'Content-Type': 'application/json' };
+      const client: Client = { base: await app.start(0, '127.0.0.1'), key: app.initialAccount!.apiKey, pollMs: options.pollMs };
       // One small request first, so the first-request costs (GraphQL and Prisma warm-up) are paid
       // before the baseline, as they would be in a running service.
-      await (await fetch(`${base}/api/jobs/999999`, { headers })).text();
+      await pollJob(client, 999_999).catch(() => undefined);
       await settle();
 
       // With tracing, a forced GC every second tells live memory from garbage not yet collected.
@@ -144,44 +283,18 @@ async function crawl(options: OursOptions, databaseUrl: string | undefined): Pro
         const usage = process.memoryUsage();
         for (const k of Object.keys(live) as Array<keyof typeof live>) live[k] = Math.max(live[k], usage[k] / MB);
       }, 1000) : undefined;
-      const monitor = startMonitor();
-      const posted = Date.now();
-      const started = await fetch(`${base}/api/scrape`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ url: options.startUrl, sniper_mode: false, crawl_depth: DEPTH, max_files: MAX_FILES }),
-      });
-      const startBody = (await started.json()) as { job_id?: number };
-      if (started.status !== 202 || !startBody.job_id) throw new Error(`POST /api/scrape answered ${started.status}: ${JSON.stringify(startBody)}`);
-      let job: JobAnswer;
-      const pollMs: number[] = []; // how long each poll took to answer, while the job ran
-      const poll = async () => {
-        const sent = performance.now();
-        const response = await fetch(`${base}/api/jobs/${startBody.job_id}`, { headers });
-        const answer = (await response.json()) as JobAnswer;
-        if (response.status !== 200) throw new Error(`GET /api/jobs answered ${response.status}: ${JSON.stringify(answer)}`);
-        return { answer, ms: performance.now() - sent };
-      };
-      for (;;) {
-        await new Promise((resolve) => setTimeout(resolve, options.pollMs));
-        const { answer, ms } = await poll();
-        job = answer;
-        if (job.status === 'completed' || job.status === 'failed') break;
-        pollMs.push(ms);
-      }
-      const seen = Date.now();
-      const measured = monitor.stop();
-      clearInterval(liveTimer);
-      if (job.status !== 'completed') throw new Error(`the scrape job failed: ${job.error}`);
-
+      let monitor: ReturnType<typeof startMonitor> | undefined;
+      const run = await scrapeAndWait(client, options.startUrl, () => (monitor = startMonitor())).finally(() => clearInterval(liveTimer));
+      const measured = monitor!.stop();
+      const { job, posted } = run;
       // The job's own finish time, not the poll that noticed it, ends the crawl.
       const finished = Date.parse(job.finished_at!);
       // Outside the measured window: what one poll of the finished job (5,000 assets listed) costs.
       const donePollMs: number[] = [];
-      for (let i = 0; i < 3; i++) donePollMs.push((await poll()).ms);
+      for (let i = 0; i < 3; i++) donePollMs.push((await pollJob(client, job.job_id)).ms);
       const onDisk = filesUnder(join(dataDir, 'files'), (name) => name.includes('~'));
       return {
-        crawler: `ours (host concurrency ${config.scrape.hostConcurrency}${databaseUrl ? ', PostgreSQL out of process' : ''})`,
+        crawler: `ours, in-process diagnostic (host concurrency ${config.scrape.hostConcurrency}, ${databaseUrl ? 'PostgreSQL' : 'in-memory PGlite'}, under tsx)`,
         pages: job.progress.pages_fetched,
         assets: job.progress.assets_stored,
         filesOnDisk: onDisk.files,
@@ -190,9 +303,8 @@ async function crawl(options: OursOptions, databaseUrl: string | undefined): Pro
         ...measured,
         vmHwmMb: kernelPeakRssMb(),
         notes: [
-          `job queued→started ${((Date.parse(job.started_at!) - posted) / 1000).toFixed(2)} s; the poll that saw it completed came ${((seen - finished) / 1000).toFixed(2)} s after finished_at`,
-          `${pollMs.length} polls while running (every ${options.pollMs} ms) answered in ${msSummary(pollMs)}; a poll of the completed job answers in ${msSummary(donePollMs)}`,
-          `assets listed in the completed answer: ${job.assets?.count}; assets found: ${job.progress.assets_found}`,
+          ...runNotes(run, options.pollMs),
+          `a poll of the completed job answers in ${msSummary(donePollMs)}`,
           ...(liveTimer
             ? [`trace: after a forced GC every second, at most ${live.heapUsed.toFixed(0)} MB heap used, ${live.external.toFixed(0)} MB external, ${live.arrayBuffers.toFixed(0)} MB array buffers, ${live.rss.toFixed(0)} MB RSS`]
             : []),
