@@ -96,6 +96,9 @@ const envSchema = z.object({
   SCRAPE_HOST_DELAY_MS: z.coerce.number().int().min(0).default(100),
   SCRAPE_CACHE_SECONDS: z.coerce.number().int().min(0).default(3600),
   SCRAPE_RESPECT_ROBOTS: boolish.default(true),
+  SCRAPE_ISOLATION: z.enum(['process', 'inline'], { error: 'SCRAPE_ISOLATION must be process or inline' }).default('process'),
+  SCRAPE_PROCESS_MAX_HEAP_MB: z.coerce.number().int().min(64).default(1024),
+  SCRAPE_PROCESS_IDLE_MS: z.coerce.number().int().min(0).default(30_000),
   WEBHOOK_ALLOW_HTTP: boolish.default(false),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   WEBHOOK_RETRY_SCHEDULE: durationList.default([10_000, 60_000, 300_000, 1_800_000, 7_200_000]),
@@ -179,6 +182,12 @@ export interface Config {
     hostDelayMs: number;
     cacheSeconds: number;
     respectRobots: boolean;
+    /** process: each crawl in a crawl process of its own (the default); inline: in the job's process. */
+    isolation: 'process' | 'inline';
+    /** V8 old-space limit of a crawl process, in MB. */
+    processMaxHeapMb: number;
+    /** How long an idle crawl process waits for the next crawl before it exits. */
+    processIdleMs: number;
   };
   webhooks: {
     /** Plain-http targets (development only); https is required otherwise. */
@@ -266,6 +275,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       hostDelayMs: e.SCRAPE_HOST_DELAY_MS,
       cacheSeconds: e.SCRAPE_CACHE_SECONDS,
       respectRobots: e.SCRAPE_RESPECT_ROBOTS,
+      isolation: e.SCRAPE_ISOLATION,
+      processMaxHeapMb: e.SCRAPE_PROCESS_MAX_HEAP_MB,
+      processIdleMs: e.SCRAPE_PROCESS_IDLE_MS,
     },
     webhooks: {
       allowHttp: e.WEBHOOK_ALLOW_HTTP,

@@ -71,6 +71,7 @@ export async function buildCore(config: Config, logger: Logger): Promise<Core> {
       for (const timer of timers) clearInterval(timer);
       await automation?.stop();
       await services.queue.stop();
+      await services.crawler.close();
       await services.fetcher.close();
       await services.vision.close();
       await events.close();

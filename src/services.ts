@@ -16,7 +16,8 @@ import { JobsService } from './modules/jobs/jobs.service.js';
 import { JobRunner } from './modules/jobs/job-runner.js';
 import { JobFilesService } from './modules/jobs/job-files.service.js';
 import { ScrapeService, SCRAPE_JOB_KIND } from './modules/scrape/scrape.service.js';
-import { createScrapeHandler } from './modules/scrape/scrape.crawler.js';
+import { createScrapeHandler, inlineCrawler, type Crawler } from './modules/scrape/scrape.job.js';
+import { CrawlProcessPool } from './modules/scrape/crawl-process-pool.js';
 import { WebhooksService } from './modules/automation/webhooks.service.js';
 import { SchedulesService } from './modules/automation/schedules.service.js';
 import { FeaturedService } from './modules/featured/featured.service.js';
@@ -46,6 +47,8 @@ export interface Services {
   jobRunner: JobRunner;
   jobFiles: JobFilesService;
   queue: JobQueue;
+  /** Where this process's scrape jobs crawl: crawl processes of their own, or inline. */
+  crawler: Crawler;
   scrape: ScrapeService;
   webhooks: WebhooksService;
   schedules: SchedulesService;
@@ -95,7 +98,16 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
 
   const vision = new VisionService(config.vision, logger, { maxBytes: config.uploadMaxBytes });
   const labeler = async (image: Buffer) => (await vision.analyze({ image, task: 'describe' })).labels;
-  jobRunner.register(SCRAPE_JOB_KIND, createScrapeHandler({ db, fetcher, blobs, logger, scrape: config.scrape, userAgent: config.fetch.userAgent, labeler }));
+  const crawler: Crawler =
+    config.scrape.isolation === 'process'
+      ? new CrawlProcessPool({
+          settings: { fetch: config.fetch, scrape: config.scrape, dataDir: config.dataDir, s3: config.s3, logLevel: config.logLevel },
+          maxHeapMb: config.scrape.processMaxHeapMb,
+          idleMs: config.scrape.processIdleMs,
+          logger,
+        })
+      : inlineCrawler({ fetcher, blobs, logger, scrape: config.scrape, userAgent: config.fetch.userAgent });
+  jobRunner.register(SCRAPE_JOB_KIND, createScrapeHandler({ db, crawler, cacheSeconds: config.scrape.cacheSeconds, labeler }));
   const media = new MediaService(db, blobs, { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels });
   media.useAutoTagger(async (image) => {
     const result = await vision.analyze({ image, task: 'all' });
@@ -118,6 +130,7 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     jobRunner,
     jobFiles: new JobFilesService(db, blobs),
     queue,
+    crawler,
     scrape,
     webhooks,
     schedules: new SchedulesService(db, scrape, logger, config.schedules.perAccount),

@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site.js';
 import { createTestDatabase, usePostgres } from '../helpers/database.js';
-import { startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
+import { childProcesses, startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const redisUrl = process.env.REDIS_URL;
@@ -70,6 +70,8 @@ describe('the build', () => {
     // The local vision worker threads start from this plain module, which loads the transpiled worker.
     expect(files).toContain('src/modules/vision/local/worker-entry.mjs');
     expect(files).toContain('src/modules/vision/local/local.worker.js');
+    // Crawls run in child processes forked from this entry with plain node.
+    expect(files).toContain('src/modules/scrape/crawl-process.js');
     expect(files.filter((f) => f.endsWith('.ts'))).toEqual([]);
     const migrations = readdirSync(join(ROOT, 'prisma/migrations'));
     expect(readdirSync(join(distDir, 'prisma/migrations')).sort()).toEqual(migrations.sort());
@@ -118,6 +120,12 @@ describe(`the built service${distributed ? ' (API process + worker process, Post
       job = (await (await fetch(`${base}/api/jobs/${jobId}`, { headers: { 'X-API-Key': key } })).json()) as typeof job;
     } while (job.status !== 'completed' && job.status !== 'failed' && Date.now() < deadline);
     expect(job, job.error).toMatchObject({ status: 'completed' });
+    // The process that ran the job crawled in a child: the built crawl process, under plain node.
+    const crawling = processes.at(-1)!.child.pid!;
+    const crawlProcesses = childProcesses(crawling).filter((p) => p.args.some((arg) => arg.endsWith('crawl-process.js')));
+    expect(crawlProcesses).toHaveLength(1);
+    expect(crawlProcesses[0]!.args).toContain(join(distDir, 'src/modules/scrape/crawl-process.js'));
+    expect(crawlProcesses[0]!.args.join(' ')).not.toMatch(/tsx/);
     const files = job.assets!.items;
     expect(files.length).toBeGreaterThan(3);
     const file = await fetch(files[0]!.download_url, { headers: { 'X-API-Key': key } });

@@ -3,7 +3,7 @@
 // Used by test/build/build.test.ts and the crawl benchmark (bench/crawl/ours.ts), which also samples
 // the processes' RSS and CPU time from /proc, so nothing of the caller's own counts against them.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -89,6 +89,22 @@ export async function startServiceProcess(
       },
     },
   };
+}
+
+/** The processes started by `pid` (children only), with their command lines, from /proc. */
+export function childProcesses(pid: number): Array<{ pid: number; args: string[] }> {
+  const children = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]); // field 4, ppid
+      if (parent === pid) children.push({ pid: Number(entry), args: readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').filter(Boolean) });
+    } catch {
+      // gone while we looked
+    }
+  }
+  return children;
 }
 
 /** VmRSS and VmHWM of a process in MB, from /proc (Linux only). */

@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { waitForJob } from '../helpers/jobs.js';
+import { until } from '../helpers/until.js';
 import { loadConfig } from '../../src/config.js';
 
 const defaults = loadConfig({});
@@ -46,14 +47,6 @@ async function startSite(imageDelayMs: number): Promise<Site> {
   return site;
 }
 
-async function until(condition: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 /** The site and an app scraping it with the given per-host settings, for one describe block. */
 function useSiteAndApp(imageDelayMs: number, politeness: { hostConcurrency: number; hostDelayMs: number }) {
   const env = {} as { t: TestApp; site: Site };
@@ -61,7 +54,9 @@ function useSiteAndApp(imageDelayMs: number, politeness: { hostConcurrency: numb
     env.site = await startSite(imageDelayMs);
     env.t = await startTestApp({
       fetch: { ...defaults.fetch, allowPrivateAddresses: ['127.0.0.1'] },
-      scrape: { ...defaults.scrape, ...politeness },
+      // Inline: the tests watch the crawl through this process's fetcher and blob store. The crawl
+      // code is the same one a crawl process runs (test/scrape/crawl-process.test.ts).
+      scrape: { ...defaults.scrape, ...politeness, isolation: 'inline' },
       jobs: { concurrency: 1, leaseMs: 10_000, pollMs: 50 },
     });
   });

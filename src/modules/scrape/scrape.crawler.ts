@@ -1,32 +1,51 @@
-// The scrape job: fetch the page (and, in crawl mode, same-site pages up to crawl_depth), find
-// assets, download them politely, keep the ones that pass the filters and store each distinct file
-// once. Every URL goes through the SSRF-safe fetcher.
+// The crawl of one scrape job: fetch the page (and, in crawl mode, same-site pages up to
+// crawl_depth), find assets, download them politely, keep the ones that pass the filters and store
+// each distinct file once. Every URL goes through the SSRF-safe fetcher. It touches no database:
+// it reports through CrawlHooks, so it runs the same inside the job's process or in a crawl process
+// of its own (crawl-process.ts), while the job handler (scrape.job.ts) writes the rows.
 import { createHash } from 'node:crypto';
 import PQueue from 'p-queue';
 import type { Config } from '../../config.js';
-import type { Database } from '../../platform/database/database.js';
 import { AppError } from '../../platform/errors.js';
 import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import type { BlobStore } from '../../platform/storage/blob-store.js';
 import type { Logger } from '../../platform/logger.js';
-import type { Job } from '../jobs/jobs.service.js';
-import type { Prisma } from '../../generated/prisma/client.js';
-import type { JobContext, JobHandler } from '../jobs/job-runner.js';
 import type { JobProgress } from '../jobs/jobs.service.js';
 import { extractPageResources, type FoundResource } from './page-resources.js';
 import { filenameFor, sniffType, type ResourceKind } from './asset-types.js';
 import { RobotsRules } from './robots.js';
-import { scrapeInputSchema, type ScrapeInput } from './scrape.input.js';
+import type { ScrapeInput } from './scrape.input.js';
 
-export interface ScrapeDependencies {
-  db: Database;
+/** What a crawl needs of its process: built once per process, shared by its crawls. */
+export interface CrawlDependencies {
   fetcher: SafeFetcher;
   blobs: BlobStore;
   logger: Logger;
   scrape: Config['scrape'];
   userAgent: string;
+}
+
+/** One stored file, as the job handler records it (the job id is the handler's to add). */
+export interface CrawledAsset {
+  filename: string;
+  url: string;
+  type: string;
+  contentType: string;
+  size: number;
+  sha256: string;
+  storageKey: string;
+  aiLabel: string | null;
+}
+
+/** How a crawl reports to its job, wherever it runs. */
+export interface CrawlHooks {
+  signal: AbortSignal;
+  /** Absolute counts so far (called often: the receiver throttles). */
+  progress(counts: Required<JobProgress>): void;
+  /** Records stored files; the crawl waits for it, so rows never pile up in memory. */
+  saveAssets(assets: CrawledAsset[]): Promise<void>;
   /** Labels for an image (ai_labeling), from the vision module. */
-  labeler: (image: Buffer) => Promise<string[]>;
+  label(image: Buffer): Promise<string[]>;
 }
 
 /** Never wait longer than this between two requests to one host, whatever Crawl-delay asks. */
@@ -35,8 +54,9 @@ const MAX_CRAWL_DELAY_MS = 10_000;
 const JOB_CONCURRENCY = 16;
 const ROW_BATCH = 100;
 
-export function createScrapeHandler(deps: ScrapeDependencies): JobHandler {
-  return (job, context) => new ScrapeRun(deps, job, context).run();
+/** Crawls for the job; resolves with the final counts, rejects (AppError) when the job fails. */
+export function crawl(deps: CrawlDependencies, jobId: number, input: ScrapeInput, hooks: CrawlHooks): Promise<Required<JobProgress>> {
+  return new ScrapeRun(deps, jobId, input, hooks).run();
 }
 
 export function assetStorageKey(jobId: number, filename: string): string {
@@ -44,7 +64,6 @@ export function assetStorageKey(jobId: number, filename: string): string {
 }
 
 class ScrapeRun {
-  private readonly input: ScrapeInput;
   private readonly robots: RobotsRules;
   private readonly all = new PQueue({ concurrency: JOB_CONCURRENCY });
   private readonly hosts = new Map<string, Promise<HostLane>>();
@@ -55,25 +74,19 @@ class ScrapeRun {
   private readonly downloads: Promise<void>[] = [];
   private readonly counts: Required<JobProgress> = { pagesFetched: 0, assetsFound: 0, assetsStored: 0 };
   /** Asset rows written in batches: one insert per row would be half of a large crawl's time. */
-  private pendingRows: Prisma.AssetCreateManyInput[] = [];
+  private pendingRows: CrawledAsset[] = [];
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly deps: ScrapeDependencies,
-    private readonly job: Job,
-    private readonly context: JobContext,
+    private readonly deps: CrawlDependencies,
+    private readonly jobId: number,
+    private readonly input: ScrapeInput,
+    private readonly hooks: CrawlHooks,
   ) {
-    this.input = scrapeInputSchema.parse(job.input);
     this.robots = new RobotsRules(deps.fetcher, deps.userAgent, deps.scrape.respectRobots);
   }
 
-  async run(): Promise<JobProgress> {
-    if (!this.input.force) {
-      const cached = await this.fromCache();
-      if (cached) return cached;
-    }
-    // A job run again after a crash starts clean (its files are written again under the same keys).
-    await this.deps.db.prisma.asset.deleteMany({ where: { jobId: this.job.id } });
+  async run(): Promise<Required<JobProgress>> {
     const start = new URL(this.input.url).href;
     if (!(await this.robots.isAllowed(start))) {
       const unreadable = await this.robots.unreadableReason(start);
@@ -96,32 +109,7 @@ class ScrapeRun {
     await Promise.all(this.downloads);
     await this.flushRows();
     this.checkAborted();
-    return this.counts;
-  }
-
-  /** A recent completed job of the same account with the same options answers this one. */
-  private async fromCache(): Promise<JobProgress | null> {
-    const { db, scrape } = this.deps;
-    if (!this.job.cacheKey || scrape.cacheSeconds === 0) return null;
-    const earlier = await db.prisma.job.findFirst({
-      where: {
-        accountId: this.job.accountId,
-        cacheKey: this.job.cacheKey,
-        state: 'completed',
-        id: { not: this.job.id },
-        finishedAt: { gte: new Date(Date.now() - scrape.cacheSeconds * 1000) },
-      },
-      orderBy: { id: 'desc' },
-      include: { assets: { orderBy: { id: 'asc' } } },
-    });
-    if (!earlier) return null;
-    await db.prisma.$transaction([
-      db.prisma.asset.createMany({
-        data: earlier.assets.map(({ id: _id, jobId: _jobId, createdAt: _createdAt, ...asset }) => ({ ...asset, jobId: this.job.id })),
-      }),
-      db.prisma.job.update({ where: { id: this.job.id }, data: { cachedFromJobId: earlier.id } }),
-    ]);
-    return { pagesFetched: 0, assetsFound: earlier.assetsFound, assetsStored: earlier.assets.length };
+    return { ...this.counts };
   }
 
   private async visitPage(url: string, isStart: boolean, nextLevel: string[] | null): Promise<void> {
@@ -180,24 +168,25 @@ class ScrapeRun {
 
   private async download(resource: FoundResource): Promise<void> {
     try {
-      if (this.full() || this.context.signal.aborted) return;
+      if (this.full() || this.hooks.signal.aborted) return;
       if (!(await this.robots.isAllowed(resource.url))) return;
       // Fetching and storing share one slot of the job's limit, so downloads wait when storing
       // falls behind and only a bounded number of bodies is ever held in memory.
       await this.onHost(resource.url, async () => {
-        if (this.full()) return;
+        // Waiting for the slot may have outlasted the job (stopped, or another worker took it over).
+        if (this.full() || this.hooks.signal.aborted) return;
         const response = await this.deps.fetcher.fetch(resource.url, { maxBytes: this.deps.scrape.maxAssetBytes });
         if (response.status >= 400) return;
         await this.keep(resource, response.body, response.headers.get('content-type'));
       });
     } catch (error) {
       // One unreachable or oversized asset does not fail the job.
-      this.deps.logger.debug({ err: error, jobId: this.job.id, url: resource.url }, 'asset skipped');
+      this.deps.logger.debug({ err: error, jobId: this.jobId, url: resource.url }, 'asset skipped');
     }
   }
 
   private async keep(resource: FoundResource, body: Buffer, contentType: string | null): Promise<void> {
-    if (this.full()) return;
+    if (this.full() || this.hooks.signal.aborted) return;
     if (body.length < this.input.min_size_kb * 1024) return;
     const type = await sniffType(body, contentType, resource.url);
     if (type.kind === 'unknown' || !this.wanted(type.kind, resource.url)) return;
@@ -207,12 +196,11 @@ class ScrapeRun {
     this.counts.assetsStored++; // reserve the slot before awaiting, so max_files is never passed
     try {
       // ai_labeling: the vision module names what it sees; the labels also name the file.
-      const labels = this.input.ai_labeling && type.kind === 'image' ? await this.deps.labeler(body) : [];
+      const labels = this.input.ai_labeling && type.kind === 'image' ? await this.hooks.label(body) : [];
       const filename = this.uniqueName(labels.length > 0 ? filenameFor(`https://x/${labels.slice(0, 3).join('-')}`, type.ext) : filenameFor(resource.url, type.ext));
-      const storageKey = assetStorageKey(this.job.id, filename);
+      const storageKey = assetStorageKey(this.jobId, filename);
       await this.deps.blobs.put(storageKey, body, { contentType: type.mime, size: body.length });
       this.pendingRows.push({
-        jobId: this.job.id,
         filename,
         url: resource.url,
         type: type.kind,
@@ -235,7 +223,7 @@ class ScrapeRun {
     const rows = this.pendingRows;
     this.pendingRows = [];
     this.flushing = this.flushing.then(async () => {
-      if (rows.length > 0) await this.deps.db.prisma.asset.createMany({ data: rows });
+      if (rows.length > 0) await this.hooks.saveAssets(rows);
     });
     return this.flushing;
   }
@@ -280,11 +268,11 @@ class ScrapeRun {
   }
 
   private report(): void {
-    this.context.progress({ ...this.counts });
+    this.hooks.progress({ ...this.counts });
   }
 
   private checkAborted(): void {
-    if (this.context.signal.aborted) throw new AppError('the job was stopped', 500, 'JOB_STOPPED');
+    if (this.hooks.signal.aborted) throw new AppError('the job was stopped', 500, 'JOB_STOPPED');
   }
 }
 

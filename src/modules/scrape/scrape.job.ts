@@ -1,0 +1,74 @@
+// The scrape job's handler, run by the process that claimed the job: it answers from a recent
+// identical job when it may, starts a rerun clean, then has a Crawler do the crawl while it records
+// the files the crawl stores. The crawl itself runs in a crawl process of its own by default
+// (crawl-process-pool.ts) or, with SCRAPE_ISOLATION=inline, right here (inlineCrawler).
+import type { Database } from '../../platform/database/database.js';
+import type { JobHandler } from '../jobs/job-runner.js';
+import type { Job, JobProgress } from '../jobs/jobs.service.js';
+import { crawl, type CrawlDependencies, type CrawlHooks } from './scrape.crawler.js';
+import { scrapeInputSchema, type ScrapeInput } from './scrape.input.js';
+
+/** Where crawls run. */
+export interface Crawler {
+  crawl(jobId: number, input: ScrapeInput, hooks: CrawlHooks): Promise<Required<JobProgress>>;
+  /** Ends what the crawler holds (crawl processes); called once the job workers have stopped. */
+  close(): Promise<void>;
+}
+
+/** Crawls inside this process. */
+export function inlineCrawler(deps: CrawlDependencies): Crawler {
+  return { crawl: (jobId, input, hooks) => crawl(deps, jobId, input, hooks), close: async () => {} };
+}
+
+export interface ScrapeJobDependencies {
+  db: Database;
+  crawler: Crawler;
+  /** How long a completed scrape answers identical ones (0: never). */
+  cacheSeconds: number;
+  /** Labels for an image (ai_labeling), from the vision module. */
+  labeler: (image: Buffer) => Promise<string[]>;
+}
+
+export function createScrapeHandler({ db, crawler, cacheSeconds, labeler }: ScrapeJobDependencies): JobHandler {
+  return async (job, context) => {
+    const input = scrapeInputSchema.parse(job.input);
+    if (!input.force) {
+      const cached = await answerFromCache(db, job, cacheSeconds);
+      if (cached) return cached;
+    }
+    // A job run again after a crash starts clean (its files are written again under the same keys).
+    await db.prisma.asset.deleteMany({ where: { jobId: job.id } });
+    return crawler.crawl(job.id, input, {
+      signal: context.signal,
+      progress: (counts) => context.progress(counts),
+      saveAssets: async (assets) => {
+        await db.prisma.asset.createMany({ data: assets.map((asset) => ({ ...asset, jobId: job.id })) });
+      },
+      label: labeler,
+    });
+  };
+}
+
+/** A recent completed job of the same account with the same options answers this one. */
+async function answerFromCache(db: Database, job: Job, cacheSeconds: number): Promise<JobProgress | null> {
+  if (!job.cacheKey || cacheSeconds === 0) return null;
+  const earlier = await db.prisma.job.findFirst({
+    where: {
+      accountId: job.accountId,
+      cacheKey: job.cacheKey,
+      state: 'completed',
+      id: { not: job.id },
+      finishedAt: { gte: new Date(Date.now() - cacheSeconds * 1000) },
+    },
+    orderBy: { id: 'desc' },
+    include: { assets: { orderBy: { id: 'asc' } } },
+  });
+  if (!earlier) return null;
+  await db.prisma.$transaction([
+    db.prisma.asset.createMany({
+      data: earlier.assets.map(({ id: _id, jobId: _jobId, createdAt: _createdAt, ...asset }) => ({ ...asset, jobId: job.id })),
+    }),
+    db.prisma.job.update({ where: { id: job.id }, data: { cachedFromJobId: earlier.id } }),
+  ]);
+  return { pagesFetched: 0, assetsFound: earlier.assetsFound, assetsStored: earlier.assets.length };
+}
