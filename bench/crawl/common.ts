@@ -43,6 +43,10 @@ export interface CrawlResult {
   vmHwmMb: number | null;
   cpuSeconds: number;
   notes: string[];
+  // Only for our service: the process that ran the job (it forked the crawl process), and the
+  // highest sum of the two in one sample.
+  jobProcessPeakRssMb?: number;
+  totalPeakRssMb?: number;
   // Only for a crawler measured from inside its own process (Crawlee, our in-process diagnostic);
   // our service processes are sampled from outside, through /proc.
   peakHeapUsedMb?: number;

@@ -13,7 +13,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { filesUnder, kernelPeakRssMb, MB, settle, startMonitor, type CrawlResult } from './common.js';
-import { nodeFlags, sampleProcess, startServiceProcess, type ServiceProcess } from '../../test/helpers/service-process.js';
+import { nodeFlags, sampleProcess, sampleProcessTree, startServiceProcess, type ServiceProcess } from '../../test/helpers/service-process.js';
 
 const HUGE = 1_000_000_000; // quota limits nobody reaches: the benchmark polls a lot
 const DEPTH = 2;
@@ -194,7 +194,8 @@ async function crawlWithProcesses(options: OursOptions, databaseUrl: string | un
     processes.push(api.process);
     const worker = databaseUrl ? await startServiceProcess('worker', env, 'worker started') : undefined;
     if (worker) processes.push(worker.process);
-    const crawler = (worker ?? api).process.child.pid!;
+    // The process that runs the job; the crawl itself runs in a crawl process it forks for the job.
+    const jobProcess = (worker ?? api).process.child.pid!;
     const client: Client = {
       base: String(api.ready.url),
       key: (JSON.parse(readFileSync(join(dataDir, 'initial-account.json'), 'utf8')) as { api_key: string }).api_key,
@@ -205,33 +206,45 @@ async function crawlWithProcesses(options: OursOptions, databaseUrl: string | un
     await pollJob(client, 999_999).catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 1000));
 
-    let sampler: ReturnType<typeof sampleProcess> | undefined;
+    let sampler: ReturnType<typeof sampleProcessTree> | undefined;
     let apiSampler: ReturnType<typeof sampleProcess> | undefined;
     const run = await scrapeAndWait(client, options.startUrl, () => {
-      sampler = sampleProcess(crawler);
+      sampler = sampleProcessTree(jobProcess);
       if (worker) apiSampler = sampleProcess(api.process.child.pid!);
     });
-    const measured = sampler!.stop();
+    const tree = sampler!.stop();
     const apiMeasured = apiSampler?.stop();
+    const crawlProcesses = tree.children.filter((c) => c.args.some((arg) => arg.endsWith('crawl-process.js')));
+    if (crawlProcesses.length !== 1) throw new Error(`expected the job to crawl in one crawl process, saw ${crawlProcesses.length}`);
+    const crawl = crawlProcesses[0]!;
     const finished = Date.parse(run.job.finished_at!);
     const onDisk = filesUnder(join(dataDir, 'files'), (name) => name.includes('~'));
+    const jobProcessName = worker ? 'worker process' : 'service process';
     return {
-      crawler: worker ? `ours, worker process (host concurrency ${options.hostConcurrency ?? 'default'}, PostgreSQL + Redis)` : `ours, embedded (host concurrency ${options.hostConcurrency ?? 'default'}, PGlite)`,
+      crawler: worker
+        ? `ours, worker (host concurrency ${options.hostConcurrency ?? 'default'}, PostgreSQL + Redis): crawl process`
+        : `ours, embedded (host concurrency ${options.hostConcurrency ?? 'default'}, PGlite): crawl process`,
       pages: run.job.progress.pages_fetched,
       assets: run.job.progress.assets_stored,
       filesOnDisk: onDisk.files,
       bytesOnDisk: onDisk.bytes,
       seconds: (finished - run.posted) / 1000,
-      baselineRssMb: measured.baselineRssMb,
-      peakRssMb: measured.peakRssMb,
-      vmHwmMb: measured.vmHwmMb,
-      cpuSeconds: measured.cpuSeconds,
+      // The crawling process is the crawl process; it starts with the job, so its first sample is its baseline.
+      baselineRssMb: crawl.firstRssMb,
+      peakRssMb: crawl.peakRssMb,
+      vmHwmMb: crawl.vmHwmMb,
+      // Our work is the crawl and the job's bookkeeping (rows, progress): both processes' CPU.
+      cpuSeconds: crawl.cpuSeconds + tree.root.cpuSeconds,
+      jobProcessPeakRssMb: tree.root.peakRssMb,
+      totalPeakRssMb: tree.peakTotalRssMb,
       notes: [
         ...runNotes(run, options.pollMs),
+        `the crawl process: RSS ${crawl.firstRssMb.toFixed(0)} MB at its first sample → peak ${crawl.peakRssMb.toFixed(0)} MB, ${crawl.cpuSeconds.toFixed(1)} CPU s`,
+        `the ${jobProcessName} (runs the job, writes its rows${worker ? '' : ', serves the API, holds PGlite'}): RSS ${tree.root.baselineRssMb.toFixed(0)} → peak ${tree.root.peakRssMb.toFixed(0)} MB, ${tree.root.cpuSeconds.toFixed(1)} CPU s; with the crawl process, peak ${tree.peakTotalRssMb.toFixed(0)} MB together`,
         ...(apiMeasured
           ? [`the API process (serving the POST and the polls, no workers): RSS ${apiMeasured.baselineRssMb.toFixed(0)} → peak ${apiMeasured.peakRssMb.toFixed(0)} MB, ${apiMeasured.cpuSeconds.toFixed(1)} CPU s`]
           : []),
-        `node flags: ${nodeFlags(worker ? 'worker' : 'start').join(' ') || 'none'}`,
+        `node flags: ${nodeFlags(worker ? 'worker' : 'start').join(' ') || 'none'} (the crawl process: ${crawl.args.filter((a) => a.startsWith('--')).join(' ')})`,
       ],
     };
   } catch (error) {
@@ -256,7 +269,8 @@ async function crawlInProcess(options: OursOptions, databaseUrl: string | undefi
         tiers: { standard: tier, pro: tier, enterprise: tier },
         fetch: { ...defaults.fetch, allowPrivateAddresses: ['127.0.0.1'] },
         // No politeness delay against our own server; maxPages above the site's 1,000 pages.
-        scrape: { ...defaults.scrape, hostDelayMs: 0, maxPages: 2000, hostConcurrency: options.hostConcurrency ?? defaults.scrape.hostConcurrency },
+        // Inline: this diagnostic traces and breaks down the crawl inside this one process.
+        scrape: { ...defaults.scrape, isolation: 'inline', hostDelayMs: 0, maxPages: 2000, hostConcurrency: options.hostConcurrency ?? defaults.scrape.hostConcurrency },
         jobs: { ...defaults.jobs, concurrency: 1 },
       },
     );
@@ -294,7 +308,7 @@ async function crawlInProcess(options: OursOptions, databaseUrl: string | undefi
       for (let i = 0; i < 3; i++) donePollMs.push((await pollJob(client, job.job_id)).ms);
       const onDisk = filesUnder(join(dataDir, 'files'), (name) => name.includes('~'));
       return {
-        crawler: `ours, in-process diagnostic (host concurrency ${config.scrape.hostConcurrency}, ${databaseUrl ? 'PostgreSQL' : 'in-memory PGlite'}, under tsx)`,
+        crawler: `ours, in-process diagnostic (host concurrency ${config.scrape.hostConcurrency}, ${databaseUrl ? 'PostgreSQL' : 'in-memory PGlite'}, crawl inline, under tsx)`,
         pages: job.progress.pages_fetched,
         assets: job.progress.assets_stored,
         filesOnDisk: onDisk.files,

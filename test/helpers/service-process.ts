@@ -148,3 +148,56 @@ export function sampleProcess(pid: number): ProcessSampler {
     },
   };
 }
+
+export interface ProcessTreeSample {
+  /** The process sampled and the children it started while sampled (crawl processes), each on its own. */
+  root: { baselineRssMb: number; peakRssMb: number; cpuSeconds: number };
+  children: Array<{ pid: number; args: string[]; firstRssMb: number; peakRssMb: number; vmHwmMb: number; cpuSeconds: number }>;
+  /** The highest sum of the root's and its children's RSS in one sample. */
+  peakTotalRssMb: number;
+}
+
+/**
+ * Samples a process and its children every 50 ms until stop(): children that appear meanwhile (a
+ * crawl process forked for the job) are found at the next sample and followed from then on.
+ */
+export function sampleProcessTree(pid: number): { stop(): ProcessTreeSample } {
+  const baseline = procMemoryMb(pid).rss;
+  let peak = baseline;
+  let peakTotal = baseline;
+  const cpuBefore = procCpuSeconds(pid);
+  let cpuLast = cpuBefore;
+  const children = new Map<number, ProcessTreeSample['children'][number]>();
+  const sample = () => {
+    try {
+      const rss = procMemoryMb(pid).rss;
+      cpuLast = procCpuSeconds(pid);
+      peak = Math.max(peak, rss);
+      let total = rss;
+      for (const child of childProcesses(pid)) {
+        try {
+          const memory = procMemoryMb(child.pid);
+          const seen = children.get(child.pid) ?? { pid: child.pid, args: child.args, firstRssMb: memory.rss, peakRssMb: 0, vmHwmMb: 0, cpuSeconds: 0 };
+          seen.peakRssMb = Math.max(seen.peakRssMb, memory.rss);
+          seen.vmHwmMb = memory.hwm;
+          seen.cpuSeconds = procCpuSeconds(child.pid);
+          children.set(child.pid, seen);
+          total += memory.rss;
+        } catch {
+          // the child has gone
+        }
+      }
+      peakTotal = Math.max(peakTotal, total);
+    } catch {
+      // the process has gone; stop() reports what was seen
+    }
+  };
+  const timer = setInterval(sample, SAMPLE_MS);
+  return {
+    stop() {
+      sample();
+      clearInterval(timer);
+      return { root: { baselineRssMb: baseline, peakRssMb: peak, cpuSeconds: cpuLast - cpuBefore }, children: [...children.values()], peakTotalRssMb: peakTotal };
+    },
+  };
+}
