@@ -178,6 +178,8 @@ export function sampleProcessTree(pid: number): { stop(): ProcessTreeSample } {
         try {
           const memory = procMemoryMb(child.pid);
           const seen = children.get(child.pid) ?? { pid: child.pid, args: child.args, firstRssMb: memory.rss, peakRssMb: 0, vmHwmMb: 0, cpuSeconds: 0 };
+          // Read again each time: between fork and exec a child still shows its parent's command line.
+          seen.args = child.args;
           seen.peakRssMb = Math.max(seen.peakRssMb, memory.rss);
           seen.vmHwmMb = memory.hwm;
           seen.cpuSeconds = procCpuSeconds(child.pid);

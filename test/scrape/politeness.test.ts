@@ -1,7 +1,8 @@
 // Politeness toward the scraped site: never more requests at once to a host than
 // SCRAPE_HOST_CONCURRENCY, and a delay between request starts when SCRAPE_HOST_DELAY_MS asks for
-// one. Storing a file keeps its request's slot, so when storing falls behind, requests wait and the
-// bodies held in memory stay bounded.
+// one. A host's slot covers only the request; the job's body slots (JOB_BODY_SLOTS) cover the
+// request and the storing of its body, so when storing falls behind, requests wait and the bodies
+// held in memory stay bounded.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
@@ -10,9 +11,10 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { waitForJob } from '../helpers/jobs.js';
 import { until } from '../helpers/until.js';
 import { loadConfig } from '../../src/config.js';
+import { JOB_BODY_SLOTS } from '../../src/modules/scrape/scrape.crawler.js';
 
 const defaults = loadConfig({});
-const IMAGES = 24;
+const IMAGES = 24; // more than the job's body slots
 const HOST_CONCURRENCY = 2;
 
 interface Site {
@@ -70,7 +72,7 @@ function useSiteAndApp(imageDelayMs: number, politeness: { hostConcurrency: numb
 describe('per-host concurrency', () => {
   const env = useSiteAndApp(20, { hostConcurrency: HOST_CONCURRENCY, hostDelayMs: 0 });
 
-  it('keeps to the host limit, and stops requesting while the files it fetched wait to be stored', async () => {
+  it('keeps to the host limit, frees a host slot once the response is in, and stops requesting when the bodies waiting to be stored fill the job slots', async () => {
     // Storage that does not finish until released: every fetched body is held meanwhile.
     const { blobs } = env.t.app.services;
     const put = blobs.put.bind(blobs);
@@ -85,11 +87,12 @@ describe('per-host concurrency', () => {
     try {
       const started = await env.t.request('POST', '/api/scrape', { key: env.t.ownerKey, body: { url: `${env.site.url}/`, sniper_mode: true } });
       expect(started.status, started.text).toBe(202);
-      await until(() => putsWaiting >= HOST_CONCURRENCY, `${HOST_CONCURRENCY} files waiting to be stored`);
+      // More than the host's limit get fetched while storing is stuck: the host's slots are free again.
+      await until(() => putsWaiting >= JOB_BODY_SLOTS, `${JOB_BODY_SLOTS} files waiting to be stored`);
       await new Promise((resolve) => setTimeout(resolve, 300));
-      // Backpressure: no more requests than slots while storing is stuck, so no more bodies in memory.
-      expect(env.site.imageStarts).toHaveLength(HOST_CONCURRENCY);
-      expect(putsWaiting).toBe(HOST_CONCURRENCY);
+      // Backpressure: no more requests than body slots while storing is stuck, so no more bodies in memory.
+      expect(env.site.imageStarts).toHaveLength(JOB_BODY_SLOTS);
+      expect(putsWaiting).toBe(JOB_BODY_SLOTS);
 
       release();
       const done = await waitForJob(env.t, env.t.ownerKey, started.body.job_id);

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import PQueue from 'p-queue';
 import type { Config } from '../../config.js';
 import { AppError } from '../../platform/errors.js';
-import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
+import type { FetchedResponse, SafeFetcher } from '../../platform/http/safe-fetch.js';
 import type { BlobStore } from '../../platform/storage/blob-store.js';
 import type { Logger } from '../../platform/logger.js';
 import type { JobProgress } from '../jobs/jobs.service.js';
@@ -50,8 +50,12 @@ export interface CrawlHooks {
 
 /** Never wait longer than this between two requests to one host, whatever Crawl-delay asks. */
 const MAX_CRAWL_DELAY_MS = 10_000;
-/** Downloads (and the storing of what they brought) in flight per job across all hosts. */
-const JOB_CONCURRENCY = 16;
+/**
+ * Fetched bodies a job holds at once across all hosts: a request takes one of these slots before it
+ * starts and gives it back once its body is stored (or dropped), so when storing falls behind,
+ * requests wait, and memory stays bounded.
+ */
+export const JOB_BODY_SLOTS = 16;
 const ROW_BATCH = 100;
 
 /** Crawls for the job; resolves with the final counts, rejects (AppError) when the job fails. */
@@ -65,7 +69,7 @@ export function assetStorageKey(jobId: number, filename: string): string {
 
 class ScrapeRun {
   private readonly robots: RobotsRules;
-  private readonly all = new PQueue({ concurrency: JOB_CONCURRENCY });
+  private readonly bodySlots = new PQueue({ concurrency: JOB_BODY_SLOTS });
   private readonly hosts = new Map<string, Promise<HostLane>>();
   private readonly seenPages = new Set<string>();
   private readonly seenAssets = new Set<string>();
@@ -116,13 +120,22 @@ class ScrapeRun {
     this.checkAborted();
     if (this.full() || this.counts.pagesFetched >= this.deps.scrape.maxPages) return;
     if (!isStart && !(await this.robots.isAllowed(url))) return;
-    let response;
+    let fetched;
     try {
-      response = await this.onHost(url, () => this.deps.fetcher.fetch(url, { maxBytes: this.deps.scrape.maxPageBytes }));
+      fetched = await this.fetchOnHost(url, this.deps.scrape.maxPageBytes, () => true);
     } catch (error) {
       if (isStart) throw error; // the caller's own URL: the job fails with the fetcher's reason
       return;
     }
+    const { response, release } = fetched!;
+    try {
+      await this.readPage(url, response, isStart, nextLevel);
+    } finally {
+      release();
+    }
+  }
+
+  private async readPage(url: string, response: FetchedResponse, isStart: boolean, nextLevel: string[] | null): Promise<void> {
     if (response.status >= 400) {
       if (isStart) throw new AppError(`the page ${url} answered HTTP ${response.status}`, 400, 'PAGE_UNAVAILABLE');
       return;
@@ -133,7 +146,7 @@ class ScrapeRun {
       if (!this.seenAssets.has(url) && this.wanted('unknown', url)) {
         this.seenAssets.add(url);
         this.counts.assetsFound++;
-        this.downloads.push(this.keep({ url, kind: 'unknown' }, response.body, contentType));
+        await this.keep({ url, kind: 'unknown' }, response.body, contentType);
       }
       return;
     }
@@ -170,15 +183,14 @@ class ScrapeRun {
     try {
       if (this.full() || this.hooks.signal.aborted) return;
       if (!(await this.robots.isAllowed(resource.url))) return;
-      // Fetching and storing share one slot of the job's limit, so downloads wait when storing
-      // falls behind and only a bounded number of bodies is ever held in memory.
-      await this.onHost(resource.url, async () => {
-        // Waiting for the slot may have outlasted the job (stopped, or another worker took it over).
-        if (this.full() || this.hooks.signal.aborted) return;
-        const response = await this.deps.fetcher.fetch(resource.url, { maxBytes: this.deps.scrape.maxAssetBytes });
-        if (response.status >= 400) return;
-        await this.keep(resource, response.body, response.headers.get('content-type'));
-      });
+      // Waiting for the slots may outlast the job (stopped, or another worker took it over) or its need.
+      const fetched = await this.fetchOnHost(resource.url, this.deps.scrape.maxAssetBytes, () => !this.full() && !this.hooks.signal.aborted);
+      if (!fetched) return;
+      try {
+        if (fetched.response.status < 400) await this.keep(resource, fetched.response.body, fetched.response.headers.get('content-type'));
+      } finally {
+        fetched.release();
+      }
     } catch (error) {
       // One unreachable or oversized asset does not fail the job.
       this.deps.logger.debug({ err: error, jobId: this.jobId, url: resource.url }, 'asset skipped');
@@ -236,8 +248,13 @@ class ScrapeRun {
     return candidate;
   }
 
-  /** Runs a request under the host's concurrency and delay, inside the job's overall limit. */
-  private async onHost<T>(url: string, task: () => Promise<T> | T): Promise<T> {
+  /**
+   * Fetches under the host's concurrency and delay. The host's slot covers the request only (the
+   * host does not wait while we store); one of the job's body slots is taken before the request and
+   * handed to the caller, who gives it back with `release` once done with the body. Resolves with
+   * null, holding nothing, when `stillWanted` says no once the slots are there.
+   */
+  private async fetchOnHost(url: string, maxBytes: number, stillWanted: () => boolean): Promise<{ response: FetchedResponse; release: () => void } | null> {
     const host = new URL(url).host;
     let pending = this.hosts.get(host);
     if (!pending) {
@@ -245,16 +262,28 @@ class ScrapeRun {
       this.hosts.set(host, pending);
     }
     const lane = await pending;
-    if (lane.delayMs <= 0) return lane.queue.add(() => this.all.add(async () => task()));
     return lane.queue.add(async () => {
-      // Long waits for the host's turn happen before taking one of the job's slots; the check
-      // inside covers a wait for that slot that brought two requests closer again.
-      await waitForTurn(lane, false);
-      return this.all.add(async () => {
-        await waitForTurn(lane, true);
-        return task();
-      });
+      // Long waits for the host's turn happen before taking a body slot; the check after it covers
+      // a wait for that slot that brought two requests closer again.
+      if (lane.delayMs > 0) await waitForTurn(lane, false);
+      const release = await this.takeBodySlot();
+      try {
+        if (!stillWanted()) {
+          release();
+          return null;
+        }
+        if (lane.delayMs > 0) await waitForTurn(lane, true);
+        return { response: await this.deps.fetcher.fetch(url, { maxBytes }), release };
+      } catch (error) {
+        release();
+        throw error;
+      }
     });
+  }
+
+  /** Waits for one of the job's body slots; resolves with the function that gives it back. */
+  private takeBodySlot(): Promise<() => void> {
+    return new Promise((taken) => void this.bodySlots.add(() => new Promise<void>((release) => taken(release))));
   }
 
   private async hostLane(url: string): Promise<HostLane> {
