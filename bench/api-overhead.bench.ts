@@ -37,7 +37,6 @@ const HUGE = 1_000_000_000; // fits the INTEGER limits of consume_quota
 const TARGET_SHIM_RATIO = 0.75;
 const TARGET_AUTH_P50_MS = 1;
 
-const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const OPERATIONS_DIR = fileURLToPath(new URL('../rest-shim/operations/', import.meta.url));
 
 function positiveNumber(name: string, fallback: number): number {
@@ -411,7 +410,6 @@ async function main(): Promise<void> {
     const section = lines.join('\n');
     console.log(`\n${section}\n`);
     writeResults(section);
-    console.log(`written to ${RESULTS_FILE}`);
   } finally {
     if (handServer) {
       handServer.closeAllConnections();

@@ -43,7 +43,6 @@ import { writeResultsSection } from './results.js';
 import { positiveIntEnv } from './env.js';
 
 const SELF = fileURLToPath(import.meta.url);
-const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const TARGET_PEAK_RSS_MB = 300;
 const CHILD_TIMEOUT_MS = 15 * 60_000;
 const ENV_KNOBS = ['BENCH_ROUNDS', 'BENCH_POLL_MS', 'BENCH_HOST_CONCURRENCY', 'BENCH_DATABASE_URL', 'BENCH_REDIS_URL', 'BENCH_NODE_ARGS', 'BENCH_CRAWLEE_MAX_CONCURRENCY', 'BENCH_CRAWLEE_DESIRED_CONCURRENCY', 'BENCH_ONLY', 'BENCH_CPU_PROF', 'BENCH_TRACE'];
@@ -347,11 +346,7 @@ async function main(): Promise<void> {
 
     const section = report(manifest, runs, pollMs, loadBefore);
     console.log(`\n${section}\n`);
-    if (process.env.BENCH_WRITE === '0') console.log('BENCH_WRITE=0: RESULTS.md left as it was');
-    else {
-      writeResults(section);
-      console.log(`written to ${RESULTS_FILE}`);
-    }
+    writeResults(section);
     if (profileDir) console.log(`CPU profiles kept in ${profileDir}`);
     if ([...runs.values()].flat().some((r) => r.problems.length)) process.exitCode = 1;
   } finally {

@@ -21,7 +21,6 @@ const WARMUP_ROUNDS = 5;
 const TARGET_MS = 5;
 
 const FIXTURES_DIR = fileURLToPath(new URL('../test/fixtures/featured/', import.meta.url));
-const RESULTS_FILE = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 
 interface Fixture {
   name: string;
@@ -207,7 +206,6 @@ ${misses.length > 0 ? `\nMisses: ${misses.join('; ')}\n` : ''}`;
   console.log(section);
   if (sink < 0) console.log(sink);
   writeResults(section);
-  console.log(`written to ${RESULTS_FILE}`);
 }
 
 main();

@@ -279,7 +279,6 @@ async function main(): Promise<void> {
   const section = lines.join('\n');
   console.log(`\n${section}\n`);
   writeResults(section);
-  console.log(`written to ${RESULTS_FILE}`);
 }
 
 main().catch((error: unknown) => {
