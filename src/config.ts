@@ -142,6 +142,9 @@ const envSchema = z.object({
   WATERMARK_MAX_PIXELS: z.coerce.number().int().positive().default(40_000_000),
 });
 
+/** Every environment variable the service reads (all listed in the README). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
+
 export interface Config {
   env: 'development' | 'production' | 'test';
   port: number;

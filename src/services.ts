@@ -74,12 +74,7 @@ export interface Platform {
 }
 
 export function createServices({ config, db, events, logger, blobs, adminToken }: Platform): Services {
-  const fetcher = new SafeFetcher({
-    allowPrivateAddresses: config.fetch.allowPrivateAddresses,
-    timeoutMs: config.fetch.timeoutMs,
-    maxRedirects: config.fetch.maxRedirects,
-    userAgent: config.fetch.userAgent,
-  });
+  const fetcher = new SafeFetcher(config.fetch);
   const jobs = new JobsService(db, events);
   const jobRunner = new JobRunner(jobs, logger, config.jobs.leaseMs);
   const claimAndRun = (jobId?: number) => jobRunner.claimAndRun(jobId);

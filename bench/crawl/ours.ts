@@ -13,7 +13,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { filesUnder, kernelPeakRssMb, MB, settle, startMonitor, type CrawlResult } from './common.js';
-import { nodeFlags, sampleProcess, sampleProcessTree, startServiceProcess, type ServiceProcess } from '../../test/helpers/service-process.js';
+import { nodeFlags, sampleProcessTree, startServiceProcess, type ServiceProcess } from '../../test/helpers/service-process.js';
 
 const HUGE = 1_000_000_000; // quota limits nobody reaches: the benchmark polls a lot
 const DEPTH = 2;
@@ -207,13 +207,13 @@ async function crawlWithProcesses(options: OursOptions, databaseUrl: string | un
     await new Promise((resolve) => setTimeout(resolve, 1000));
 
     let sampler: ReturnType<typeof sampleProcessTree> | undefined;
-    let apiSampler: ReturnType<typeof sampleProcess> | undefined;
+    let apiSampler: ReturnType<typeof sampleProcessTree> | undefined;
     const run = await scrapeAndWait(client, options.startUrl, () => {
       sampler = sampleProcessTree(jobProcess);
-      if (worker) apiSampler = sampleProcess(api.process.child.pid!);
+      if (worker) apiSampler = sampleProcessTree(api.process.child.pid!);
     });
     const tree = sampler!.stop();
-    const apiMeasured = apiSampler?.stop();
+    const apiMeasured = apiSampler?.stop().root;
     const crawlProcesses = tree.children.filter((c) => c.args.some((arg) => arg.endsWith('crawl-process.js')));
     if (crawlProcesses.length !== 1) throw new Error(`expected the job to crawl in one crawl process, saw ${crawlProcesses.length}`);
     const crawl = crawlProcesses[0]!;

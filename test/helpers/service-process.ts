@@ -122,33 +122,6 @@ export function procCpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND; // utime, stime
 }
 
-export interface ProcessSampler {
-  stop(): { baselineRssMb: number; peakRssMb: number; vmHwmMb: number; cpuSeconds: number };
-}
-
-/** Samples a process's RSS every 50 ms from now until stop(); the baseline is the RSS now. */
-export function sampleProcess(pid: number): ProcessSampler {
-  const baseline = procMemoryMb(pid).rss;
-  let peak = baseline;
-  const cpuBefore = procCpuSeconds(pid);
-  const sample = () => {
-    try {
-      peak = Math.max(peak, procMemoryMb(pid).rss);
-    } catch {
-      // the process has gone; stop() reports what was seen
-    }
-  };
-  const timer = setInterval(sample, SAMPLE_MS);
-  return {
-    stop() {
-      sample();
-      clearInterval(timer);
-      const { hwm } = procMemoryMb(pid);
-      return { baselineRssMb: baseline, peakRssMb: Math.max(peak, 0), vmHwmMb: hwm, cpuSeconds: procCpuSeconds(pid) - cpuBefore };
-    },
-  };
-}
-
 export interface ProcessTreeSample {
   /** The process sampled and the children it started while sampled (crawl processes), each on its own. */
   root: { baselineRssMb: number; peakRssMb: number; cpuSeconds: number };

@@ -74,6 +74,8 @@ describe('configuration', () => {
     expect(loadConfig({ SCRAPE_ISOLATION: 'inline', SCRAPE_PROCESS_MAX_HEAP_MB: '300', SCRAPE_PROCESS_IDLE_MS: '0' }).scrape).toMatchObject({ isolation: 'inline', processMaxHeapMb: 300, processIdleMs: 0 });
     expect(() => loadConfig({ SCRAPE_ISOLATION: 'thread' })).toThrow(/SCRAPE_ISOLATION must be process or inline/);
     expect(() => loadConfig({ SCRAPE_PROCESS_MAX_HEAP_MB: '10' })).toThrow(/SCRAPE_PROCESS_MAX_HEAP_MB/);
+    expect(() => loadConfig({ SCRAPE_PROCESS_IDLE_MS: '-1' })).toThrow(/SCRAPE_PROCESS_IDLE_MS/);
+    expect(() => loadConfig({ SCRAPE_PROCESS_IDLE_MS: 'soon' })).toThrow(/SCRAPE_PROCESS_IDLE_MS/);
   });
 });
 

@@ -8,6 +8,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CONFIG_VARIABLES } from '../../config.js';
 import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import type { JobProgress } from '../jobs/jobs.service.js';
@@ -23,8 +24,11 @@ const ENTRY = fileURLToPath(new URL(`./crawl-process.${FROM_SOURCES ? 'ts' : 'js
 const LOADER_ARGS = FROM_SOURCES ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 5_000;
-/** Our secrets: a crawl process gets the settings it needs over IPC and none of these. */
-const WITHHELD_ENV = ['DATABASE_URL', 'ADMIN_TOKEN', 'URL_SIGNING_KEY', 'REDIS_URL', 'S3_SECRET_ACCESS_KEY', 'VISION_OPENAI_API_KEY', 'VISION_GOOGLE_API_KEY', 'VISION_OCR_SPACE_API_KEY'];
+/**
+ * A crawl process gets the settings it needs over IPC, so none of our configuration variables
+ * (secrets among them: DATABASE_URL, ADMIN_TOKEN, provider keys ...) is passed on, NODE_ENV aside.
+ */
+const WITHHELD_ENV = CONFIG_VARIABLES.filter((name) => name !== 'NODE_ENV');
 
 export interface CrawlProcessPoolOptions {
   settings: CrawlProcessSettings;

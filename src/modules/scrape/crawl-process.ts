@@ -34,12 +34,7 @@ function ask(message: { type: 'save' | 'label' } & Record<string, unknown>): Pro
 
 async function build(settings: CrawlProcessSettings): Promise<CrawlDependencies> {
   return {
-    fetcher: new SafeFetcher({
-      allowPrivateAddresses: settings.fetch.allowPrivateAddresses,
-      timeoutMs: settings.fetch.timeoutMs,
-      maxRedirects: settings.fetch.maxRedirects,
-      userAgent: settings.fetch.userAgent,
-    }),
+    fetcher: new SafeFetcher(settings.fetch),
     blobs: await createBlobStore({ dataDir: settings.dataDir, s3: settings.s3 }),
     logger: createLogger(settings.logLevel).child({ crawlProcess: process.pid }),
     scrape: settings.scrape,
@@ -75,9 +70,9 @@ async function run(jobId: number, input: Extract<ToCrawlProcess, { type: 'run' }
 }
 
 function describe(error: unknown, jobId: number): CrawlError {
-  if (error instanceof AppError) return { message: error.message, status: error.status, code: error.code, expected: true };
+  if (error instanceof AppError) return { message: error.message, status: error.status, code: error.code };
   deps?.logger.error({ err: error, jobId }, 'crawl failed');
-  return { message: 'the crawl failed unexpectedly; see the service log', status: 500, code: 'CRAWL_FAILED', expected: false };
+  return { message: 'the crawl failed unexpectedly; see the service log', status: 500, code: 'CRAWL_FAILED' };
 }
 
 process.on('message', (message: ToCrawlProcess) => {

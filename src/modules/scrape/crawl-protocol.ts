@@ -14,13 +14,14 @@ export interface CrawlProcessSettings {
   logLevel: string;
 }
 
-/** An error as it crosses the process boundary: an AppError keeps its message, status and code. */
+/**
+ * An error as it crosses the process boundary: an AppError keeps its message, status and code; a
+ * bug is logged with its stack by the crawl process and arrives as a generic message.
+ */
 export interface CrawlError {
   message: string;
   status: number;
   code: string;
-  /** false for a bug (the crawl process logged its stack): callers get a generic message. */
-  expected: boolean;
 }
 
 export type ToCrawlProcess =
