@@ -8,8 +8,10 @@ import DataloaderPlugin from '@pothos/plugin-dataloader';
 import type PrismaTypes from '../generated/pothos-prisma-types.js';
 import { getDatamodel } from '../generated/pothos-prisma-types.js';
 import type { Context } from './context.js';
+// Registers the refusals plugin (request budgets) before the builder is made.
+import './request-budget.js';
 import { MASTER_KEY_REQUIRED_MESSAGE, MISSING_SCOPE_MESSAGE, type SubKeyScope } from '../modules/platform/scopes.js';
-import { AppError, Forbidden, Unauthenticated } from '../platform/errors.js';
+import { AppError, Forbidden, InvalidInput, Unauthenticated } from '../platform/errors.js';
 import { MISSING_KEY_MESSAGE } from '../modules/accounts/auth.service.js';
 
 export const builder = new SchemaBuilder<{
@@ -31,7 +33,8 @@ export const builder = new SchemaBuilder<{
   };
   DefaultFieldNullability: false;
 }>({
-  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, RelayPlugin, DataloaderPlugin],
+  // refusals right after scope-auth: it must see the ServiceError results the errors plugin makes.
+  plugins: [ScopeAuthPlugin, 'refusals' as const, ErrorsPlugin, PrismaPlugin, RelayPlugin, DataloaderPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
     // Check subscription fields when a client subscribes, not only when an event arrives.
@@ -56,6 +59,13 @@ export const builder = new SchemaBuilder<{
     cursorType: 'String',
   },
 });
+
+/** The integer row id inside a relay global id; anything else is the caller's mistake (400), never a 500. */
+export function nodeId(id: string | number): number {
+  const value = typeof id === 'number' ? id : /^[1-9]\d{0,15}$/.test(id) ? Number(id) : NaN;
+  if (!Number.isSafeInteger(value) || value < 1) throw new InvalidInput(`id: expected a global id of an object of this service`, 'id');
+  return value;
+}
 
 interface Failure {
   kind: string;

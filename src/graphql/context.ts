@@ -4,6 +4,7 @@ import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Actor } from '../modules/accounts/actor.js';
 import type { Services } from '../services.js';
 import { Unauthenticated } from '../platform/errors.js';
+import type { BudgetHolder } from './request-budget.js';
 
 export interface Credentials {
   apiKey?: string;
@@ -13,7 +14,7 @@ export interface Credentials {
   origin?: string;
 }
 
-export interface Context {
+export interface Context extends BudgetHolder {
   actor: Actor | null;
   admin: boolean;
   services: Services;
@@ -34,7 +35,13 @@ export async function createContext(services: Services, credentials: Credentials
     quotaHeaders = (await services.quota.consume(actor)).headers;
   }
   const baseUrl = services.config.publicBaseUrl ?? credentials.origin ?? `http://localhost:${services.config.port}`;
-  return { actor, admin, services, requestId: credentials.requestId, quotaHeaders, baseUrl };
+  let refunded = false;
+  const refundBudget = async () => {
+    if (!actor || refunded) return;
+    refunded = true;
+    await services.quota.refundBudget(actor);
+  };
+  return { actor, admin, services, requestId: credentials.requestId, quotaHeaders, baseUrl, acceptedFields: new Set(), refusedFields: new Set(), refundBudget };
 }
 
 function checkAdminToken(presented: string, expected: string): boolean {

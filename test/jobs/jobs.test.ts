@@ -125,7 +125,7 @@ describe('restarts', () => {
     const key = first.initialAccount!.apiKey;
     const db = first.services.db.prisma;
     const owner = await db.account.findUniqueOrThrow({ where: { handle: 'owner' } });
-    const queued = await first.services.scrape.start({ accountId: owner.id, handle: 'owner', tier: 'standard', keyId: 0, keyKind: 'master', scopes: new Set(), creditLimit: null }, { url: `${site.url}/gallery/1` });
+    const queued = await first.services.scrape.start({ accountId: owner.id, handle: 'owner', tier: 'standard', keyId: 0, keyKind: 'master', scopes: new Set(), requestBudget: null }, { url: `${site.url}/gallery/1` });
     // Two jobs caught in processing by the "crash": one on its first attempt, one already retried.
     const interruptedOnce = await db.job.create({
       data: { accountId: owner.id, kind: 'scrape', input: { url: `${site.url}/gallery/2`, sniper_mode: true, max_files: 100, min_size_kb: 0, download_videos: false, download_docs: false, ai_labeling: false, crawl_depth: 1, force: true }, state: 'processing', attempts: 1, leaseOwner: 'dead-process', leaseExpiresAt: new Date(Date.now() - 1000) },

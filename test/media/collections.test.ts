@@ -329,7 +329,7 @@ describe('GraphQL', () => {
     const one = await calls(1);
     const six = await calls(6);
     // The viewer's query carries the collections, their counts and items as nested selections: one call.
-    expect(one).toEqual(['account.findUniqueOrThrow']);
+    expect(one).toEqual(['account.findFirst']);
     expect(six).toEqual(one);
   });
 });

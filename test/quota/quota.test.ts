@@ -101,7 +101,7 @@ describe('quotas', () => {
     for (let i = 0; i < 3; i++) statuses.push((await t.request('GET', STATUS, { key: sub.body.sub_key })).status);
     expect(statuses).toEqual([200, 200, 429]);
     const refused = await t.request('GET', STATUS, { key: sub.body.sub_key });
-    expect(refused.body.error).toMatch(/sub-key credit limit of 2 requests is used up/);
+    expect(refused.body.error).toMatch(/request budget of this sub-key \(credit_limit\) of 2 requests is used up/);
     expect(refused.headers.get('retry-after')).toBeNull();
     expect(refused.headers.get('x-credit-remaining')).toBe('0');
     // The account saw the creation plus the two sub-key requests.

@@ -1,13 +1,14 @@
 // GraphQL surface of accounts: the caller's own account (viewer) and the admin operations.
-import { builder } from '../../graphql/builder.js';
+import { builder, nodeId } from '../../graphql/builder.js';
+import { accountPolicy } from './accounts.access.js';
 import type { AccountWithKey } from './accounts.service.js';
 
 const AccountStatusEnum = builder.enumType('AccountStatus', { values: ['active', 'inactive', 'suspended'] as const });
 
 export const AccountRef = builder.prismaNode('Account', {
   id: { field: 'id' },
-  // Node lookups only ever find the caller's own account (or any, for the admin).
-  findUnique: (id, ctx) => (ctx.admin ? { id: Number(id) } : { id: Number(id), AND: { id: ctx.actor?.accountId ?? -1 } }),
+  authScopes: accountPolicy.authScopes,
+  findUnique: (id, ctx) => ({ id: nodeId(id), AND: accountPolicy.nodeWhere(ctx) }),
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The integer id used by the REST API' }),
     handle: t.exposeString('handle'),
@@ -31,8 +32,7 @@ builder.queryField('viewer', (t) =>
     type: 'Account',
     description: 'The account of the presented API key',
     authScopes: { authenticated: true },
-    resolve: (query, _root, _args, ctx) =>
-      ctx.services.db.prisma.account.findUniqueOrThrow({ ...query, where: { id: ctx.actor!.accountId } }),
+    resolve: (query, _root, _args, ctx) => ctx.services.accounts.viewer(ctx.actor, query),
   }),
 );
 

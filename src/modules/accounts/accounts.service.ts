@@ -4,7 +4,9 @@ import { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
 import { Conflict, InvalidInput, NotFound } from '../../platform/errors.js';
 import { isUniqueViolation, uniqueViolationField } from '../../platform/database/errors.js';
-import type { Account } from '../../generated/prisma/client.js';
+import type { Account, Prisma } from '../../generated/prisma/client.js';
+import type { Actor } from './actor.js';
+import { accountPolicy } from './accounts.access.js';
 import { generateKey } from './api-key.js';
 import { parseInput } from '../../platform/validation.js';
 
@@ -32,6 +34,22 @@ export class AccountsService {
     private readonly db: Database,
     private readonly tierNames: readonly string[],
   ) {}
+
+  /**
+   * Public handles of accounts by id, in the order asked (null for a missing one): the handle is what
+   * other accounts see of an account (who added a shared stock item, who owns a shared list).
+   */
+  async handlesOf(ids: readonly number[]): Promise<Array<string | null>> {
+    const accounts = await this.db.prisma.account.findMany({ where: { id: { in: [...ids] } }, select: { id: true, handle: true } });
+    const byId = new Map(accounts.map((a) => [a.id, a.handle]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /** The caller's own account (any key), or any account for the operator, with GraphQL's selection. */
+  async viewer(actor: Actor | null, query: Pick<Prisma.AccountFindFirstArgs, 'select' | 'include'> = {}): Promise<Account> {
+    const checked = accountPolicy.checkKey(actor);
+    return accountPolicy.findOne(checked, checked.accountId, (where) => this.db.prisma.account.findFirst({ ...query, where }) as Promise<Account | null>);
+  }
 
   async create(input: { handle: string; email?: string | null; tier?: string | null }): Promise<AccountWithKey> {
     const data = parseInput(createSchema, { handle: input.handle, email: input.email ?? undefined, tier: input.tier ?? undefined });

@@ -9,6 +9,9 @@ export interface Actor {
   keyKind: 'master' | 'sub';
   /** Master keys carry every sub-key scope. */
   scopes: ReadonlySet<SubKeyScope>;
-  /** Sub-keys only. */
-  creditLimit: number | null;
+  /**
+   * Sub-keys only: how many accepted requests the key may make in its life (the REST field
+   * `credit_limit`; not money, which the ledger keeps).
+   */
+  requestBudget: number | null;
 }

@@ -55,7 +55,7 @@ export class AuthService {
       keyId: row.key_id,
       keyKind: row.kind,
       scopes: new Set(row.kind === 'master' ? SUB_KEY_SCOPES : (row.scopes ?? []).filter(isSubKeyScope)),
-      creditLimit: row.credit_limit,
+      requestBudget: row.credit_limit,
     };
   }
 }

@@ -1,6 +1,6 @@
 // GraphQL surface of schedules (scope `scrape`): the viewer's schedules, create, delete, toggle.
-import { builder } from '../../graphql/builder.js';
-import { NotFound } from '../../platform/errors.js';
+import { builder, nodeId } from '../../graphql/builder.js';
+import { schedulePolicy } from './automation.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
 import { FREQUENCIES } from './schedules.service.js';
 
@@ -8,7 +8,8 @@ const FrequencyEnum = builder.enumType('ScheduleFrequency', { values: FREQUENCIE
 
 export const ScheduleRef = builder.prismaNode('Schedule', {
   id: { field: 'id' },
-  findUnique: (id, ctx) => ({ id: Number(id), AND: { accountId: ctx.actor?.scopes.has('scrape') ? ctx.actor.accountId : -1 } }),
+  authScopes: schedulePolicy.authScopes,
+  findUnique: (id, ctx) => ({ id: nodeId(id), AND: schedulePolicy.nodeWhere(ctx) }),
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The integer schedule_id of the REST API' }),
     name: t.exposeString('name'),
@@ -38,7 +39,7 @@ builder.prismaObjectField(AccountRef, 'schedules', (t) =>
     maxSize: 200,
     defaultSize: 100,
     totalCount: true,
-    query: () => ({ orderBy: { id: 'desc' } }),
+    query: (_args, ctx) => ({ where: schedulePolicy.where(ctx.actor), orderBy: { id: 'desc' } }),
   }),
 );
 
@@ -48,11 +49,7 @@ builder.queryField('schedule', (t) =>
     description: "One of the caller's schedules by its integer id",
     authScopes: { scope: 'scrape' },
     args: { id: t.arg.int({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const schedule = await ctx.services.db.prisma.schedule.findFirst({ ...query, where: { id: args.id, accountId: ctx.actor!.accountId } });
-      if (!schedule) throw new NotFound(`no schedule ${args.id}`);
-      return schedule;
-    },
+    resolve: (query, _root, args, ctx) => ctx.services.schedules.getOwned(ctx.actor, args.id, query),
   }),
 );
 

@@ -5,11 +5,12 @@
 // was down collapse into that one run.
 import { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
-import { AppError, Conflict, NotFound } from '../../platform/errors.js';
+import { AppError, Conflict } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import { parseInput } from '../../platform/validation.js';
-import type { Account, Schedule } from '../../generated/prisma/client.js';
+import type { Account, Prisma, Schedule } from '../../generated/prisma/client.js';
 import type { Actor } from '../accounts/actor.js';
+import { schedulePolicy } from './automation.access.js';
 import { SUB_KEY_SCOPES } from '../platform/scopes.js';
 import type { ScrapeService } from '../scrape/scrape.service.js';
 import { scrapeInputSchema } from '../scrape/scrape.input.js';
@@ -64,7 +65,7 @@ export function recurrenceOf(schedule: Pick<Schedule, 'frequency' | 'hour' | 'da
  * (keyId 0), and the run does not go through request quotas: creating the schedule was the request.
  */
 export function scheduleActor(account: Pick<Account, 'id' | 'handle' | 'tier'>): Actor {
-  return { accountId: account.id, handle: account.handle, tier: account.tier, keyId: 0, keyKind: 'master', scopes: new Set(SUB_KEY_SCOPES), creditLimit: null };
+  return { accountId: account.id, handle: account.handle, tier: account.tier, keyId: 0, keyKind: 'master', scopes: new Set(SUB_KEY_SCOPES), requestBudget: null };
 }
 
 export class SchedulesService {
@@ -100,15 +101,13 @@ export class SchedulesService {
   }
 
   /** The caller's schedule; another account's is a 404, exactly like a missing one. */
-  async getOwned(actor: Actor, id: number): Promise<Schedule> {
-    const schedule = await this.db.prisma.schedule.findFirst({ where: { id, accountId: actor.accountId } });
-    if (!schedule) throw new NotFound(`no schedule ${id}`);
-    return schedule;
+  async getOwned(actor: Actor | null, id: number, query: Pick<Prisma.ScheduleFindFirstArgs, 'select' | 'include'> = {}): Promise<Schedule> {
+    return schedulePolicy.findOne(actor, id, (where) => this.db.prisma.schedule.findFirst({ ...query, where }) as Promise<Schedule | null>);
   }
 
   async delete(actor: Actor, id: number): Promise<{ id: number }> {
-    const { count } = await this.db.prisma.schedule.deleteMany({ where: { id, accountId: actor.accountId } });
-    if (count === 0) throw new NotFound(`no schedule ${id}`);
+    const { count } = await this.db.prisma.schedule.deleteMany({ where: { id, AND: schedulePolicy.where(actor, 'change') } });
+    if (count === 0) schedulePolicy.notFound(id);
     return { id };
   }
 

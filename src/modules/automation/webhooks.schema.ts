@@ -1,7 +1,7 @@
 // GraphQL surface of webhooks (master key only): the viewer's webhooks and their delivery logs,
 // register, delete and test. The secret is write-only: `hasSecret` says whether one is set.
-import { builder } from '../../graphql/builder.js';
-import { NotFound } from '../../platform/errors.js';
+import { builder, nodeId } from '../../graphql/builder.js';
+import { webhookDeliveryPolicy, webhookPolicy } from './automation.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
 import { subscribedEvents, type WebhookTestResult } from './webhooks.service.js';
 
@@ -9,7 +9,8 @@ const DeliveryStateEnum = builder.enumType('WebhookDeliveryState', { values: ['p
 
 export const WebhookDeliveryRef = builder.prismaNode('WebhookDelivery', {
   id: { field: 'id' },
-  findUnique: (id, ctx) => ({ id: Number(id), AND: { webhook: { accountId: ctx.actor?.keyKind === 'master' ? ctx.actor.accountId : -1 } } }),
+  authScopes: webhookDeliveryPolicy.authScopes,
+  findUnique: (id, ctx) => ({ id: nodeId(id), AND: webhookDeliveryPolicy.nodeWhere(ctx) }),
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
     deliveryId: t.exposeString('deliveryId', { description: 'The payload id and X-Service-Delivery header (a UUID); the same on every attempt' }),
@@ -29,7 +30,8 @@ export const WebhookDeliveryRef = builder.prismaNode('WebhookDelivery', {
 
 export const WebhookRef = builder.prismaNode('Webhook', {
   id: { field: 'id' },
-  findUnique: (id, ctx) => ({ id: Number(id), AND: { accountId: ctx.actor?.keyKind === 'master' ? ctx.actor.accountId : -1 } }),
+  authScopes: webhookPolicy.authScopes,
+  findUnique: (id, ctx) => ({ id: nodeId(id), AND: webhookPolicy.nodeWhere(ctx) }),
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The integer id used by the REST API' }),
     url: t.exposeString('url'),
@@ -43,7 +45,7 @@ export const WebhookRef = builder.prismaNode('Webhook', {
       defaultSize: 50,
       totalCount: true,
       args: { status: t.arg({ type: DeliveryStateEnum }) },
-      query: (args) => ({ where: args.status ? { state: args.status } : {}, orderBy: { id: 'desc' } }),
+      query: (args, ctx) => ({ where: { AND: [webhookDeliveryPolicy.where(ctx.actor), args.status ? { state: args.status } : {}] }, orderBy: { id: 'desc' } }),
     }),
   }),
 });
@@ -52,12 +54,12 @@ builder.prismaObjectField(AccountRef, 'webhooks', (t) =>
   t.relatedConnection('webhooks', {
     type: WebhookRef,
     description: "The account's webhooks, newest first (master key only)",
-    authScopes: { master: true },
+    authScopes: webhookPolicy.authScopes,
     cursor: 'id',
     maxSize: 200,
     defaultSize: 100,
     totalCount: true,
-    query: () => ({ orderBy: { id: 'desc' } }),
+    query: (_args, ctx) => ({ where: webhookPolicy.where(ctx.actor), orderBy: { id: 'desc' } }),
   }),
 );
 
@@ -67,11 +69,7 @@ builder.queryField('webhook', (t) =>
     description: "One of the caller's webhooks by its integer id",
     authScopes: { master: true },
     args: { id: t.arg.int({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const webhook = await ctx.services.db.prisma.webhook.findFirst({ ...query, where: { id: args.id, accountId: ctx.actor!.accountId } });
-      if (!webhook) throw new NotFound(`no webhook ${args.id}`);
-      return webhook;
-    },
+    resolve: (query, _root, args, ctx) => ctx.services.webhooks.getOwned(ctx.actor, args.id, query),
   }),
 );
 

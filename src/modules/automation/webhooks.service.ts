@@ -6,13 +6,14 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
-import { AppError, Conflict, Forbidden, NotFound } from '../../platform/errors.js';
+import { AppError, Conflict } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import { parseInput } from '../../platform/validation.js';
 import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import { addressRefusal, isIpLiteral, type PrivateAddressAllowance } from '../../platform/http/address-policy.js';
 import type { Prisma, Webhook, WebhookDelivery } from '../../generated/prisma/client.js';
 import type { Actor } from '../accounts/actor.js';
+import { webhookPolicy } from './automation.access.js';
 import type { Job } from '../jobs/jobs.service.js';
 import { TEST_EVENT, WEBHOOK_EVENTS, deliveryHeaders, envelope, isWebhookEvent, jobEventData, jobEventType } from './webhook-events.js';
 
@@ -127,7 +128,7 @@ export class WebhooksService {
   }
 
   async create(actor: Actor, input: CreateWebhookInput): Promise<Webhook> {
-    requireMasterKey(actor);
+    webhookPolicy.checkKey(actor);
     const data = parseInput(this.createSchema, input);
     const count = await this.db.prisma.webhook.count({ where: { accountId: actor.accountId } });
     if (count >= this.options.perAccount) {
@@ -139,24 +140,20 @@ export class WebhooksService {
   }
 
   /** The caller's webhook; another account's is a 404, exactly like a missing one. */
-  async getOwned(actor: Actor, id: number): Promise<Webhook> {
-    requireMasterKey(actor);
-    const webhook = await this.db.prisma.webhook.findFirst({ where: { id, accountId: actor.accountId } });
-    if (!webhook) throw new NotFound(`no webhook ${id}`);
-    return webhook;
+  async getOwned(actor: Actor | null, id: number, query: Pick<Prisma.WebhookFindFirstArgs, 'select' | 'include'> = {}): Promise<Webhook> {
+    return webhookPolicy.findOne(actor, id, (where) => this.db.prisma.webhook.findFirst({ ...query, where }) as Promise<Webhook | null>);
   }
 
   /** Deletes the webhook and its delivery log; pending deliveries are not sent. */
   async delete(actor: Actor, id: number): Promise<{ id: number }> {
-    requireMasterKey(actor);
-    const { count } = await this.db.prisma.webhook.deleteMany({ where: { id, accountId: actor.accountId } });
-    if (count === 0) throw new NotFound(`no webhook ${id}`);
+    const { count } = await this.db.prisma.webhook.deleteMany({ where: { id, AND: webhookPolicy.where(actor, 'change') } });
+    if (count === 0) webhookPolicy.notFound(id);
     return { id };
   }
 
   /** Posts a `webhook.test` payload to `url` now and reports what the receiver answered. */
   async test(actor: Actor, input: { url?: string; secret?: string }): Promise<WebhookTestResult> {
-    requireMasterKey(actor);
+    webhookPolicy.checkKey(actor);
     const data = parseInput(this.testSchema, input);
     const payload = envelope(TEST_EVENT, { message: 'test delivery: your endpoint is reachable', account: actor.handle });
     const started = Date.now();
@@ -261,6 +258,3 @@ export function retryDelay(delaysMs: readonly number[], attempt: number, random 
   return Math.round(base * (1 - JITTER + 2 * JITTER * random()));
 }
 
-function requireMasterKey(actor: Actor): void {
-  if (actor.keyKind !== 'master') throw new Forbidden('webhooks are managed with the account master key; sub-keys cannot');
-}

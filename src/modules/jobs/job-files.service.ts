@@ -7,6 +7,7 @@ import { Conflict, NotFound } from '../../platform/errors.js';
 import type { BlobInfo, BlobStore, ByteRange } from '../../platform/storage/blob-store.js';
 import type { ZipEntry } from '../../platform/storage/zip.js';
 import type { Actor } from '../accounts/actor.js';
+import { assetPolicy, jobPolicy } from './jobs.access.js';
 import type { Asset } from '../../generated/prisma/client.js';
 
 export interface OpenedFile {
@@ -23,7 +24,7 @@ export class JobFilesService {
   ) {}
 
   async asset(actor: Actor, jobId: number, filename: string): Promise<Asset> {
-    const asset = await this.db.prisma.asset.findFirst({ where: { jobId, filename, job: { accountId: actor.accountId } } });
+    const asset = await this.db.prisma.asset.findFirst({ where: { jobId, filename, AND: assetPolicy.where(actor) } });
     if (!asset) throw new NotFound(`no file ${filename} in job ${jobId}`);
     return asset;
   }
@@ -37,8 +38,7 @@ export class JobFilesService {
 
   /** Entries for writeZip, opened one at a time as the archive is written. */
   async archiveEntries(actor: Actor, jobId: number): Promise<AsyncIterable<ZipEntry>> {
-    const job = await this.db.prisma.job.findFirst({ where: { id: jobId, accountId: actor.accountId }, select: { state: true } });
-    if (!job) throw new NotFound(`no job ${jobId}`);
+    const job = await jobPolicy.findOne(actor, jobId, (where) => this.db.prisma.job.findFirst({ where, select: { state: true } }));
     if (job.state !== 'completed') throw new Conflict(`job ${jobId} is ${job.state}; its archive is available once it has completed`);
     const { db, blobs } = this;
     return (async function* () {

@@ -1,14 +1,15 @@
 // GraphQL surface of jobs: one job, the caller's jobs, and live updates of one job.
-import { builder } from '../../graphql/builder.js';
+import { builder, nodeId } from '../../graphql/builder.js';
+import { assetPolicy, jobPolicy } from './jobs.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
-import { NotFound } from '../../platform/errors.js';
 import type { Context } from '../../graphql/context.js';
 
 const JobStateEnum = builder.enumType('JobState', { values: ['queued', 'processing', 'completed', 'failed'] as const });
 
 export const AssetRef = builder.prismaNode('Asset', {
   id: { field: 'id' },
-  findUnique: (id, ctx) => ({ id: Number(id), AND: { job: { accountId: ctx.actor?.accountId ?? -1 } } }),
+  authScopes: assetPolicy.authScopes,
+  findUnique: (id, ctx) => ({ id: nodeId(id), AND: assetPolicy.nodeWhere(ctx) }),
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
     filename: t.exposeString('filename'),
@@ -33,7 +34,8 @@ export function fileUrl(ctx: Context, jobId: number, filename: string): string {
 
 export const JobRef = builder.prismaNode('Job', {
   id: { field: 'id' },
-  findUnique: (id, ctx) => ({ id: Number(id), AND: { accountId: ctx.actor?.accountId ?? -1 } }),
+  authScopes: jobPolicy.authScopes,
+  findUnique: (id, ctx) => ({ id: nodeId(id), AND: jobPolicy.nodeWhere(ctx) }),
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The integer job_id of the REST API' }),
     kind: t.exposeString('kind'),
@@ -64,11 +66,7 @@ builder.queryField('job', (t) =>
     description: "One of the caller's jobs by its integer id",
     authScopes: { scope: 'scrape' },
     args: { id: t.arg.int({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const job = await ctx.services.db.prisma.job.findFirst({ ...query, where: { id: args.id, accountId: ctx.actor!.accountId } });
-      if (!job) throw new NotFound(`no job ${args.id}`);
-      return job;
-    },
+    resolve: (query, _root, args, ctx) => ctx.services.jobs.getOwned(ctx.actor, args.id, query),
   }),
 );
 
@@ -81,8 +79,8 @@ builder.prismaObjectField(AccountRef, 'jobs', (t) =>
     defaultSize: 50,
     totalCount: true,
     args: { state: t.arg({ type: JobStateEnum }), kind: t.arg.string() },
-    query: (args) => ({
-      where: { ...(args.state ? { state: args.state } : {}), ...(args.kind ? { kind: args.kind } : {}) },
+    query: (args, ctx) => ({
+      where: { AND: [jobPolicy.where(ctx.actor), { ...(args.state ? { state: args.state } : {}), ...(args.kind ? { kind: args.kind } : {}) }] },
       orderBy: { id: 'desc' },
     }),
   }),
@@ -95,7 +93,7 @@ builder.subscriptionField('jobUpdated', (t) =>
     authScopes: { scope: 'scrape' },
     args: { id: t.arg.int({ required: true }) },
     subscribe: (_root, args, ctx) => jobUpdates(ctx, args.id),
-    resolve: (query, _update, args, ctx) => ctx.services.db.prisma.job.findUniqueOrThrow({ ...query, where: { id: args.id } }),
+    resolve: (query, _update, args, ctx) => ctx.services.jobs.getOwned(ctx.actor, args.id, query),
   }),
 );
 
@@ -103,7 +101,7 @@ const isFinal = (state: string) => state === 'completed' || state === 'failed';
 
 /** Yields at once, then on each published update, and stops after a final state. */
 async function* jobUpdates(ctx: Context, jobId: number): AsyncGenerator<{ jobId: number }> {
-  await ctx.services.jobs.getOwned(ctx.actor!, jobId); // another account's job is a 404
+  await ctx.services.jobs.getOwned(ctx.actor, jobId); // another account's job is a 404
   const updates = ctx.services.events.subscribe('jobUpdates', jobId)[Symbol.asyncIterator]();
   // The first next() starts listening; updates from then on are buffered, so reading the state
   // after it cannot miss a change made in between.

@@ -1,10 +1,10 @@
 // Job rows: creation, reads for their owner, and the worker side (claim with a lease, renew it,
 // report progress, finish). Every state change is published for subscribers and webhooks.
 import type { Database } from '../../platform/database/database.js';
-import { NotFound } from '../../platform/errors.js';
 import type { EventBus } from '../../platform/events.js';
 import type { Job, Prisma } from '../../generated/prisma/client.js';
 import type { Actor } from '../accounts/actor.js';
+import { jobPolicy } from './jobs.access.js';
 
 export type { Job };
 
@@ -48,11 +48,12 @@ export class JobsService {
     this.publish(job);
   }
 
-  /** The caller's job; another account's is a 404, exactly like a missing one. */
-  async getOwned(actor: Actor, jobId: number): Promise<Job> {
-    const job = await this.db.prisma.job.findFirst({ where: { id: jobId, accountId: actor.accountId } });
-    if (!job) throw new NotFound(`no job ${jobId}`);
-    return job;
+  /**
+   * The caller's job; another account's is a 404, exactly like a missing one. `query` is the
+   * selection GraphQL asks for (relations included).
+   */
+  async getOwned(actor: Actor | null, jobId: number, query: Pick<Prisma.JobFindFirstArgs, 'select' | 'include'> = {}): Promise<Job> {
+    return jobPolicy.findOne(actor, jobId, (where) => this.db.prisma.job.findFirst({ ...query, where }) as Promise<Job | null>);
   }
 
   async get(jobId: number): Promise<Job | null> {

@@ -1,8 +1,8 @@
 // GraphQL surface of collections (scope `media`): the viewer's collections, one collection with its
 // items, create, add items, delete, share. Thin: the rules live in collections.service.ts.
-import { builder } from '../../graphql/builder.js';
+import { builder, nodeId } from '../../graphql/builder.js';
+import { collectionPolicy } from './collections.access.js';
 import type { Context } from '../../graphql/context.js';
-import { NotFound } from '../../platform/errors.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
 import { galleryPath, type Collection } from './collections.service.js';
 import { MediaRef } from './media.schema.js';
@@ -12,6 +12,7 @@ const shareUrl = (c: Collection) => (c.shareToken ? galleryPath(c.shareToken) : 
 const shareLink = (c: Collection, ctx: Context) => (c.shareToken ? ctx.baseUrl + galleryPath(c.shareToken) : null);
 
 const CollectionItemRef = builder.prismaObject('CollectionItem', {
+  authScopes: collectionPolicy.authScopes,
   description: 'A media item in a collection',
   fields: (t) => ({
     position: t.exposeInt('position', { description: 'Order in the collection (ascending)' }),
@@ -22,8 +23,8 @@ const CollectionItemRef = builder.prismaObject('CollectionItem', {
 
 export const CollectionRef = builder.prismaNode('Collection', {
   id: { field: 'id' },
-  // Node lookups find only the caller's own collections (and only with the media scope).
-  findUnique: (id, ctx) => ({ id: Number(id), AND: { accountId: ctx.actor?.scopes.has('media') ? ctx.actor.accountId : -1 } }),
+  authScopes: collectionPolicy.authScopes,
+  findUnique: (id, ctx) => ({ id: nodeId(id), AND: collectionPolicy.nodeWhere(ctx) }),
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The integer collection id of the REST API' }),
     name: t.exposeString('name'),
@@ -57,7 +58,7 @@ builder.prismaObjectField(AccountRef, 'collections', (t) =>
     defaultSize: 100,
     maxSize: 200,
     totalCount: true,
-    query: () => ({ orderBy: { id: 'desc' } }),
+    query: (_args, ctx) => ({ where: collectionPolicy.where(ctx.actor), orderBy: { id: 'desc' } }),
   }),
 );
 
@@ -67,11 +68,7 @@ builder.queryField('collection', (t) =>
     description: "One of the caller's collections by its integer id",
     authScopes: media,
     args: { id: t.arg.int({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const collection = await ctx.services.db.prisma.collection.findFirst({ ...query, where: { id: args.id, accountId: ctx.actor!.accountId } });
-      if (!collection) throw new NotFound(`no collection ${args.id}`);
-      return collection;
-    },
+    resolve: (query, _root, args, ctx) => ctx.services.collections.get(ctx.actor, args.id, query),
   }),
 );
 

@@ -8,11 +8,12 @@
 // - the password is stored only as a salted scrypt hash and compared in constant time.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { z } from 'zod';
-import type { Collection, MediaItem } from '../../generated/prisma/client.js';
+import type { Collection, MediaItem, Prisma } from '../../generated/prisma/client.js';
 import type { Database } from '../../platform/database/database.js';
-import { NotFound } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/actor.js';
+import { collectionPolicy } from './collections.access.js';
+import { mediaItemPolicy } from './media.access.js';
 
 export type { Collection };
 
@@ -93,10 +94,8 @@ export class CollectionsService {
   }
 
   /** One of the caller's collections; another account's is a 404 like a missing one. */
-  async get(actor: Actor, id: number): Promise<Collection> {
-    const collection = await this.db.prisma.collection.findFirst({ where: { id, accountId: actor.accountId } });
-    if (!collection) throw new NotFound(`no collection ${id}`);
-    return collection;
+  async get(actor: Actor | null, id: number, query: Pick<Prisma.CollectionFindFirstArgs, 'select' | 'include'> = {}): Promise<Collection> {
+    return collectionPolicy.findOne(actor, id, (where) => this.db.prisma.collection.findFirst({ ...query, where }) as Promise<Collection | null>);
   }
 
   async delete(actor: Actor, id: number): Promise<Collection> {
@@ -115,10 +114,8 @@ export class CollectionsService {
     const { media_ids } = parseInput(addItemsSchema, input);
     const ids = [...new Set(media_ids)];
     await this.get(actor, id);
-    const owned = await this.db.prisma.mediaItem.findMany({ where: { id: { in: ids }, accountId: actor.accountId }, select: { id: true } });
-    const ownedIds = new Set(owned.map((m) => m.id));
-    const missing = ids.filter((m) => !ownedIds.has(m));
-    if (missing.length > 0) throw new NotFound(`no media item ${missing.join(', ')}`);
+    const owned = await this.db.prisma.mediaItem.findMany({ where: { id: { in: ids }, AND: mediaItemPolicy.where(actor) }, select: { id: true } });
+    mediaItemPolicy.requireAll(ids, owned.map((m) => m.id));
 
     return this.db.prisma.$transaction(async (tx) => {
       const present = await tx.collectionItem.findMany({ where: { collectionId: id, mediaId: { in: ids } }, select: { mediaId: true } });

@@ -1,12 +1,13 @@
 // Media folders: one level, names unique per account. Deleting a folder keeps its items (they
 // leave the folder).
 import { z } from 'zod';
-import type { MediaFolder } from '../../generated/prisma/client.js';
+import type { MediaFolder, Prisma } from '../../generated/prisma/client.js';
 import type { Database } from '../../platform/database/database.js';
-import { Conflict, NotFound } from '../../platform/errors.js';
+import { Conflict } from '../../platform/errors.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/actor.js';
+import { folderPolicy } from './media.access.js';
 
 const nameSchema = z.object({
   name: z.string({ error: 'name is required: the folder name' }).trim().min(1, 'name is required: the folder name').max(200, 'expected at most 200 characters'),
@@ -19,7 +20,7 @@ export class FoldersService {
 
   async list(actor: Actor): Promise<FolderWithCount[]> {
     const folders = await this.db.prisma.mediaFolder.findMany({
-      where: { accountId: actor.accountId },
+      where: folderPolicy.where(actor),
       orderBy: { name: 'asc' },
       include: { _count: { select: { items: { where: { trashedAt: null } } } } },
     });
@@ -45,10 +46,8 @@ export class FoldersService {
     return { ...folder, itemCount };
   }
 
-  async get(actor: Actor, id: number): Promise<MediaFolder> {
-    const folder = await this.db.prisma.mediaFolder.findFirst({ where: { id, accountId: actor.accountId } });
-    if (!folder) throw new NotFound(`no folder ${id}`);
-    return folder;
+  async get(actor: Actor | null, id: number, query: Pick<Prisma.MediaFolderFindFirstArgs, 'select' | 'include'> = {}): Promise<MediaFolder> {
+    return folderPolicy.findOne(actor, id, (where) => this.db.prisma.mediaFolder.findFirst({ ...query, where }) as Promise<MediaFolder | null>);
   }
 
   private async uniqueName(name: string, write: () => Promise<MediaFolder>): Promise<MediaFolder> {

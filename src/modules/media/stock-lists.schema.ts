@@ -1,20 +1,20 @@
 // GraphQL surface of stock lists (scope `media`): the lists the viewer owns or joined, one list with
 // its items and members, and every change (create, delete, add and remove items, save into the
 // library, share, join). Thin: the rules live in stock-lists.service.ts.
-import { builder } from '../../graphql/builder.js';
+import { builder, nodeId } from '../../graphql/builder.js';
+import { stockItemPolicy, stockListPolicy } from './stock-lists.access.js';
 import type { Context } from '../../graphql/context.js';
-import { NotFound } from '../../platform/errors.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
 import { joinPath, type SaveItemResult, type SaveResult, type StockItem, type StockList, type StockListMember } from './stock-lists.service.js';
 
 const media = { scope: 'media' } as const;
-const actorId = (ctx: Context) => (ctx.actor?.scopes.has('media') ? ctx.actor.accountId : -1);
 const isOwner = (list: StockList, ctx: Context) => list.accountId === ctx.actor?.accountId;
 
 const StockListRoleEnum = builder.enumType('StockListRole', { values: ['owner', 'member'] as const });
 const StockSaveStatusEnum = builder.enumType('StockSaveStatus', { values: ['saved', 'duplicate', 'failed'] as const });
 
 export const StockItemRef = builder.prismaObject('StockItem', {
+  authScopes: stockItemPolicy.authScopes,
   description: 'A saved stock photo: a URL with attribution',
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The integer item id of the REST API' }),
@@ -28,11 +28,7 @@ export const StockItemRef = builder.prismaObject('StockItem', {
       type: 'String',
       nullable: true,
       description: 'Handle of the account that added the item',
-      load: async (ids: number[], ctx) => {
-        const accounts = await ctx.services.db.prisma.account.findMany({ where: { id: { in: ids } }, select: { id: true, handle: true } });
-        const byId = new Map(accounts.map((a) => [a.id, a.handle]));
-        return ids.map((id) => byId.get(id) ?? null);
-      },
+      load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids),
       resolve: (item) => item.addedBy,
     }),
     savedMediaId: t.loadable({
@@ -49,6 +45,7 @@ export const StockItemRef = builder.prismaObject('StockItem', {
 });
 
 const StockListMemberRef = builder.prismaObject('StockListMember', {
+  authScopes: stockListPolicy.authScopes,
   fields: (t) => ({
     handle: t.string({ select: { account: { select: { handle: true } } }, resolve: (m) => m.account.handle }),
     joinedAt: t.expose('joinedAt', { type: 'DateTime' }),
@@ -57,8 +54,8 @@ const StockListMemberRef = builder.prismaObject('StockListMember', {
 
 export const StockListRef = builder.prismaNode('StockList', {
   id: { field: 'id' },
-  // Node lookups find lists the caller owns or joined (and only with the media scope).
-  findUnique: (id, ctx) => ({ id: Number(id), AND: { OR: [{ accountId: actorId(ctx) }, { members: { some: { accountId: actorId(ctx) } } }] } }),
+  authScopes: stockListPolicy.authScopes,
+  findUnique: (id, ctx) => ({ id: nodeId(id), AND: stockListPolicy.nodeWhere(ctx) }),
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The integer list id of the REST API' }),
     name: t.exposeString('name'),
@@ -79,7 +76,7 @@ export const StockListRef = builder.prismaNode('StockList', {
       defaultSize: 100,
       maxSize: 500,
       totalCount: true,
-      query: () => ({ orderBy: { id: 'asc' } }),
+      query: (_args, ctx) => ({ where: stockItemPolicy.where(ctx.actor), orderBy: { id: 'asc' } }),
     }),
     members: t.relation('members', { type: StockListMemberRef, description: 'Accounts that joined, in joining order (not the owner)', query: { orderBy: [{ joinedAt: 'asc' }, { accountId: 'asc' }] } }),
   }),
@@ -93,9 +90,8 @@ builder.prismaObjectField(AccountRef, 'stockLists', (t) =>
     cursor: 'id',
     defaultSize: 100,
     maxSize: 200,
-    totalCount: (account, _args, ctx) => ctx.services.db.prisma.stockList.count({ where: { OR: [{ accountId: account.id }, { members: { some: { accountId: account.id } } }] } }),
-    resolve: (query, account, _args, ctx) =>
-      ctx.services.db.prisma.stockList.findMany({ ...query, where: { OR: [{ accountId: account.id }, { members: { some: { accountId: account.id } } }] }, orderBy: { id: 'desc' } }),
+    totalCount: (_account, _args, ctx) => ctx.services.stockLists.countReadable(ctx.actor),
+    resolve: (query, _account, _args, ctx) => ctx.services.stockLists.listReadable(ctx.actor, query),
   }),
 );
 
@@ -105,12 +101,7 @@ builder.queryField('stockList', (t) =>
     description: 'A stock list the caller owns or joined, by its integer id',
     authScopes: media,
     args: { id: t.arg.int({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const id = ctx.actor!.accountId;
-      const list = await ctx.services.db.prisma.stockList.findFirst({ ...query, where: { id: args.id, OR: [{ accountId: id }, { members: { some: { accountId: id } } }] } });
-      if (!list) throw new NotFound(`no stock list ${args.id}`);
-      return list;
-    },
+    resolve: (query, _root, args, ctx) => ctx.services.stockLists.find(ctx.actor, args.id, query),
   }),
 );
 

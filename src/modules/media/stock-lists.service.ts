@@ -10,13 +10,14 @@
 // savedMediaId). Every download goes through the SSRF-safe fetcher.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import type { StockItem, StockList, StockListMember } from '../../generated/prisma/client.js';
+import type { Prisma, StockItem, StockList, StockListMember } from '../../generated/prisma/client.js';
 import type { Database } from '../../platform/database/database.js';
 import { AppError, Conflict, Forbidden, NotFound } from '../../platform/errors.js';
 import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import type { Logger } from '../../platform/logger.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/actor.js';
+import { stockListPolicy } from './stock-lists.access.js';
 import type { MediaService } from './media.service.js';
 
 export type { StockItem, StockList, StockListMember };
@@ -123,11 +124,22 @@ export class StockListsService {
 
   /** A list the caller owns or is a member of; anything else is a 404. */
   async readable(actor: Actor, id: number): Promise<ReadableList> {
-    const list = await this.db.prisma.stockList.findFirst({
-      where: { id, OR: [{ accountId: actor.accountId }, { members: { some: { accountId: actor.accountId } } }] },
-    });
-    if (!list) throw new NotFound(`no stock list ${id}`);
+    const list = await this.find(actor, id);
     return { list, role: list.accountId === actor.accountId ? 'owner' : 'member' };
+  }
+
+  /** The lists the caller owns or joined, newest first (a page of GraphQL's connection). */
+  async listReadable(actor: Actor | null, query: Pick<Prisma.StockListFindManyArgs, 'select' | 'include' | 'take' | 'skip' | 'cursor'>): Promise<StockList[]> {
+    return this.db.prisma.stockList.findMany({ ...query, where: stockListPolicy.where(actor), orderBy: { id: 'desc' } }) as Promise<StockList[]>;
+  }
+
+  async countReadable(actor: Actor | null): Promise<number> {
+    return this.db.prisma.stockList.count({ where: stockListPolicy.where(actor) });
+  }
+
+  /** A list the caller may read (owner or member) with GraphQL's selection; anything else is a 404. */
+  async find(actor: Actor | null, id: number, query: Pick<Prisma.StockListFindFirstArgs, 'select' | 'include'> = {}): Promise<StockList> {
+    return stockListPolicy.findOne(actor, id, (where) => this.db.prisma.stockList.findFirst({ ...query, where }) as Promise<StockList | null>);
   }
 
   /** A list the caller owns: members get a 403 naming the rule, everyone else a 404. */

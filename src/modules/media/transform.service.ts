@@ -27,6 +27,7 @@ import type { Database } from '../../platform/database/database.js';
 import { Conflict, InvalidInput, NotFound } from '../../platform/errors.js';
 import type { BlobInfo, BlobStore } from '../../platform/storage/blob-store.js';
 import type { Actor } from '../accounts/actor.js';
+import { mediaItemPolicy } from './media.access.js';
 
 export const TRANSFORM_FORMATS = ['webp', 'jpg', 'png', 'avif'] as const;
 export type TransformFormat = (typeof TRANSFORM_FORMATS)[number];
@@ -180,8 +181,7 @@ export class TransformService {
   /** Checks the parameters and the item (the caller's, an active image) and describes the URL to hand out. */
   async optimize(actor: Actor, id: number, input: TransformInput): Promise<Transformation> {
     const spec = parseTransformInput(input, this.limits.maxDimension);
-    const media = await this.db.prisma.mediaItem.findFirst({ where: { id, accountId: actor.accountId } });
-    if (!media) throw new NotFound(`no media item ${id}`);
+    const media = await mediaItemPolicy.findOne(actor, id, (where) => this.db.prisma.mediaItem.findFirst({ where }));
     if (media.trashedAt) throw new Conflict(`media item ${id} is in the trash; restore it first (POST /api/media/${id}/restore)`, 'id');
     if (media.kind !== 'image') throw new Conflict(`media item ${id} is a ${media.kind}; only images can be transformed`, 'id');
     const plan = this.plan(media, spec);

@@ -1,5 +1,6 @@
 // GraphQL surface of sub-keys: the viewer's connection, create, revoke and a change subscription.
-import { builder } from '../../graphql/builder.js';
+import { builder, nodeId } from '../../graphql/builder.js';
+import { subKeyPolicy } from './sub-keys.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
 import { subKeyStatus, type SubKeyUsage } from './sub-keys.service.js';
 import type { ApiKey } from '../../generated/prisma/client.js';
@@ -18,7 +19,8 @@ const SubKeyUsageRef = builder.objectRef<SubKeyUsage>('SubKeyUsage').implement({
 export const SubKeyRef = builder.prismaNode('ApiKey', {
   variant: 'SubKey',
   id: { field: 'id' },
-  findUnique: (id, ctx) => ({ id: Number(id), AND: { kind: 'sub', accountId: ctx.actor?.keyKind === 'master' ? ctx.actor.accountId : -1 } }),
+  authScopes: subKeyPolicy.authScopes,
+  findUnique: (id, ctx) => ({ id: nodeId(id), AND: subKeyPolicy.nodeWhere(ctx) }),
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The integer id used by the REST API' }),
     prefix: t.exposeString('prefix', { description: 'The first characters of the key, enough to recognise and revoke it' }),

@@ -2,10 +2,11 @@
 // can neither create another one nor widen its own scopes.
 import { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
-import { Conflict, Forbidden, NotFound } from '../../platform/errors.js';
+import { Conflict, NotFound } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import type { ApiKey } from '../../generated/prisma/client.js';
 import type { Actor } from '../accounts/actor.js';
+import { subKeyPolicy } from './sub-keys.access.js';
 import { displayPrefix, generateKey, keyMatches, SUB_KEY_PREFIX } from '../accounts/api-key.js';
 import { SUB_KEY_SCOPES, isSubKeyScope } from './scopes.js';
 import { subKeyCounterKey } from '../quota/quota.service.js';
@@ -63,10 +64,9 @@ export class SubKeysService {
   ) {}
 
   async create(actor: Actor, input: CreateSubKeyInput): Promise<{ subKey: ApiKey; secret: string }> {
-    requireMasterKey(actor);
     const data = parseInput(createSchema, input);
     const live = await this.db.prisma.apiKey.count({
-      where: { accountId: actor.accountId, kind: 'sub', revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
+      where: { AND: subKeyPolicy.where(actor, 'change'), revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
     });
     if (live >= this.maxPerAccount) {
       throw new Conflict(`this account already has ${live} live sub-keys (the limit is ${this.maxPerAccount}); revoke one first`);
@@ -89,19 +89,18 @@ export class SubKeysService {
   }
 
   async list(actor: Actor): Promise<ApiKey[]> {
-    requireMasterKey(actor);
     return this.db.prisma.apiKey.findMany({
-      where: { accountId: actor.accountId, kind: 'sub' },
+      where: subKeyPolicy.where(actor),
       orderBy: { id: 'desc' },
     });
   }
 
   /** `keyOrPrefix` is the full sub-key or the display prefix shown in listings. Revoking twice is fine. */
   async revoke(actor: Actor, keyOrPrefix: string): Promise<ApiKey> {
-    requireMasterKey(actor);
+    const owned = subKeyPolicy.where(actor, 'change');
     const value = keyOrPrefix.trim();
     const subKey = value.startsWith(SUB_KEY_PREFIX)
-      ? await this.db.prisma.apiKey.findFirst({ where: { accountId: actor.accountId, kind: 'sub', prefix: displayPrefix(value) } })
+      ? await this.db.prisma.apiKey.findFirst({ where: { AND: owned, prefix: displayPrefix(value) } })
       : null;
     // A full key must match exactly; a prefix alone is enough for the owner (it is shown in listings).
     if (!subKey || (value.length > displayPrefix(value).length && !keyMatches(value, subKey.secretHash))) {
@@ -134,8 +133,3 @@ export class SubKeysService {
   }
 }
 
-function requireMasterKey(actor: Actor): void {
-  if (actor.keyKind !== 'master') {
-    throw new Forbidden('sub-keys cannot manage sub-keys; use the account master key');
-  }
-}

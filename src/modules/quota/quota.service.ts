@@ -1,5 +1,6 @@
 // Request quotas (spec "Limits"): per account a daily count that resets at midnight UTC and a
-// per-minute burst, both from the account's tier; per sub-key its lifetime credit_limit. All of a
+// per-minute burst, both from the account's tier; per sub-key its lifetime request budget (the REST
+// field credit_limit), which a refused request gets back (refundBudget). All of a
 // request's counters move together in one SQL call (consume_quota), so a request refused by one
 // limit is not counted against the others, counters survive restarts, and concurrent requests at a
 // boundary let exactly the limit through. A library such as rate-limiter-flexible keeps each limiter
@@ -66,6 +67,19 @@ export class QuotaService {
   }
 
   /**
+   * Gives back the unit of the sub-key's request budget that a refused request took (see
+   * src/graphql/request-budget.ts). The daily and per-minute counts stay: every request made with a
+   * valid key counts there, refused or not, since they protect the service.
+   */
+  async refundBudget(actor: Actor): Promise<void> {
+    if (!hasBudget(actor)) return;
+    await this.db.query(
+      `UPDATE "UsageCounter" SET count = count - 1 WHERE "key" = $1 AND "windowStart" = '1970-01-01' AND count > 0`,
+      [subKeyCounterKey(actor.keyId)],
+    );
+  }
+
+  /**
    * Deletes windows that have ended (minutes after a few minutes, days after two days); lifetime
    * counters stay. Without it an active account would leave 1,440 minute rows a day behind.
    * Returns how many rows went. Harmless when several processes run it at once.
@@ -92,11 +106,15 @@ export class QuotaService {
       { key: `acct:${actor.accountId}:day`, windowStart: day, windowMs: DAY_MS, limit: limits.daily, what: `daily limit (${actor.tier} tier)` },
       { key: `acct:${actor.accountId}:minute`, windowStart: minute, windowMs: MINUTE_MS, limit: limits.perMinute, what: `burst limit per minute (${actor.tier} tier)` },
     ];
-    if (actor.keyKind === 'sub' && actor.creditLimit !== null) {
-      counters.push({ key: subKeyCounterKey(actor.keyId), windowStart: FOREVER, limit: actor.creditLimit, what: 'sub-key credit limit' });
+    if (hasBudget(actor)) {
+      counters.push({ key: subKeyCounterKey(actor.keyId), windowStart: FOREVER, limit: actor.requestBudget!, what: 'request budget of this sub-key (credit_limit)' });
     }
     return counters;
   }
+}
+
+function hasBudget(actor: Actor): boolean {
+  return actor.keyKind === 'sub' && actor.requestBudget !== null;
 }
 
 function secondsUntil(endMs: number, now: Date): number {

@@ -1,0 +1,115 @@
+// Who may read, change or list a resource: one policy per resource type, in the module that owns
+// the type (`<module>.access.ts`), and nothing else says it. A policy names the kind of key that
+// reaches the resource at all (a sub-key scope, the master key, or any key) and the database filter
+// of the rows an actor may use. Services put that filter into their queries, GraphQL types carry
+// the key rule as type-level authScopes, relay node lookups use the filter, and the HTTP routers
+// ask services that use it. In the manner of immich's server/src/utils/access.ts.
+import { Forbidden, NotFound, Unauthenticated } from '../../platform/errors.js';
+import type { Actor } from '../accounts/actor.js';
+import { MISSING_KEY_MESSAGE } from '../accounts/auth.service.js';
+import { MASTER_KEY_REQUIRED_MESSAGE, MISSING_SCOPE_MESSAGE, type SubKeyScope } from '../platform/scopes.js';
+
+export type Permission = 'read' | 'change';
+
+/** What a key needs to reach a resource at all. */
+export type KeyRule = { scope: SubKeyScope } | { master: true } | { anyKey: true };
+
+export interface PolicyDefinition<Where> {
+  /** The Prisma model guarded, e.g. `MediaItem`. */
+  model: string;
+  /** How messages name one row: `media item`. */
+  noun: string;
+  key: KeyRule;
+  /** Rows the actor may read and list. */
+  read: (actor: Actor) => Where;
+  /** Rows the actor may change (rename, delete, add to ...); the read rows unless stated. */
+  change?: (actor: Actor) => Where;
+  /** The operator's admin token reads every row (accounts only). */
+  adminReads?: boolean;
+}
+
+/** Pothos scope maps (any of them grants). */
+export type AuthScopeMap = { scope?: SubKeyScope; master?: boolean; authenticated?: boolean; admin?: boolean };
+
+export interface AccessPolicy<Where> {
+  readonly model: string;
+  readonly noun: string;
+  readonly key: KeyRule;
+  /** Type-level authScopes for the GraphQL type of this resource. */
+  readonly authScopes: AuthScopeMap;
+  /** Throws 401 without a key and 403 when the key's kind or scopes cannot reach the resource. */
+  checkKey(actor: Actor | null): Actor;
+  /** The filter of the rows the actor may use with this permission (after checkKey). */
+  where(actor: Actor | null, permission?: Permission): Where;
+  /**
+   * The filter a relay node lookup uses: the admin token reads every row where the policy says so;
+   * anyone else gets `where` (which throws 401/403 for a key that cannot reach the type).
+   */
+  nodeWhere(ctx: { actor: Actor | null; admin: boolean }): Where | Record<string, never>;
+  /** Throws the 404 callers get for a row that is missing or not theirs (the two are not told apart). */
+  notFound(id: number | string): never;
+  /** All or nothing: throws 404 naming the first wanted id that is not among those the filter found. */
+  requireAll(wanted: readonly number[], found: Iterable<number>): void;
+  /**
+   * One row the actor may use, or the 404: `find` runs the service's query with the filter it is
+   * handed (`{ id, AND: <policy filter> }`).
+   */
+  findOne<Row>(actor: Actor | null, id: number, find: (where: { id: number; AND: Where }) => Promise<Row | null>, permission?: Permission): Promise<Row>;
+}
+
+const registry = new Map<string, AccessPolicy<unknown>>();
+
+export function definePolicy<Where>(definition: PolicyDefinition<Where>): AccessPolicy<Where> {
+  const { key } = definition;
+  const authScopes: AuthScopeMap =
+    'scope' in key ? { scope: key.scope } : 'master' in key ? { master: true } : { authenticated: true };
+  if (definition.adminReads) authScopes.admin = true;
+  const checkKey = (actor: Actor | null): Actor => requireKey(actor, key);
+  const where = (actor: Actor | null, permission: Permission = 'read'): Where => {
+    const checked = checkKey(actor);
+    return permission === 'change' && definition.change ? definition.change(checked) : definition.read(checked);
+  };
+  const policy: AccessPolicy<Where> = {
+    model: definition.model,
+    noun: definition.noun,
+    key,
+    authScopes,
+    checkKey,
+    where,
+    nodeWhere: (ctx) => (definition.adminReads && ctx.admin && !ctx.actor ? {} : where(ctx.actor)),
+    notFound: (id) => {
+      throw new NotFound(`no ${definition.noun} ${id}`);
+    },
+    requireAll: (wanted, found) => {
+      const have = new Set(found);
+      const missing = wanted.find((id) => !have.has(id));
+      if (missing !== undefined) policy.notFound(missing);
+    },
+    findOne: async (actor, id, find, permission) => {
+      const row = await find({ id, AND: where(actor, permission) });
+      return row ?? policy.notFound(id);
+    },
+  };
+  if (registry.has(definition.model)) throw new Error(`a second access policy for ${definition.model}`);
+  registry.set(definition.model, policy as AccessPolicy<unknown>);
+  return policy;
+}
+
+/** Every policy defined so far, by model (tests check that each GraphQL node type has one). */
+export function accessPolicies(): ReadonlyMap<string, AccessPolicy<unknown>> {
+  return registry;
+}
+
+/** The key rule of a REST route's scope column (`master`, `any`, or a sub-key scope). */
+export function routeKeyRule(scope: SubKeyScope | 'master' | 'any' | undefined): KeyRule {
+  if (scope === 'master') return { master: true };
+  return scope === undefined || scope === 'any' ? { anyKey: true } : { scope };
+}
+
+/** The check for work that reads no stored rows (a scrape request, a vision analysis): the key rule alone. */
+export function requireKey(actor: Actor | null, rule: KeyRule): Actor {
+  if (!actor) throw new Unauthenticated(MISSING_KEY_MESSAGE);
+  if ('scope' in rule && !actor.scopes.has(rule.scope)) throw new Forbidden(MISSING_SCOPE_MESSAGE(rule.scope));
+  if ('master' in rule && actor.keyKind !== 'master') throw new Forbidden(MASTER_KEY_REQUIRED_MESSAGE);
+  return actor;
+}
