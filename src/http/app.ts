@@ -11,6 +11,7 @@ import { GRAPHQL_PATH, type Yoga } from '../graphql/server.js';
 import { createRestRouter } from '../../rest-shim/shim.js';
 import type { AnyRoute } from '../../rest-shim/route.js';
 import { requestLog } from './request-log.js';
+import { compressResponses } from './compression.js';
 import { mediaFilesRouter } from './media-files.js';
 import { galleryRouter } from './gallery.js';
 import { transformRouter } from './transform.js';
@@ -29,6 +30,8 @@ export function createHttpApp({ config, logger, yoga, services, routes }: HttpAp
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.use(requestLog(logger));
+  // JSON, HTML, JS and CSS compressed when asked for; blob files, ranges and SSE never.
+  app.use(compressResponses());
 
   app.get('/healthz', async (_req, res) => {
     try {

@@ -19,7 +19,9 @@ describe.runIf(chromiumAvailable)('GraphiQL in Chromium', () => {
         const url = new URL(request.url());
         if (!['127.0.0.1', 'localhost'].includes(url.hostname) && !['data:', 'blob:'].includes(url.protocol)) outside.push(request.url());
       });
-      await page.goto(`${t.url}/graphql?query=${encodeURIComponent('{ health }')}`, { waitUntil: 'load' });
+      const loaded = await page.goto(`${t.url}/graphql?query=${encodeURIComponent('{ health }')}`, { waitUntil: 'load' });
+      // The page (megabytes of inlined JavaScript) comes compressed, and the browser decodes it.
+      expect(['br', 'gzip']).toContain(loaded?.headers()['content-encoding']);
       await page.waitForSelector('.graphiql-container', { timeout: 60_000 });
       const [response] = await Promise.all([
         page.waitForResponse((r) => r.url().startsWith(`${t.url}/graphql`) && r.request().method() === 'POST' && (r.request().postData() ?? '').includes('health')),
