@@ -1,4 +1,10 @@
-// The generated typed client against the running service.
+// The generated typed client against the running service, and the README's client script as written.
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ImageServiceClient, GraphQLRequestError, ViewerDocument, CreateSubKeyDocument, ListSubKeysDocument } from '../../client/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -26,5 +32,47 @@ describe('ImageServiceClient', () => {
     expect(error).toBeInstanceOf(GraphQLRequestError);
     expect((error as GraphQLRequestError).errors[0]).toMatchObject({ message: 'invalid API key', extensions: { code: 'UNAUTHENTICATED', status: 401 } });
     expect((error as GraphQLRequestError).httpStatus).toBe(401);
+  });
+});
+
+describe('the README typed-client script', () => {
+  const root = join(import.meta.dirname, '..', '..');
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('### Typed client'));
+  const snippet = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
+
+  /** Runs the snippet as `npx tsx example.ts` would, from a folder with data/initial-account.json. */
+  async function runSnippet(env: Record<string, string>) {
+    const dir = mkdtempSync(join(tmpdir(), 'readme-client-'));
+    try {
+      mkdirSync(join(dir, 'data'));
+      copyFileSync(join(t.config.dataDir, 'initial-account.json'), join(dir, 'data', 'initial-account.json'));
+      // Only the import of the client changes: the script sits outside the repository here.
+      const script = snippet.replace("'./client/index.js'", `'${pathToFileURL(join(root, 'client', 'index.ts')).href}'`);
+      writeFileSync(join(dir, 'example.mts'), script);
+      return await promisify(execFile)(join(root, 'node_modules', '.bin', 'tsx'), ['example.mts'], { cwd: dir, env: { ...process.env, ...env }, timeout: 60_000 }).then(
+        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+        (error: { code?: number; stdout?: string; stderr?: string }) => ({ code: error.code ?? -1, stdout: error.stdout ?? '', stderr: error.stderr ?? '' }),
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('is a whole script that uses the client', () => {
+    expect(snippet).toContain("from './client/index.js'");
+    expect(snippet).toContain('new ImageServiceClient(');
+  });
+
+  it('prints the viewer with the key the first start saved', { timeout: 60_000 }, async () => {
+    const run = await runSnippet({ IMAGE_SERVICE_URL: t.url });
+    expect(run, run.stderr).toMatchObject({ code: 0 });
+    expect(run.stdout.trim()).toBe('owner (standard tier)');
+  });
+
+  it('reports a wrong key as 401 with exit status 1', { timeout: 60_000 }, async () => {
+    const run = await runSnippet({ IMAGE_SERVICE_URL: t.url, IMAGE_SERVICE_KEY: 'mk_wrong' });
+    expect(run.code).toBe(1);
+    expect(run.stderr.trim()).toBe('401 invalid API key');
   });
 });
