@@ -11,14 +11,17 @@ import { Unauthenticated } from '../src/platform/errors.js';
 import { MISSING_KEY_MESSAGE } from '../src/modules/accounts/auth.service.js';
 import type { AnyRoute, RouteDefinition, RestInput, StreamRouteDefinition } from './route.js';
 import type { Services } from '../src/services.js';
-import { requireRouteScope } from '../src/modules/platform/scopes.js';
+import { requireKey, routeKeyRule } from '../src/modules/access/index.js';
 import type { Source } from './input.js';
 import { sendJson } from '../src/http/respond.js';
+import { isRefusal } from '../src/graphql/request-budget.js';
 
 export function createRestRouter(yoga: Yoga, services: Services, table: AnyRoute[]): Router {
   const router = Router();
   const { schema } = yoga.getEnveloped({});
   for (const route of bySpecificity(table)) {
+    // Mounted rows are served by their own routers (src/http); the table only documents them.
+    if (route.kind === 'mounted') continue;
     const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
     if (route.multipart) router[method](route.path, multipartBody(route.multipart.files, services.config.uploadMaxBytes));
     if (route.kind === 'stream') {
@@ -61,21 +64,31 @@ async function openContext(yoga: Yoga, route: AnyRoute, req: Request, res: Respo
 
 function streamHandler(yoga: Yoga, route: StreamRouteDefinition) {
   return async (req: Request, res: Response, next: NextFunction) => {
+    let context: Context | undefined;
     try {
-      const { contextValue, input } = await openContext(yoga, route, req, res);
-      requireRouteScope(contextValue.actor, route.scope);
-      await route.handle(contextValue, input, req, res);
+      const opened = await openContext(yoga, route, req, res);
+      context = opened.contextValue;
+      requireKey(context.actor, routeKeyRule(route.scope));
+      await route.handle(context, opened.input, req, res);
     } catch (error) {
+      await refundIfRefused(context, error);
       next(error);
     }
   };
 }
 
+/** A refused request gives its unit of the sub-key's request budget back (see request-budget.ts). */
+async function refundIfRefused(context: Context | undefined, error: unknown): Promise<void> {
+  if (context && isRefusal(error)) await context.refundBudget();
+}
+
 function restHandler(yoga: Yoga, route: RouteDefinition) {
   const document = route.operation as DocumentNode;
   return async (req: Request, res: Response, next: NextFunction) => {
+    let context: Context | undefined;
     try {
       const { enveloped, contextValue, input } = await openContext(yoga, route, req, res);
+      context = contextValue;
       // An absent REST field is an absent variable (undefined would reach resolvers as null,
       // and null means "clear this" for fields such as folder_id).
       const variableValues = withoutUndefined(route.variables?.(input) ?? {});
@@ -83,6 +96,7 @@ function restHandler(yoga: Yoga, route: RouteDefinition) {
       if ('errors' in result && result.errors?.length) throw result.errors[0];
       sendJson(res, route.successStatus ?? 200, { success: route.successFlag?.(result.data) ?? true, ...route.shape(result.data, input) });
     } catch (error) {
+      await refundIfRefused(context, error);
       next(error);
     }
   };

@@ -57,8 +57,20 @@ export const builder = new SchemaBuilder<{
   relay: {
     clientMutationId: 'omit',
     cursorType: 'String',
+    // A global id naming a type that is not ours is the caller's mistake (400), not a 500.
+    nodeQueryOptions: { resolve: (_root, { id }, _ctx, _info, resolveNode) => resolveNode(knownNodeType(id)) },
+    nodesQueryOptions: { resolve: (_root, { ids }, _ctx, _info, resolveNodes) => resolveNodes(ids.map(knownNodeType)) },
   },
 });
+
+function knownNodeType<T extends { typename: string }>(id: T): T {
+  try {
+    builder.configStore.getTypeConfig(id.typename, 'Object');
+    return id;
+  } catch {
+    throw new InvalidInput(`id: ${JSON.stringify(id.typename.slice(0, 60))} is not a type of this service`, 'id');
+  }
+}
 
 /** The integer row id inside a relay global id; anything else is the caller's mistake (400), never a 500. */
 export function nodeId(id: string | number): number {

@@ -3,29 +3,23 @@
 // description and a grid of thumbnails (signed URLs) linking to the full-size files. Trashed items
 // never show, and nothing of any other collection does.
 //
-// A password-protected link first shows a password form that posts (urlencoded) to the same path.
-// The right password sets an HttpOnly, SameSite=Lax cookie for this path only, signed with the URL
-// signing key over the token and the password hash's fingerprint, valid for ACCESS_HOURS: sharing
-// again (new token) or a new password invalidates it. A wrong password shows the form again with an
-// error and nothing else; repeated failures from one address are slowed down (429).
-// Unknown, revoked or malformed tokens answer the same 404 page.
+// Who may see a gallery is the gallery service's rule (src/modules/media/gallery.service.ts); this
+// router renders its answers. A password-protected link first shows a password form that posts
+// (urlencoded) to the same path; the right password sets an HttpOnly, SameSite=Lax cookie for this
+// path only. A wrong password shows the form again; too many are refused (429). Unknown, revoked or
+// malformed tokens answer the same 404 page.
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import { createHash } from 'node:crypto';
 import type { Context } from '../graphql/context.js';
 import type { Services } from '../services.js';
 import type { Collection } from '../generated/prisma/client.js';
 import type { MediaItem } from '../modules/media/media.service.js';
 import { galleryPath } from '../modules/media/collections.service.js';
+import { GALLERY_COOKIE } from '../modules/media/gallery.service.js';
 import { mediaFileUrl } from '../modules/media/media-urls.js';
 import { html, SafeHtml } from './html.js';
 
 export const GALLERY_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-export const GALLERY_COOKIE = 'gallery_access';
-export const ACCESS_HOURS = 12;
 export const GALLERY_PAGE_SIZE = 100;
-/** Wrong passwords allowed per client address and gallery in FAILURE_WINDOW_MS before a 429. */
-export const MAX_FAILURES = 10;
-const FAILURE_WINDOW_MS = 15 * 60_000;
 
 const SECURITY_HEADERS = {
   'Content-Security-Policy': GALLERY_CSP,
@@ -38,14 +32,13 @@ const SECURITY_HEADERS = {
 
 export function galleryRouter(services: Services): Router {
   const router = Router();
-  const failures = new FailureCounter(MAX_FAILURES, FAILURE_WINDOW_MS);
   const form = express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 });
 
   router.get('/gallery/:token', (req, res) => guarded(res, services, () => showGallery(services, req, res)));
   router.post(
     '/gallery/:token',
     (req: Request, res: Response, next: NextFunction) => form(req, res, (error?: unknown) => (error ? send(res, 400, errorPage('That request could not be read.')) : next())),
-    (req, res) => guarded(res, services, () => checkPassword(services, failures, req, res)),
+    (req, res) => guarded(res, services, () => checkPassword(services, req, res)),
   );
   return router;
 }
@@ -59,81 +52,41 @@ async function guarded(res: Response, services: Services, handle: () => Promise<
   }
 }
 
-/** The collection behind the token when it is shared, else null (a 404 for the caller). */
-async function sharedCollection(services: Services, token: string): Promise<Collection | null> {
-  const collection = await services.collections.byShareToken(token);
-  if (!collection) return null;
-  // Defensive: a token without a password must have been shared publicly.
-  if (!collection.sharePasswordHash && !collection.sharePublic) return null;
-  return collection;
-}
-
 async function showGallery(services: Services, req: Request, res: Response): Promise<void> {
   const token = String(req.params.token);
-  const collection = await sharedCollection(services, token);
-  if (!collection) return send(res, 404, notFoundPage());
-  if (collection.sharePasswordHash && !hasAccess(services, collection, req)) return send(res, 200, passwordPage(token));
+  const view = await services.gallery.view(token, cookieValues(req.get('cookie'), GALLERY_COOKIE));
+  if (view.state === 'missing') return send(res, 404, notFoundPage());
+  if (view.state === 'locked') return send(res, 200, passwordPage(token));
 
   const pageNumber = Math.max(1, Math.min(1_000_000, Number.parseInt(String(req.query.page ?? '1'), 10) || 1));
-  const { items, total } = await services.collections.galleryItems(collection.id, { limit: GALLERY_PAGE_SIZE, offset: (pageNumber - 1) * GALLERY_PAGE_SIZE });
+  const { items, total } = await services.collections.galleryItems(view.collection.id, { limit: GALLERY_PAGE_SIZE, offset: (pageNumber - 1) * GALLERY_PAGE_SIZE });
   // Relative signed URLs: same origin as the page (img-src 'self'), whatever PUBLIC_BASE_URL says.
   const urls = { baseUrl: '', services } as Pick<Context, 'baseUrl' | 'services'> as Context;
-  send(res, 200, galleryPage(token, collection, items, total, pageNumber, (media, variant) => mediaFileUrl(urls, media, variant)));
+  send(res, 200, galleryPage(token, view.collection, items, total, pageNumber, (media, variant) => mediaFileUrl(urls, media, variant)));
 }
 
-async function checkPassword(services: Services, failures: FailureCounter, req: Request, res: Response): Promise<void> {
+async function checkPassword(services: Services, req: Request, res: Response): Promise<void> {
   const token = String(req.params.token);
-  const collection = await sharedCollection(services, token);
-  if (!collection) return send(res, 404, notFoundPage());
-  if (!collection.sharePasswordHash) return void res.redirect(303, galleryPath(token));
-
-  const key = `${req.ip ?? ''}|${token}`;
-  const retryAfter = failures.blockedFor(key);
-  if (retryAfter > 0) {
-    res.set('Retry-After', String(Math.ceil(retryAfter / 1000)));
-    return send(res, 429, passwordPage(token, `Too many wrong passwords. Try again in ${Math.ceil(retryAfter / 60_000)} minutes.`));
-  }
   const body = (req.body ?? {}) as Record<string, unknown>;
   const password = typeof body.password === 'string' ? body.password : '';
-  if (!password || !(await services.collections.checkPassword(collection, password))) {
-    failures.fail(key);
-    return send(res, 401, passwordPage(token, 'That password is not right. Please try again.'));
+  const result = await services.gallery.unlock(token, password, req.ip ?? '');
+  switch (result.state) {
+    case 'missing':
+      return send(res, 404, notFoundPage());
+    case 'not-protected':
+      return void res.redirect(303, galleryPath(token));
+    case 'blocked':
+      res.set('Retry-After', String(result.retryAfterSeconds));
+      return send(res, 429, passwordPage(token, `Too many wrong passwords. Try again in ${Math.ceil(result.retryAfterSeconds / 60)} minutes.`));
+    case 'wrong':
+      return send(res, 401, passwordPage(token, 'That password is not right. Please try again.'));
+    case 'unlocked': {
+      const { name, value, path, maxAgeMs } = result.cookie;
+      res.cookie(name, value, { path, maxAge: maxAgeMs, httpOnly: true, sameSite: 'lax', secure: req.secure });
+      res.set(SECURITY_HEADERS);
+      res.redirect(303, galleryPath(token));
+    }
   }
-  failures.clear(key);
-  const expires = Math.floor(Date.now() / 1000) + ACCESS_HOURS * 3600;
-  res.cookie(GALLERY_COOKIE, accessCookie(services, collection, expires), {
-    path: galleryPath(token),
-    maxAge: ACCESS_HOURS * 3600 * 1000,
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: req.secure,
-  });
-  res.set(SECURITY_HEADERS);
-  res.redirect(303, galleryPath(token));
-}
-
-// ---- access cookies ------------------------------------------------------------------------------
-
-/** Changes whenever the password does: cookies issued for an older password stop working. */
-function passwordFingerprint(collection: Collection): string {
-  return createHash('sha256').update(collection.sharePasswordHash ?? '').digest('base64url').slice(0, 16);
-}
-
-const accessPath = (collection: Collection) => `${galleryPath(collection.shareToken!)}/access`;
-
-/** `<expires unix seconds>.<signature over the token, the expiry and the password fingerprint>`. */
-export function accessCookie(services: Pick<Services, 'signer'>, collection: Collection, expires: number): string {
-  const signed = services.signer.sign(accessPath(collection), { exp: expires, k: passwordFingerprint(collection) });
-  return `${expires}.${signed.slice(signed.lastIndexOf('sig=') + 4)}`;
-}
-
-function hasAccess(services: Services, collection: Collection, req: Request): boolean {
-  const now = Math.floor(Date.now() / 1000);
-  return cookieValues(req.get('cookie'), GALLERY_COOKIE).some((value) => {
-    const match = /^(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(value);
-    if (!match || Number(match[1]) <= now) return false;
-    return services.signer.verify(accessPath(collection), { exp: match[1], k: passwordFingerprint(collection), sig: match[2] });
-  });
 }
 
 function cookieValues(header: string | undefined, name: string): string[] {
@@ -150,36 +103,6 @@ function cookieValues(header: string | undefined, name: string): string[] {
         return raw;
       }
     });
-}
-
-/** Counts wrong passwords per key in a fixed window; bounded in size. */
-class FailureCounter {
-  private readonly entries = new Map<string, { count: number; until: number }>();
-
-  constructor(
-    private readonly max: number,
-    private readonly windowMs: number,
-  ) {}
-
-  blockedFor(key: string): number {
-    const entry = this.entries.get(key);
-    if (!entry || entry.until <= Date.now()) return 0;
-    return entry.count >= this.max ? entry.until - Date.now() : 0;
-  }
-
-  fail(key: string): void {
-    const now = Date.now();
-    const entry = this.entries.get(key);
-    if (entry && entry.until > now) entry.count += 1;
-    else {
-      if (this.entries.size >= 10_000) for (const [k, e] of this.entries) if (e.until <= now || this.entries.size >= 10_000) this.entries.delete(k);
-      this.entries.set(key, { count: 1, until: now + this.windowMs });
-    }
-  }
-
-  clear(key: string): void {
-    this.entries.delete(key);
-  }
 }
 
 // ---- pages ---------------------------------------------------------------------------------------

@@ -3,27 +3,23 @@
 //   /watermarks/<accountId>/<sha256>.<ext>?sig=..          watermark results
 // Both answers are immutable (the URL changes whenever the bytes would): a strong ETag (the content
 // hash from the blob store), `Cache-Control: public, max-age=31536000, immutable`, 304 on a
-// matching If-None-Match. A missing or wrong signature is a 403 JSON answer.
+// matching If-None-Match. The services check the signatures (a missing or wrong one is a 403 JSON
+// answer); this router only streams.
 import type { Request, Response, Router } from 'express';
 import { Router as createRouter } from 'express';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Services } from '../services.js';
-import { Forbidden } from '../platform/errors.js';
 import type { BlobInfo } from '../platform/storage/blob-store.js';
-import { transformPath } from '../modules/media/transform.service.js';
-import { watermarkPath } from '../modules/watermark/watermark.service.js';
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
-const BAD_SIGNATURE = 'invalid or missing URL signature: this link was not issued by this service for exactly these parameters';
 
 export function transformRouter(services: Services): Router {
   const router = createRouter();
 
   router.get('/media/:id/t/:variant', async (req: Request, res: Response) => {
     const { id, variant } = req.params as { id: string; variant: string };
-    if (!services.signer.verify(transformPath(id, variant), req.query as Record<string, unknown>)) throw new Forbidden(BAD_SIGNATURE);
-    const opened = await services.transforms.open(id, variant, req.query.v);
+    const opened = await services.transforms.openSigned(id, variant, req.query as Record<string, unknown>);
     sendImmutable(req, res, opened.info, opened.body, {
       'X-Transform-Cache': opened.cache,
       'Content-Disposition': `inline; filename="media-${id}-${variant}"`,
@@ -32,8 +28,7 @@ export function transformRouter(services: Services): Router {
 
   router.get('/watermarks/:account/:file', async (req: Request, res: Response) => {
     const { account, file } = req.params as { account: string; file: string };
-    if (!services.signer.verify(watermarkPath(account, file), req.query as Record<string, unknown>)) throw new Forbidden(BAD_SIGNATURE);
-    const opened = await services.watermarks.open(account, file);
+    const opened = await services.watermarks.openSigned(account, file, req.query as Record<string, unknown>);
     sendImmutable(req, res, opened.info, opened.body, { 'Content-Disposition': `inline; filename="watermarked.${file.split('.').pop()}"` });
   });
 

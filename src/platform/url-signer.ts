@@ -5,7 +5,10 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Forbidden } from './errors.js';
 import { writeSecretFile } from './secrets-files.js';
+
+export const BAD_SIGNATURE = 'invalid or missing URL signature: this link was not issued by this service for exactly these parameters';
 
 export class UrlSigner {
   constructor(private readonly key: string) {}
@@ -22,6 +25,11 @@ export class UrlSigner {
     const query = canonical(params);
     const sig = this.signature(path, query);
     return `${path}?${query ? `${query}&` : ''}sig=${sig}`;
+  }
+
+  /** Throws the 403 every signed route answers when `verify` says no. */
+  require(path: string, params: Record<string, unknown>): void {
+    if (!this.verify(path, params)) throw new Forbidden(BAD_SIGNATURE);
   }
 
   /** True when `sig` matches the path and the other parameters exactly. */

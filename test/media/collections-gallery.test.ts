@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { form, photo } from '../helpers/images.js';
-import { ACCESS_HOURS, GALLERY_CSP, MAX_FAILURES, accessCookie } from '../../src/http/gallery.js';
+import { GALLERY_CSP } from '../../src/http/gallery.js';
+import { ACCESS_HOURS, MAX_FAILURES } from '../../src/modules/media/gallery.service.js';
 
 let t: TestApp;
 let seed = 500;
@@ -143,13 +144,13 @@ describe('GET /gallery/{token}', () => {
   it('refuses a tampered, expired or other-gallery cookie', async () => {
     const collection = (await t.app.services.collections.byShareToken(token))!;
     const future = Math.floor(Date.now() / 1000) + 3600;
-    const good = accessCookie(t.app.services, collection, future);
+    const good = t.app.services.gallery.accessCookie(collection, future);
     expect(await (await page(token, `gallery_access=${good}`)).text()).toContain('<h1>Coast walk</h1>');
     const tampered = good.replace(/\.(.)/, (_m, c: string) => `.${c === 'A' ? 'B' : 'A'}`);
     expect(await (await page(token, `gallery_access=${tampered}`)).text()).toContain('type="password"');
     const longer = `${future + 999}.${good.split('.')[1]}`;
     expect(await (await page(token, `gallery_access=${longer}`)).text()).toContain('type="password"');
-    const expired = accessCookie(t.app.services, collection, Math.floor(Date.now() / 1000) - 1);
+    const expired = t.app.services.gallery.accessCookie(collection, Math.floor(Date.now() / 1000) - 1);
     expect(await (await page(token, `gallery_access=${expired}`)).text()).toContain('type="password"');
 
     // The same password on another collection: a cookie of one gallery does not open the other.
@@ -203,6 +204,17 @@ describe('GET /gallery/{token}', () => {
     expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
     expectSecurityHeaders(blocked);
     expect(await blocked.text()).toContain('Too many wrong passwords');
+  });
+
+  it(`checks exactly ${MAX_FAILURES} passwords when many guesses arrive at once, and counts them in the database`, async () => {
+    const id = await collectionWith(owner.key, 'Raced', []);
+    const raced = await share(owner.key, id, { password: 'the real one' });
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => submit(raced, `guess ${i}`)));
+    expect(answers.filter((r) => r.status === 401)).toHaveLength(MAX_FAILURES);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(60 - MAX_FAILURES);
+    // Durable: the count lives in the database, where every process (and the next start) sees it.
+    const rows = await t.app.services.db.query<{ count: number }>(`SELECT "count" FROM "UsageCounter" WHERE "key" LIKE $1`, [`gallery:${id}:%`]);
+    expect(rows.map((r) => r.count)).toEqual([MAX_FAILURES]);
   });
 
   it('answers the 404 page for an unshared collection', async () => {

@@ -2,7 +2,9 @@
 // template helper: no database.
 import { describe, expect, it } from 'vitest';
 import { hashSharePassword, verifySharePassword, galleryPath, SHARE_TOKEN_PATTERN } from '../../src/modules/media/collections.service.js';
-import { accessCookie } from '../../src/http/gallery.js';
+import { GalleryService } from '../../src/modules/media/gallery.service.js';
+import type { CollectionsService } from '../../src/modules/media/collections.service.js';
+import type { QuotaService } from '../../src/modules/quota/quota.service.js';
 import { escapeHtml, html, SafeHtml } from '../../src/http/html.js';
 import { UrlSigner } from '../../src/platform/url-signer.js';
 import type { Collection } from '../../src/generated/prisma/client.js';
@@ -37,6 +39,9 @@ describe('share passwords', () => {
 
 describe('gallery tokens and cookies', () => {
   const signer = new UrlSigner('unit-test-key');
+  // Cookies need only the signer; the collections and the attempt counter are not reached here.
+  const accessCookie = ({ signer }: { signer: UrlSigner }, c: Collection, exp: number) =>
+    new GalleryService({} as CollectionsService, {} as Pick<QuotaService, 'take' | 'forget'>, signer).accessCookie(c, exp);
   const collection = (token: string, passwordHash: string | null): Collection => ({
     id: 1,
     accountId: 1,

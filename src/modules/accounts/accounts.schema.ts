@@ -7,6 +7,8 @@ const AccountStatusEnum = builder.enumType('AccountStatus', { values: ['active',
 
 export const AccountRef = builder.prismaNode('Account', {
   id: { field: 'id' },
+  // A missing or foreign id is a null node, as relay has it (not Prisma's not-found error, a 500).
+  nullable: true,
   authScopes: accountPolicy.authScopes,
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: accountPolicy.nodeWhere(ctx) }),
   fields: (t) => ({

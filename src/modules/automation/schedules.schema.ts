@@ -8,6 +8,8 @@ const FrequencyEnum = builder.enumType('ScheduleFrequency', { values: FREQUENCIE
 
 export const ScheduleRef = builder.prismaNode('Schedule', {
   id: { field: 'id' },
+  // A missing or foreign id is a null node, as relay has it (not Prisma's not-found error, a 500).
+  nullable: true,
   authScopes: schedulePolicy.authScopes,
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: schedulePolicy.nodeWhere(ctx) }),
   fields: (t) => ({

@@ -9,6 +9,8 @@ const DeliveryStateEnum = builder.enumType('WebhookDeliveryState', { values: ['p
 
 export const WebhookDeliveryRef = builder.prismaNode('WebhookDelivery', {
   id: { field: 'id' },
+  // A missing or foreign id is a null node, as relay has it (not Prisma's not-found error, a 500).
+  nullable: true,
   authScopes: webhookDeliveryPolicy.authScopes,
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: webhookDeliveryPolicy.nodeWhere(ctx) }),
   fields: (t) => ({
@@ -30,6 +32,8 @@ export const WebhookDeliveryRef = builder.prismaNode('WebhookDelivery', {
 
 export const WebhookRef = builder.prismaNode('Webhook', {
   id: { field: 'id' },
+  // A missing or foreign id is a null node, as relay has it (not Prisma's not-found error, a 500).
+  nullable: true,
   authScopes: webhookPolicy.authScopes,
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: webhookPolicy.nodeWhere(ctx) }),
   fields: (t) => ({

@@ -8,6 +8,8 @@ const JobStateEnum = builder.enumType('JobState', { values: ['queued', 'processi
 
 export const AssetRef = builder.prismaNode('Asset', {
   id: { field: 'id' },
+  // A missing or foreign id is a null node, as relay has it (not Prisma's not-found error, a 500).
+  nullable: true,
   authScopes: assetPolicy.authScopes,
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: assetPolicy.nodeWhere(ctx) }),
   fields: (t) => ({
@@ -34,6 +36,8 @@ export function fileUrl(ctx: Context, jobId: number, filename: string): string {
 
 export const JobRef = builder.prismaNode('Job', {
   id: { field: 'id' },
+  // A missing or foreign id is a null node, as relay has it (not Prisma's not-found error, a 500).
+  nullable: true,
   authScopes: jobPolicy.authScopes,
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: jobPolicy.nodeWhere(ctx) }),
   fields: (t) => ({

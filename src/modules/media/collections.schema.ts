@@ -23,6 +23,8 @@ const CollectionItemRef = builder.prismaObject('CollectionItem', {
 
 export const CollectionRef = builder.prismaNode('Collection', {
   id: { field: 'id' },
+  // A missing or foreign id is a null node, as relay has it (not Prisma's not-found error, a 500).
+  nullable: true,
   authScopes: collectionPolicy.authScopes,
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: collectionPolicy.nodeWhere(ctx) }),
   fields: (t) => ({

@@ -54,6 +54,8 @@ const StockListMemberRef = builder.prismaObject('StockListMember', {
 
 export const StockListRef = builder.prismaNode('StockList', {
   id: { field: 'id' },
+  // A missing or foreign id is a null node, as relay has it (not Prisma's not-found error, a 500).
+  nullable: true,
   authScopes: stockListPolicy.authScopes,
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: stockListPolicy.nodeWhere(ctx) }),
   fields: (t) => ({

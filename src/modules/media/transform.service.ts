@@ -26,6 +26,7 @@ import type { MediaItem } from '../../generated/prisma/client.js';
 import type { Database } from '../../platform/database/database.js';
 import { Conflict, InvalidInput, NotFound } from '../../platform/errors.js';
 import type { BlobInfo, BlobStore } from '../../platform/storage/blob-store.js';
+import type { UrlSigner } from '../../platform/url-signer.js';
 import type { Actor } from '../accounts/actor.js';
 import { mediaItemPolicy } from './media.access.js';
 
@@ -174,6 +175,7 @@ export class TransformService {
     private readonly db: Database,
     private readonly blobs: BlobStore,
     private readonly limits: TransformLimits,
+    private readonly signer: UrlSigner,
   ) {
     this.queue = new PQueue({ concurrency: limits.concurrency });
   }
@@ -192,6 +194,12 @@ export class TransformService {
       spec,
       output: { width: plan.output?.width ?? null, height: plan.output?.height ?? null, quality: plan.encoding.quality },
     };
+  }
+
+  /** The variant behind a signed transformation URL (403 for a missing or wrong signature; see open). */
+  async openSigned(idText: string, name: string, query: Record<string, unknown>): Promise<OpenedVariant> {
+    this.signer.require(transformPath(idText, name), query);
+    return this.open(idText, name, query.v);
   }
 
   /**

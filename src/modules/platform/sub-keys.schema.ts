@@ -19,6 +19,8 @@ const SubKeyUsageRef = builder.objectRef<SubKeyUsage>('SubKeyUsage').implement({
 export const SubKeyRef = builder.prismaNode('ApiKey', {
   variant: 'SubKey',
   id: { field: 'id' },
+  // A missing or foreign id is a null node, as relay has it (not Prisma's not-found error, a 500).
+  nullable: true,
   authScopes: subKeyPolicy.authScopes,
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: subKeyPolicy.nodeWhere(ctx) }),
   fields: (t) => ({

@@ -67,6 +67,27 @@ export class QuotaService {
   }
 
   /**
+   * One unit of a windowed counter of the service's own (not a request quota), taken atomically and
+   * durably with the same SQL function: `taken` is false, and nothing is counted, once the window
+   * holds `limit`. Used where an attempt must be counted before slow work (gallery passwords).
+   */
+  async take(key: string, windowMs: number, limit: number, now = new Date()): Promise<{ taken: boolean; retryAfterSeconds: number }> {
+    const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+    const rows = await this.db.query<{ refused_at: number }>('SELECT refused_at FROM consume_quota($1::text[], $2::timestamp(3)[], $3::int[])', [
+      [key],
+      [windowStart.toISOString()],
+      [limit],
+    ]);
+    return { taken: rows[0]!.refused_at === 0, retryAfterSeconds: secondsUntil(windowStart.getTime() + windowMs, now) };
+  }
+
+  /** Forgets the current window of such a counter (a right password clears the wrong ones). */
+  async forget(key: string, windowMs: number, now = new Date()): Promise<void> {
+    const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+    await this.db.query(`DELETE FROM "UsageCounter" WHERE "key" = $1 AND "windowStart" = $2::timestamp(3)`, [key, windowStart.toISOString()]);
+  }
+
+  /**
    * Gives back the unit of the sub-key's request budget that a refused request took (see
    * src/graphql/request-budget.ts). The daily and per-minute counts stay: every request made with a
    * valid key counts there, refused or not, since they protect the service.

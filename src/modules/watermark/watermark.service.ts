@@ -19,6 +19,7 @@ import sharp, { type Metadata } from 'sharp';
 import { AppError, InvalidInput, NotFound } from '../../platform/errors.js';
 import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import type { BlobInfo, BlobStore } from '../../platform/storage/blob-store.js';
+import type { UrlSigner } from '../../platform/url-signer.js';
 import type { Actor } from '../accounts/actor.js';
 
 export const POSITIONS = ['center', 'top-left', 'top-right', 'bottom-left', 'bottom-right'] as const;
@@ -81,6 +82,7 @@ export class WatermarkService {
     private readonly fetcher: SafeFetcher,
     private readonly blobs: BlobStore,
     private readonly limits: WatermarkLimits,
+    private readonly signer: UrlSigner,
   ) {}
 
   async create(actor: Actor, input: WatermarkInput): Promise<WatermarkResult> {
@@ -111,6 +113,12 @@ export class WatermarkService {
   }
 
   /** A stored result, for the public route (which has checked the signature). */
+  /** A watermarked result behind its signed URL (403 for a missing or wrong signature). */
+  async openSigned(accountText: string, file: string, query: Record<string, unknown>): Promise<{ info: BlobInfo; body: Readable }> {
+    this.signer.require(watermarkPath(accountText, file), query);
+    return this.open(accountText, file);
+  }
+
   async open(accountText: string, file: string): Promise<{ info: BlobInfo; body: Readable }> {
     if (!/^\d{1,9}$/.test(accountText) || !/^[0-9a-f]{64}\.(jpg|png|webp)$/.test(file)) throw new NotFound('no such watermarked image');
     const stored = await this.blobs.get(`watermarks/${accountText}/${file}`);
