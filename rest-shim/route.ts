@@ -2,6 +2,7 @@
 // operation it runs, how request input becomes variables, and how the result becomes the documented JSON.
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Request, Response } from 'express';
+import type { z } from 'zod';
 import type { Context } from '../src/graphql/context.js';
 import type { Source } from './input.js';
 
@@ -23,7 +24,45 @@ export interface RestInput {
   files: Record<string, File>;
 }
 
-interface RouteBase {
+/**
+ * What a route reads, as zod schemas under their REST (snake_case) names: data for the OpenAPI
+ * document (rest-shim/openapi.ts), and the contract test checks its valid calls against them.
+ * Query values arrive as text; their schemas say what the text must read as (an integer, true/false).
+ */
+export interface RouteRequest {
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  /** The JSON body. */
+  body?: z.ZodObject;
+  /** Form fields: multipart/form-data where the route declares `multipart` (files as z.file()), else urlencoded. */
+  form?: z.ZodObject;
+}
+
+/** The documented JSON after `success` (`success` itself is added by the document and the shim). */
+export type ResponseSchema = z.ZodObject | z.ZodUnion<readonly z.ZodObject[]>;
+
+/** Statuses a route can fail with, besides the ones its auth and inputs imply (rest-shim/openapi.ts). */
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 416 | 429 | 500 | 502 | 503;
+
+/** A non-JSON answer (a file, a ZIP, a page, a redirect): its status, body types and headers. */
+export interface RawResponse {
+  status: number;
+  description: string;
+  /** Content types of the body; none for bodiless answers (304, 303). */
+  contentTypes?: string[];
+  /** Response headers worth naming, with what they carry. */
+  headers?: Record<string, string>;
+}
+
+interface RouteDocs {
+  request?: RouteRequest;
+  /** Row-specific failures with when they happen; 400, 401, 403, 404, 413 and 429 follow from auth and inputs. */
+  errors?: Partial<Record<ErrorStatus, string>>;
+  /** Longer text for the document than the summary. */
+  description?: string;
+}
+
+interface RouteBase extends RouteDocs {
   /** Accepts multipart/form-data besides JSON; these fields may carry one file each. */
   multipart?: { files: string[] };
   method: Method;
@@ -41,15 +80,35 @@ interface RouteBase {
 export interface StreamRouteDefinition extends RouteBase {
   kind: 'stream';
   handle: (context: Context, input: RestInput, req: Request, res: Response) => Promise<void>;
+  /** What it answers when it works. */
+  produces: RawResponse[];
 }
 
-export type AnyRoute = RouteDefinition | StreamRouteDefinition;
+/**
+ * A route served by a router of its own under src/http (health check, signed file URLs, the gallery
+ * page, the API document): listed so that the OpenAPI document, the 405 answers and the contract
+ * test know it. The shim mounts nothing for it.
+ */
+export interface MountedRouteDefinition extends RouteBase {
+  kind: 'mounted';
+  /** A JSON answer in the envelope (`success` first), when it answers one. */
+  response?: ResponseSchema;
+  successStatus?: number;
+  /** Its other answers (files, pages, redirects, a document without the envelope). */
+  produces?: RawResponse[];
+}
+
+export type AnyRoute = RouteDefinition | StreamRouteDefinition | MountedRouteDefinition;
 
 export function defineStreamRoute(route: Omit<StreamRouteDefinition, 'kind'>): StreamRouteDefinition {
   return { ...route, kind: 'stream' };
 }
 
-export interface RouteDefinition<TData = unknown, TVariables = Record<string, unknown>> {
+export function defineMountedRoute(route: Omit<MountedRouteDefinition, 'kind'>): MountedRouteDefinition {
+  return { ...route, kind: 'mounted' };
+}
+
+export interface RouteDefinition<TData = unknown, TVariables = Record<string, unknown>, TResponse extends ResponseSchema = ResponseSchema> extends RouteDocs {
   kind?: 'graphql';
   multipart?: { files: string[] };
   method: Method;
@@ -60,8 +119,10 @@ export interface RouteDefinition<TData = unknown, TVariables = Record<string, un
   summary: string;
   operation: TypedDocumentNode<TData, TVariables>;
   variables?: (input: RestInput) => TVariables;
+  /** The documented answer after `success`: what `shape` returns, field for field and in order. */
+  response: TResponse;
   /** The documented fields after `success` (never includes `success` itself). */
-  shape: (data: TData, input: RestInput) => Record<string, unknown>;
+  shape: (data: TData, input: RestInput) => z.input<TResponse> & Record<string, unknown>;
   /** Status of a successful call; 200 unless stated. */
   successStatus?: number;
   /** The answer's `success` when it is not simply true (a failed job polls fine but reports false). */
@@ -69,6 +130,6 @@ export interface RouteDefinition<TData = unknown, TVariables = Record<string, un
 }
 
 // Generic rows lose their types once in one array; defining them through this keeps each row checked.
-export function defineRoute<TData, TVariables>(route: RouteDefinition<TData, TVariables>): RouteDefinition {
+export function defineRoute<TData, TVariables, TResponse extends ResponseSchema>(route: RouteDefinition<TData, TVariables, TResponse>): RouteDefinition {
   return route as unknown as RouteDefinition;
 }

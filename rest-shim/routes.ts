@@ -12,5 +12,6 @@ import { mediaRoutes } from './routes/media.routes.js';
 import { visionRoutes } from './routes/vision.routes.js';
 import { collectionsRoutes } from './routes/collections.routes.js';
 import { stockListsRoutes } from './routes/stock-lists.routes.js';
+import { serviceRoutes } from './routes/service.routes.js';
 
-export const routes: AnyRoute[] = [...jobsRoutes, ...platformRoutes, ...miscRoutes, ...automationRoutes, ...mediaRoutes, ...collectionsRoutes, ...stockListsRoutes, ...visionRoutes, ...transformRoutes, ...watermarkRoutes, ...adminRoutes];
+export const routes: AnyRoute[] = [...jobsRoutes, ...platformRoutes, ...miscRoutes, ...automationRoutes, ...mediaRoutes, ...collectionsRoutes, ...stockListsRoutes, ...visionRoutes, ...transformRoutes, ...watermarkRoutes, ...adminRoutes, ...serviceRoutes];

@@ -1,4 +1,5 @@
 // Operator routes behind the admin token (our design; the spec has no admin surface). The CLI uses them.
+import { z } from 'zod';
 import { defineRoute } from '../route.js';
 import { optionalString, requiredString } from '../input.js';
 import { unwrap } from '../result.js';
@@ -11,7 +12,24 @@ import {
   type AccountFieldsFragment,
 } from '../generated/operations.js';
 
-export function accountJson(a: AccountFieldsFragment) {
+import { id, timestamp } from '../schemas.js';
+
+const handleParams = z.object({ handle: z.string().describe("the account's handle") });
+const handle = z.string().regex(/^[a-z0-9][a-z0-9_-]{1,31}$/i).describe('2 to 32 characters: letters, digits, _ or -, starting with a letter or digit (stored lower-case)');
+
+const account = z
+  .object({
+    account_id: id,
+    handle: z.string(),
+    email: z.string().nullable(),
+    status: z.enum(['active', 'inactive', 'suspended']),
+    tier: z.string(),
+    created_at: timestamp,
+  })
+  .meta({ id: 'Account', description: 'An account as the admin routes answer it' });
+const accountWithKey = account.extend({ api_key: z.string().describe('the master API key: shown in this answer only') });
+
+export function accountJson(a: AccountFieldsFragment): z.input<typeof account> {
   return { account_id: a.databaseId, handle: a.handle, email: a.email, status: a.status, tier: a.tier, created_at: a.createdAt };
 }
 
@@ -22,6 +40,8 @@ const statusRoute = (action: 'suspend' | 'activate' | 'deactivate', status: 'sus
     auth: 'admin',
     summary: `Set an account ${status}`,
     operation: AdminSetAccountStatusDocument,
+    request: { params: handleParams },
+    response: account,
     variables: ({ params }) => ({ handle: requiredString(params, 'handle'), status }),
     shape: (data) => accountJson(unwrap(data.adminSetAccountStatus)),
   });
@@ -33,6 +53,9 @@ export const adminRoutes = [
     auth: 'admin',
     summary: 'Create an account; the answer holds its master API key, shown only once',
     operation: AdminCreateAccountDocument,
+    request: { body: z.object({ handle, email: z.email().optional(), tier: z.string().optional().describe('a configured tier (default standard)') }) },
+    response: accountWithKey,
+    errors: { 409: 'the handle or email is taken' },
     successStatus: 201,
     variables: ({ body }) => ({
       handle: requiredString(body, 'handle'),
@@ -50,6 +73,8 @@ export const adminRoutes = [
     auth: 'admin',
     summary: 'Read an account',
     operation: AdminGetAccountDocument,
+    request: { params: handleParams },
+    response: account,
     variables: ({ params }) => ({ handle: requiredString(params, 'handle') }),
     shape: (data) => accountJson(data.adminAccount),
   }),
@@ -62,6 +87,8 @@ export const adminRoutes = [
     auth: 'admin',
     summary: "Set an account's tier (body: tier)",
     operation: AdminSetAccountTierDocument,
+    request: { params: handleParams, body: z.object({ tier: z.string().describe('a configured tier') }) },
+    response: account,
     variables: ({ params, body }) => ({ handle: requiredString(params, 'handle'), tier: requiredString(body, 'tier') }),
     shape: (data) => accountJson(unwrap(data.adminSetAccountTier)),
   }),
@@ -71,6 +98,8 @@ export const adminRoutes = [
     auth: 'admin',
     summary: 'Replace the master API key; the old one stops working at once',
     operation: AdminRotateKeyDocument,
+    request: { params: handleParams },
+    response: accountWithKey,
     variables: ({ params }) => ({ handle: requiredString(params, 'handle') }),
     shape: (data) => {
       const { account, apiKey } = unwrap(data.adminRotateKey);

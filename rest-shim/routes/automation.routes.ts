@@ -1,4 +1,5 @@
 // Spec "Automation": webhooks (with their delivery log, our route) and schedules.
+import { z } from 'zod';
 import { defineRoute } from '../route.js';
 import { optionalBool, optionalInt, optionalString, type Source } from '../input.js';
 import { unwrap } from '../result.js';
@@ -18,6 +19,65 @@ import {
   type WebhookFieldsFragment,
 } from '../generated/operations.js';
 import { InvalidInput } from '../../src/platform/errors.js';
+import { WEBHOOK_EVENTS } from '../../src/modules/automation/webhook-events.js';
+import { FREQUENCIES } from '../../src/modules/automation/schedules.service.js';
+import { scrapeInputSchema } from '../../src/modules/scrape/scrape.input.js';
+import { count, cursorPageQuery, id, idParams, nextCursor, timestamp } from '../schemas.js';
+
+const webhookUrl = z.string().max(2048).describe('an https:// URL (http only where the service sets WEBHOOK_ALLOW_HTTP=true)');
+const webhookSecret = z.string().min(1).max(256).describe('signs deliveries: HMAC-SHA256 in the X-Service-Signature header');
+
+const webhook = z.object({ id, url: z.string(), events: z.array(z.string()), has_secret: z.boolean(), created_at: timestamp }).meta({ id: 'Webhook', description: 'A webhook; its secret is never shown' });
+
+const delivery = z
+  .object({
+    id: z.string(),
+    event: z.string(),
+    job_id: id.nullable(),
+    status: z.enum(['pending', 'delivered', 'failed']),
+    attempts: count,
+    max_attempts: count,
+    last_status_code: z.int().nullable(),
+    last_error: z.string().nullable(),
+    next_attempt_at: timestamp.nullable(),
+    last_attempt_at: timestamp.nullable(),
+    delivered_at: timestamp.nullable(),
+    created_at: timestamp,
+  })
+  .meta({ id: 'WebhookDelivery', description: 'One delivery of an event to a webhook, with its attempts' });
+
+const scheduleFields = {
+  name: z.string(),
+  url: z.string(),
+  schedule: z.enum(FREQUENCIES),
+  hour: z.int().min(0).max(23).describe('UTC hour'),
+  day_of_week: z.int().min(0).max(6).nullable().describe('0 = Monday to 6 = Sunday (weekly schedules)'),
+  max_files: z.int().nullable(),
+  sniper_mode: z.boolean(),
+  ai_labeling: z.boolean(),
+  enabled: z.boolean(),
+  next_run: timestamp.nullable().describe('null while disabled'),
+  last_run_at: timestamp.nullable(),
+  last_job_id: id.nullable(),
+  last_error: z.string().nullable(),
+  run_count: count,
+  created_at: timestamp,
+};
+const schedule = z.object({ id, ...scheduleFields }).meta({ id: 'Schedule', description: 'A recurring scrape' });
+const { next_run, ...scheduleFieldsButNextRun } = scheduleFields;
+const { enabled, ...scheduleFieldsButState } = scheduleFieldsButNextRun;
+
+const scrape = scrapeInputSchema.shape;
+const createScheduleBody = z.object({
+  url: scrape.url,
+  name: z.string().min(1).max(100),
+  schedule: z.enum(FREQUENCIES).default('weekly'),
+  hour: z.int().min(0).max(23).default(8).describe('UTC hour'),
+  day_of_week: z.int().min(0).max(6).optional().describe('0 = Monday to 6 = Sunday; weekly schedules only (default 0)'),
+  max_files: scrape.max_files,
+  sniper_mode: scrape.sniper_mode,
+  ai_labeling: scrape.ai_labeling,
+});
 
 /** Path ids are integers. */
 function idParam(params: Record<string, string>, what: string): number {
@@ -45,11 +105,11 @@ function deliveryStatus(query: Source): WebhookDeliveryState | undefined {
 }
 
 /** A webhook as listed (our shape). The secret is never shown; has_secret says whether one is set. */
-export function webhookJson(w: WebhookFieldsFragment) {
+export function webhookJson(w: WebhookFieldsFragment): z.input<typeof webhook> {
   return { id: w.databaseId, url: w.url, events: w.events, has_secret: w.hasSecret, created_at: w.createdAt };
 }
 
-export function deliveryJson(d: WebhookDeliveryFieldsFragment) {
+export function deliveryJson(d: WebhookDeliveryFieldsFragment): z.input<typeof delivery> {
   return {
     id: d.deliveryId,
     event: d.event,
@@ -67,7 +127,7 @@ export function deliveryJson(d: WebhookDeliveryFieldsFragment) {
 }
 
 /** A schedule with its creation fields under their spec names. */
-export function scheduleJson(s: ScheduleFieldsFragment) {
+export function scheduleJson(s: ScheduleFieldsFragment): z.input<typeof schedule> {
   return {
     id: s.databaseId,
     name: s.name,
@@ -98,6 +158,15 @@ export const automationRoutes = [
     scope: 'master',
     summary: 'Register a webhook: url (https), secret (signs deliveries), events (default all)',
     operation: CreateWebhookDocument,
+    request: {
+      body: z.object({
+        url: webhookUrl,
+        secret: webhookSecret.optional(),
+        events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).optional().describe('event types to receive (default all; a comma-separated string works too)'),
+      }),
+    },
+    response: z.object({ webhook_id: id, url: z.string(), events: z.array(z.string()), has_secret: z.boolean(), created_at: timestamp }),
+    errors: { 409: 'the account has as many webhooks as it may' },
     successStatus: 201,
     variables: ({ body }) => ({
       input: { url: optionalString(body, 'url') ?? '', secret: optionalString(body, 'secret'), events: optionalStringList(body, 'events') },
@@ -114,6 +183,8 @@ export const automationRoutes = [
     scope: 'master',
     summary: "List the account's webhooks, newest first (limit default 100, max 200; cursor); secrets are never shown",
     operation: ListWebhooksDocument,
+    request: { query: cursorPageQuery(100, 200) },
+    response: z.object({ webhooks: z.array(webhook), total: count, next_cursor: nextCursor }),
     variables: ({ query }) => page(query, 100),
     shape: (data) => {
       const connection = data.viewer.webhooks;
@@ -131,8 +202,10 @@ export const automationRoutes = [
     scope: 'master',
     summary: 'Delete a webhook and its delivery log',
     operation: DeleteWebhookDocument,
+    request: { params: idParams('webhook') },
+    response: z.object({ deleted: z.literal(true), webhook_id: id }),
     variables: ({ params }) => ({ id: idParam(params, 'webhook') }),
-    shape: (data) => ({ deleted: true, webhook_id: unwrap(data.deleteWebhook).databaseId }),
+    shape: (data) => ({ deleted: true as const, webhook_id: unwrap(data.deleteWebhook).databaseId }),
   }),
   defineRoute({
     method: 'POST',
@@ -141,6 +214,15 @@ export const automationRoutes = [
     scope: 'master',
     summary: "Post a webhook.test payload to url now (signed when secret is given) and report the receiver's answer",
     operation: TestWebhookDocument,
+    request: { body: z.object({ url: webhookUrl, secret: webhookSecret.optional() }) },
+    response: z.object({
+      delivered: z.boolean().describe('the receiver answered 2xx'),
+      status_code: z.int().nullable().describe("the receiver's status; null when unreachable"),
+      error: z.string().nullable(),
+      delivery_id: z.string(),
+      event: z.string().describe('webhook.test'),
+      duration_ms: count,
+    }),
     variables: ({ body }) => ({ input: { url: optionalString(body, 'url') ?? '', secret: optionalString(body, 'secret') } }),
     shape: (data) => {
       const result = unwrap(data.testWebhook);
@@ -161,6 +243,8 @@ export const automationRoutes = [
     scope: 'master',
     summary: 'Delivery log of a webhook, newest first: status, attempts, last status code and error, next attempt (limit default 50, max 200; cursor; status)',
     operation: ListWebhookDeliveriesDocument,
+    request: { params: idParams('webhook'), query: cursorPageQuery(50, 200).extend({ status: z.enum(['pending', 'delivered', 'failed']).optional() }) },
+    response: z.object({ webhook_id: id, deliveries: z.array(delivery), total: count, next_cursor: nextCursor }),
     variables: ({ params, query }) => ({ id: idParam(params, 'webhook'), ...page(query, 50), status: deliveryStatus(query) }),
     shape: (data) => {
       const connection = data.webhook.deliveries;
@@ -179,6 +263,9 @@ export const automationRoutes = [
     scope: 'scrape',
     summary: 'Create a recurring scrape: url, name, schedule (daily, weekly, monthly), hour (UTC), day_of_week, max_files, sniper_mode, ai_labeling',
     operation: CreateScheduleDocument,
+    request: { body: createScheduleBody },
+    response: z.object({ schedule_id: id, next_run, ...scheduleFieldsButNextRun }),
+    errors: { 409: 'the account has as many schedules as it may' },
     successStatus: 201,
     variables: ({ body }) => ({
       input: {
@@ -204,6 +291,8 @@ export const automationRoutes = [
     scope: 'scrape',
     summary: "List the account's schedules, newest first (limit default 100, max 200; cursor)",
     operation: ListSchedulesDocument,
+    request: { query: cursorPageQuery(100, 200) },
+    response: z.object({ schedules: z.array(schedule), total: count, next_cursor: nextCursor }),
     variables: ({ query }) => page(query, 100),
     shape: (data) => {
       const connection = data.viewer.schedules;
@@ -221,8 +310,10 @@ export const automationRoutes = [
     scope: 'scrape',
     summary: 'Delete a schedule (jobs it started stay)',
     operation: DeleteScheduleDocument,
+    request: { params: idParams('schedule') },
+    response: z.object({ deleted: z.literal(true), schedule_id: id }),
     variables: ({ params }) => ({ id: idParam(params, 'schedule') }),
-    shape: (data) => ({ deleted: true, schedule_id: unwrap(data.deleteSchedule).databaseId }),
+    shape: (data) => ({ deleted: true as const, schedule_id: unwrap(data.deleteSchedule).databaseId }),
   }),
   defineRoute({
     method: 'POST',
@@ -231,6 +322,8 @@ export const automationRoutes = [
     scope: 'scrape',
     summary: 'Enable or disable a schedule (body enabled: true or false; omitted flips it); enabling sets a fresh next_run',
     operation: ToggleScheduleDocument,
+    request: { params: idParams('schedule'), body: z.object({ enabled: z.boolean().optional().describe('omitted: flips it') }) },
+    response: z.object({ schedule_id: id, enabled, next_run, ...scheduleFieldsButState }),
     variables: ({ params, body }) => ({ id: idParam(params, 'schedule'), enabled: optionalBool(body, 'enabled') }),
     shape: (data) => {
       const { id, enabled, next_run, ...rest } = scheduleJson(unwrap(data.toggleSchedule));

@@ -2,7 +2,8 @@
 // leaves them open (README "Media: collections"); items are media items exactly as the library
 // routes show them (mediaJson), with signed url and thumbnail_url.
 import { parsePrismaCursor } from '@pothos/plugin-prisma';
-import { defineRoute } from '../route.js';
+import { z } from 'zod';
+import { defineMountedRoute, defineRoute } from '../route.js';
 import { optionalBool, optionalInt, optionalString, type Source } from '../input.js';
 import { unwrap } from '../result.js';
 import {
@@ -15,7 +16,24 @@ import {
   type CollectionFieldsFragment,
 } from '../generated/operations.js';
 import { InvalidInput } from '../../src/platform/errors.js';
-import { mediaJson } from './media.routes.js';
+import { mediaItem, mediaJson } from './media.routes.js';
+import { count, cursorPageQuery, id, idParams, nextCursor, timestamp } from '../schemas.js';
+
+const collectionFields = {
+  name: z.string(),
+  description: z.string().nullable(),
+  item_count: count,
+  shared: z.boolean(),
+  password_protected: z.boolean(),
+  share_url: z.string().nullable().describe('/gallery/<share_token> while shared'),
+  share_link: z.string().nullable().describe('share_url as an absolute URL'),
+  created_at: timestamp,
+  updated_at: timestamp,
+};
+const collection = z.object({ id, ...collectionFields }).meta({ id: 'Collection', description: 'A collection of media items' });
+const collectionParams = idParams('collection');
+const galleryParams = z.object({ token: z.string().describe('share_token of a shared collection') });
+const htmlPage = (status: number, description: string) => ({ status, description, contentTypes: ['text/html'] });
 
 const MAX_INT = 2_147_483_647;
 
@@ -56,7 +74,7 @@ export function page(query: Source, defaultSize: number, maxSize: number) {
 }
 
 /** A collection as listed and answered (our shape). */
-export function collectionJson(c: CollectionFieldsFragment) {
+export function collectionJson(c: CollectionFieldsFragment): z.input<typeof collection> {
   return {
     id: c.databaseId,
     name: c.name,
@@ -79,6 +97,8 @@ export const collectionsRoutes = [
     scope: 'media',
     summary: "List the caller's collections, newest first (limit default 100, max 200; cursor)",
     operation: ListCollectionsDocument,
+    request: { query: cursorPageQuery(100, 200) },
+    response: z.object({ collections: z.array(collection), total: count, next_cursor: nextCursor }),
     variables: ({ query }) => page(query, 100, 200),
     shape: (data) => {
       const connection = data.viewer.collections;
@@ -96,6 +116,8 @@ export const collectionsRoutes = [
     scope: 'media',
     summary: 'Create a collection: name (required), description',
     operation: CreateCollectionDocument,
+    request: { body: z.object({ name: z.string().min(1).max(200), description: z.string().max(2000).optional() }) },
+    response: z.object({ collection_id: id, ...collectionFields }),
     successStatus: 201,
     variables: ({ body }) => ({ input: { name: optionalString(body, 'name') ?? '', description: optionalString(body, 'description') } }),
     shape: (data) => {
@@ -110,6 +132,8 @@ export const collectionsRoutes = [
     scope: 'media',
     summary: 'A collection with its items (media items not in the trash, in collection order; limit default 100, max 500; cursor)',
     operation: GetCollectionDocument,
+    request: { params: collectionParams, query: cursorPageQuery(100, 500) },
+    response: z.object({ collection_id: id, ...collectionFields, items: z.array(mediaItem.extend({ added_at: timestamp })), next_cursor: nextCursor }),
     variables: ({ params, query }) => ({ id: idParam(params, 'collection'), ...page(query, 100, 500) }),
     shape: (data) => {
       const { items, ...collection } = data.collection;
@@ -129,6 +153,9 @@ export const collectionsRoutes = [
     scope: 'media',
     summary: "Add media items (media_ids: array); ids already in are skipped; another account's id fails the whole call with 404",
     operation: AddCollectionItemsDocument,
+    request: { params: collectionParams, body: z.object({ media_ids: z.array(id).min(1).max(500) }) },
+    response: z.object({ collection_id: id, added: count, already_in: count, item_count: count }),
+    errors: { 404: "the collection, or a media id that is missing or another account's (nothing is added)" },
     variables: ({ params, body }) => ({ id: idParam(params, 'collection'), mediaIds: optionalIdList(body, 'media_ids', 'media') }),
     shape: (data) => {
       const result = unwrap(data.addCollectionItems);
@@ -142,8 +169,10 @@ export const collectionsRoutes = [
     scope: 'media',
     summary: 'Delete a collection (its media items stay in the library)',
     operation: DeleteCollectionDocument,
+    request: { params: collectionParams },
+    response: z.object({ deleted: z.literal(true), collection_id: id }),
     variables: ({ params }) => ({ id: idParam(params, 'collection') }),
-    shape: (data) => ({ deleted: true, collection_id: unwrap(data.deleteCollection).databaseId }),
+    shape: (data) => ({ deleted: true as const, collection_id: unwrap(data.deleteCollection).databaseId }),
   }),
   defineRoute({
     method: 'POST',
@@ -152,6 +181,18 @@ export const collectionsRoutes = [
     scope: 'media',
     summary: 'Share a collection at /gallery/<share_token> (always a new token): password protects it; public false without a password turns sharing off',
     operation: ShareCollectionDocument,
+    request: {
+      params: collectionParams,
+      body: z.object({ public: z.boolean().default(true).describe('false without a password turns sharing off'), password: z.string().min(4).max(200).optional().describe('protects the gallery page') }),
+    },
+    response: z.object({
+      share_token: z.string().nullable(),
+      share_url: z.string().nullable().describe('/gallery/<share_token>'),
+      share_link: z.string().nullable(),
+      shared: z.boolean(),
+      password_protected: z.boolean(),
+      collection_id: id,
+    }),
     variables: ({ params, body }) => ({ id: idParam(params, 'collection'), public: optionalBool(body, 'public'), password: optionalString(body, 'password') }),
     shape: (data) => {
       const share = unwrap(data.shareCollection);
@@ -164,5 +205,30 @@ export const collectionsRoutes = [
         collection_id: share.collection.databaseId,
       };
     },
+  }),
+  defineMountedRoute({
+    method: 'GET',
+    path: '/gallery/:token',
+    auth: 'none',
+    summary: 'The public HTML page of a shared collection (no key): thumbnails linking to the files, 100 per page',
+    request: { params: galleryParams, query: z.object({ page: z.int().min(1).default(1) }) },
+    produces: [
+      htmlPage(200, 'The gallery page, or its password form when the collection is password-protected and the access cookie is missing'),
+      htmlPage(404, 'Unknown, revoked or malformed token'),
+    ],
+  }),
+  defineMountedRoute({
+    method: 'POST',
+    path: '/gallery/:token',
+    auth: 'none',
+    summary: "The gallery's password form: the right password sets an access cookie for this gallery (12 hours) and redirects to the page",
+    request: { params: galleryParams, form: z.object({ password: z.string() }) },
+    produces: [
+      { status: 303, description: 'Right password (or none needed): back to the page', headers: { Location: '/gallery/<token>', 'Set-Cookie': 'gallery_access (HttpOnly, SameSite=Lax, Path=/gallery/<token>)' } },
+      htmlPage(400, 'The form could not be read'),
+      htmlPage(401, 'Wrong password: the form again'),
+      htmlPage(404, 'Unknown, revoked or malformed token'),
+      { ...htmlPage(429, 'Too many wrong passwords from one address'), headers: { 'Retry-After': 'seconds to wait' } },
+    ],
   }),
 ];

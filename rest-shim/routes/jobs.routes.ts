@@ -1,10 +1,44 @@
 // Spec "Scraping": start a scrape, poll its job, fetch its files one by one or as one ZIP.
+import { z } from 'zod';
 import { defineRoute, defineStreamRoute } from '../route.js';
 import { optionalBool, optionalInt, optionalString, type Source } from '../input.js';
 import { unwrap } from '../result.js';
 import { GetJobDocument, StartScrapeDocument, type GetJobQuery } from '../generated/operations.js';
 import { InvalidInput } from '../../src/platform/errors.js';
 import { sendJobFile, sendJobArchive } from '../../src/http/files.js';
+import { scrapeInputSchema } from '../../src/modules/scrape/scrape.input.js';
+import { count, id, timestamp } from '../schemas.js';
+
+const jobParams = z.object({ job_id: z.int().positive().describe('the job id') });
+const jobStates = ['queued', 'processing', 'completed', 'failed'] as const;
+
+const progress = z.object({ pages_fetched: count, assets_found: count, assets_stored: count });
+const times = { kind: z.string().describe('scrape or crawl'), created_at: timestamp, started_at: timestamp.nullable(), finished_at: timestamp.nullable() };
+const asset = z.object({
+  id,
+  filename: z.string(),
+  url: z.string().describe('where the file was found'),
+  type: z.string().describe('image, video or document'),
+  size: count.describe('bytes'),
+  ai_label: z.string().nullable(),
+  download_url: z.string().describe('GET /files/{job_id}/{filename}'),
+  content_type: z.string(),
+});
+
+/** A polled job: while it runs, once it completed, or failed (then with `success: false`, still HTTP 200). */
+const jobResponse = z.union([
+  z.object({ status: z.enum(['queued', 'processing']), job_id: id, message: z.string(), progress, ...times }),
+  z.object({
+    status: z.literal('completed'),
+    job_id: id,
+    assets: z.object({ count, items: z.array(asset) }),
+    download_url: z.string().describe('a ZIP of all the files: GET /download/{job_id}'),
+    progress,
+    cached_from_job_id: id.nullable().describe('the earlier identical job whose files these are'),
+    ...times,
+  }),
+  z.object({ status: z.literal('failed'), job_id: id, error: z.string(), progress, ...times }),
+]);
 
 /** Path ids are integers; anything else is a 404 like an unknown job. */
 export function jobIdParam(params: Record<string, string>, name = 'job_id'): number {
@@ -14,15 +48,16 @@ export function jobIdParam(params: Record<string, string>, name = 'job_id'): num
 }
 
 /** Job as polled (spec "Job result"); success is false only for a failed job. */
-function jobJson(job: NonNullable<GetJobQuery['job']>) {
-  const base = { status: job.state, job_id: job.databaseId };
+function jobJson(job: NonNullable<GetJobQuery['job']>, downloadUrl: string) {
+  const job_id = job.databaseId;
   const progress = { pages_fetched: job.pagesFetched, assets_found: job.assetsFound, assets_stored: job.assetsStored };
   const times = { kind: job.kind, created_at: job.createdAt, started_at: job.startedAt, finished_at: job.finishedAt };
-  if (job.state === 'failed') return { success: false, ...base, error: job.error ?? 'the job failed', progress, ...times };
-  if (job.state !== 'completed') return { success: true, ...base, message: `the job is ${job.state}; poll again in 2 to 5 seconds`, progress, ...times };
+  if (job.state === 'failed') return { success: false, status: job.state, job_id, error: job.error ?? 'the job failed', progress, ...times };
+  if (job.state !== 'completed') return { success: true, status: job.state, job_id, message: `the job is ${job.state}; poll again in 2 to 5 seconds`, progress, ...times };
   return {
     success: true,
-    ...base,
+    status: job.state,
+    job_id,
     assets: {
       count: job.assets.totalCount,
       items: job.assets.edges.map(({ node: a }) => ({
@@ -36,7 +71,7 @@ function jobJson(job: NonNullable<GetJobQuery['job']>) {
         content_type: a.contentType,
       })),
     },
-    download_url: null as string | null,
+    download_url: downloadUrl,
     progress,
     cached_from_job_id: job.cachedFromJobId,
     ...times,
@@ -68,6 +103,8 @@ export const jobsRoutes = [
     scope: 'scrape',
     summary: 'Start a scrape job (sniper: the page; crawl: same-site links to crawl_depth)',
     operation: StartScrapeDocument,
+    request: { body: scrapeInputSchema },
+    response: z.object({ status: z.enum(jobStates), job_id: id, message: z.string(), poll_url: z.string().describe('GET it to follow the job') }),
     successStatus: 202,
     variables: ({ body }) => scrapeVariables(body),
     shape: (data) => {
@@ -82,11 +119,13 @@ export const jobsRoutes = [
     auth: 'key',
     scope: 'scrape',
     summary: 'A job: status and progress; assets with download URLs once completed',
+    description: 'A failed job answers HTTP 200 with `success: false`, `status: "failed"` and `error` (the poll itself worked).',
     operation: GetJobDocument,
+    request: { params: jobParams },
+    response: jobResponse,
     variables: ({ params }) => ({ id: jobIdParam(params), first: 10_000 }),
     shape: (data, input) => {
-      const { success: _success, ...rest } = jobJson(data.job);
-      if ('download_url' in rest) rest.download_url = `${input.baseUrl}/download/${data.job.databaseId}`;
+      const { success: _success, ...rest } = jobJson(data.job, `${input.baseUrl}/download/${data.job.databaseId}`);
       return rest;
     },
     successFlag: (data) => data.job.state !== 'failed',
@@ -97,6 +136,13 @@ export const jobsRoutes = [
     auth: 'key',
     scope: 'scrape',
     summary: 'One stored file of a job (Range, ETag and If-None-Match supported)',
+    request: { params: jobParams.extend({ filename: z.string().describe('a filename from the job\'s assets') }) },
+    produces: [
+      { status: 200, description: 'The file, with its own content type', contentTypes: ['*/*'], headers: { ETag: 'strong entity tag', 'Accept-Ranges': 'bytes' } },
+      { status: 206, description: 'The requested byte range', contentTypes: ['*/*'], headers: { 'Content-Range': 'bytes start-end/size' } },
+      { status: 304, description: 'Unchanged (If-None-Match matched the ETag)' },
+    ],
+    errors: { 416: 'the Range lies outside the file' },
     handle: (context, { params }, req, res) => sendJobFile(context, jobIdParam(params), params.filename ?? '', req, res),
   }),
   defineStreamRoute({
@@ -105,6 +151,9 @@ export const jobsRoutes = [
     auth: 'key',
     scope: 'scrape',
     summary: "A ZIP of all of a completed job's files, streamed",
+    request: { params: jobParams },
+    produces: [{ status: 200, description: 'A ZIP archive of the files', contentTypes: ['application/zip'], headers: { 'Content-Disposition': 'attachment; filename="job-<id>.zip"' } }],
+    errors: { 409: 'the job has not completed yet' },
     handle: (context, { params }, _req, res) => sendJobArchive(context, jobIdParam(params), res),
   }),
 ];

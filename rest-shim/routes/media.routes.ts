@@ -1,7 +1,8 @@
 // Spec "Media library": items, their lifecycle, tags, bulk actions, folders, credits.
 // Our shapes (the spec leaves them open): one item is `media`, pages are `items` with `total`,
 // `limit`, `offset`; a folder is `folder`. See the README's media section.
-import { defineRoute } from '../route.js';
+import { z } from 'zod';
+import { defineMountedRoute, defineRoute } from '../route.js';
 import { optionalInt, optionalString, requiredString, type Source } from '../input.js';
 import { unwrap } from '../result.js';
 import { InvalidInput } from '../../src/platform/errors.js';
@@ -25,8 +26,49 @@ import {
   type MediaFieldsFragment,
   type MediaPageFieldsFragment,
 } from '../generated/operations.js';
+import { bulkSchema, MEDIA_KINDS, mirrorSchema, pageSchema, searchSchema, tagChangeSchema, updateSchema, uploadSchema } from '../../src/modules/media/media.input.js';
+import { count, id, idParams, timestamp } from '../schemas.js';
 
-export function mediaJson(m: MediaFieldsFragment) {
+/** One item of the media library, as every media route answers it. */
+export const mediaItem = z
+  .object({
+    id,
+    name: z.string(),
+    url: z.string().describe('signed URL of the original file (no key needed)'),
+    thumbnail_url: z.string().nullable().describe('signed URL of the thumbnail (images)'),
+    type: z.enum(MEDIA_KINDS),
+    mime: z.string(),
+    ext: z.string(),
+    bytes: count,
+    width: z.int().nullable(),
+    height: z.int().nullable(),
+    format: z.string().nullable(),
+    tags: z.array(z.string()),
+    group: z.string().nullable(),
+    folder_id: id.nullable(),
+    caption: z.string().nullable(),
+    extracted_text: z.string().nullable(),
+    dominant_color: z.string().nullable().describe('#rrggbb'),
+    phash: z.string().nullable(),
+    blockhash: z.string().nullable(),
+    sha256: z.string(),
+    source_url: z.string().nullable(),
+    attribution: z.string().nullable(),
+    trashed: z.boolean(),
+    trashed_at: timestamp.nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: 'MediaItem', description: 'A media library item' });
+
+const mediaPage = z.object({ items: z.array(mediaItem), total: count, limit: count, offset: count });
+const mediaParams = idParams('media item');
+const folderParams = idParams('folder');
+const folder = z.object({ id, name: z.string(), created_at: timestamp });
+const folderName = z.object({ name: z.string().min(1).max(200) });
+const tagsText = z.string().describe('a JSON array of strings, e.g. ["beach","sunset"]');
+
+export function mediaJson(m: MediaFieldsFragment): z.input<typeof mediaItem> {
   return {
     id: m.databaseId,
     name: m.name,
@@ -113,6 +155,9 @@ export const mediaRoutes = [
     summary: 'Upload a file (multipart: file, name, group, tags as a JSON array, auto_tag); the same bytes twice answer the first item',
     multipart: { files: ['file'] },
     operation: UploadMediaDocument,
+    request: { form: uploadSchema.pick({ name: true, group: true, auto_tag: true }).extend({ file: z.file(), tags: tagsText.optional() }) },
+    response: z.object({ media_id: id, url: z.string(), tags: z.array(z.string()), duplicate: z.boolean().describe('the same bytes were already in the library: that item is answered'), media: mediaItem }),
+    errors: { 409: 'auto_tag was asked for and image analysis is not available on this server', 413: 'the file is larger than UPLOAD_MAX_BYTES' },
     variables: ({ body, files }) => {
       if (!files.file) throw new InvalidInput('file is required: send the file as the multipart field "file"', 'file');
       return { file: files.file, name: optionalString(body, 'name'), group: optionalString(body, 'group'), tags: tagsField(body), autoTag: boolField(body, 'auto_tag') };
@@ -130,6 +175,8 @@ export const mediaRoutes = [
     scope: 'media',
     summary: 'The library, newest first (limit default 50, max 200; offset)',
     operation: ListMediaDocument,
+    request: { query: pageSchema },
+    response: mediaPage,
     variables: ({ query }) => ({ limit: optionalInt(query, 'limit'), offset: optionalInt(query, 'offset') }),
     shape: (data) => pageJson(unwrap(data.mediaList)),
   }),
@@ -140,6 +187,8 @@ export const mediaRoutes = [
     scope: 'media',
     summary: 'Full-text search (q) ranked, with filters tag, group, folder_id, type, color (nearest dominant colours), limit, offset',
     operation: SearchMediaDocument,
+    request: { query: searchSchema },
+    response: z.object({ query: z.string().nullable(), ...mediaPage.shape }),
     variables: ({ query }) => {
       const type = optionalString(query, 'type');
       if (type !== undefined && !['image', 'video', 'document'].includes(type)) throw new InvalidInput('type: expected one of image, video, document', 'type');
@@ -166,6 +215,8 @@ export const mediaRoutes = [
     scope: 'media',
     summary: 'Trashed items, most recently trashed first',
     operation: ListMediaDocument,
+    request: { query: pageSchema },
+    response: mediaPage,
     variables: ({ query }) => ({ limit: optionalInt(query, 'limit'), offset: optionalInt(query, 'offset'), trashed: true }),
     shape: (data) => pageJson(unwrap(data.mediaList)),
   }),
@@ -176,6 +227,9 @@ export const mediaRoutes = [
     scope: 'media',
     summary: 'One action over many items (ids, action: trash, restore, purge, move with folder_id, tag with tags, list); all or nothing',
     operation: BulkMediaDocument,
+    request: { body: bulkSchema },
+    response: z.object({ action: z.enum(BULK_ACTIONS), count, items: z.array(mediaItem) }),
+    errors: { 404: 'an id is not one of your media items (nothing changed)', 409: 'purge of items not in the trash' },
     variables: ({ body }) => {
       const action = requiredString(body, 'action', `action is required: one of ${BULK_ACTIONS.join(', ')}`);
       if (!(BULK_ACTIONS as readonly string[]).includes(action)) throw new InvalidInput(`action: expected one of ${BULK_ACTIONS.join(', ')}`, 'action');
@@ -193,6 +247,16 @@ export const mediaRoutes = [
     scope: 'media',
     summary: 'The credit ledger (newest first; limit, offset) and totals',
     operation: CreditsDocument,
+    request: { query: pageSchema },
+    response: z.object({
+      balance: z.int(),
+      total_added: z.int(),
+      total_spent: z.int(),
+      entries: z.array(z.object({ id, amount: z.int(), action: z.string(), reference: z.string().nullable(), created_at: timestamp })),
+      total: count,
+      limit: count,
+      offset: count,
+    }),
     variables: ({ query }) => ({ limit: optionalInt(query, 'limit'), offset: optionalInt(query, 'offset') }),
     shape: (data) => {
       const c = unwrap(data.credits);
@@ -214,6 +278,9 @@ export const mediaRoutes = [
     scope: 'media',
     summary: 'Register another URL where an item\'s image lives (media_id, url)',
     operation: AddMediaMirrorDocument,
+    request: { body: mirrorSchema },
+    response: z.object({ mirrors: z.array(z.object({ id, url: z.string(), created_at: timestamp })) }),
+    errors: { 404: 'media_id is not one of your media items' },
     variables: ({ body }) => {
       const mediaId = optionalInt(body, 'media_id');
       if (mediaId === undefined) throw new InvalidInput('media_id is required: the id of a media item', 'media_id');
@@ -231,6 +298,7 @@ export const mediaRoutes = [
     scope: 'media',
     summary: 'Folders with their item counts',
     operation: ListFoldersDocument,
+    response: z.object({ folders: z.array(z.object({ id, name: z.string(), item_count: count, created_at: timestamp })) }),
     shape: (data) => ({ folders: data.folders.map((f) => ({ id: f.databaseId, name: f.name, item_count: f.itemCount, created_at: f.createdAt })) }),
   }),
   defineRoute({
@@ -240,6 +308,9 @@ export const mediaRoutes = [
     scope: 'media',
     summary: 'Create a folder (name)',
     operation: CreateFolderDocument,
+    request: { body: folderName },
+    response: z.object({ folder }),
+    errors: { 409: 'a folder of that name exists' },
     successStatus: 201,
     variables: ({ body }) => ({ name: requiredString(body, 'name', 'name is required: the folder name') }),
     shape: (data) => {
@@ -254,6 +325,9 @@ export const mediaRoutes = [
     scope: 'media',
     summary: 'Rename a folder (name)',
     operation: RenameFolderDocument,
+    request: { params: folderParams, body: folderName },
+    response: z.object({ folder }),
+    errors: { 409: 'a folder of that name exists' },
     variables: ({ params, body }) => ({ id: idParam(params), name: requiredString(body, 'name', 'name is required: the folder name') }),
     shape: (data) => {
       const f = unwrap(data.renameFolder);
@@ -267,8 +341,10 @@ export const mediaRoutes = [
     scope: 'media',
     summary: 'Delete a folder; its items stay in the library, outside any folder',
     operation: DeleteFolderDocument,
+    request: { params: folderParams },
+    response: z.object({ deleted: z.literal(true), folder_id: id }),
     variables: ({ params }) => ({ id: idParam(params) }),
-    shape: (data) => ({ deleted: true, folder_id: unwrap(data.deleteFolder).databaseId }),
+    shape: (data) => ({ deleted: true as const, folder_id: unwrap(data.deleteFolder).databaseId }),
   }),
   defineRoute({
     method: 'GET',
@@ -277,6 +353,8 @@ export const mediaRoutes = [
     scope: 'media',
     summary: 'One item',
     operation: GetMediaDocument,
+    request: { params: mediaParams },
+    response: z.object({ media: mediaItem }),
     variables: ({ params }) => ({ id: idParam(params) }),
     shape: (data) => ({ media: mediaJson(data.media) }),
   }),
@@ -287,6 +365,8 @@ export const mediaRoutes = [
     scope: 'media',
     summary: 'Change name, group, folder_id, caption or tags (null clears group, folder_id and caption)',
     operation: UpdateMediaDocument,
+    request: { params: mediaParams, body: updateSchema },
+    response: z.object({ media: mediaItem }),
     variables: ({ params, body }) => ({
       id: idParam(params),
       input: {
@@ -306,10 +386,12 @@ export const mediaRoutes = [
     scope: 'media',
     summary: 'Move an item to the trash (restore or purge it later)',
     operation: TrashMediaDocument,
+    request: { params: mediaParams },
+    response: z.object({ media_id: id, trashed: z.literal(true), trashed_at: timestamp.nullable() }),
     variables: ({ params }) => ({ id: idParam(params) }),
     shape: (data) => {
       const m = unwrap(data.trashMedia);
-      return { media_id: m.databaseId, trashed: true, trashed_at: m.trashedAt };
+      return { media_id: m.databaseId, trashed: true as const, trashed_at: m.trashedAt };
     },
   }),
   defineRoute({
@@ -319,6 +401,8 @@ export const mediaRoutes = [
     scope: 'media',
     summary: 'Add, remove or replace tags (action, tags)',
     operation: ChangeMediaTagsDocument,
+    request: { params: mediaParams, body: tagChangeSchema },
+    response: z.object({ media_id: id, tags: z.array(z.string()) }),
     variables: ({ params, body }) => {
       const action = optionalString(body, 'action');
       if (action !== undefined && !['add', 'remove', 'replace'].includes(action)) throw new InvalidInput('action: expected one of add, remove, replace', 'action');
@@ -338,6 +422,8 @@ export const mediaRoutes = [
     scope: 'media',
     summary: 'Bring an item back from the trash',
     operation: RestoreMediaDocument,
+    request: { params: mediaParams },
+    response: z.object({ media: mediaItem }),
     variables: ({ params }) => ({ id: idParam(params) }),
     shape: (data) => ({ media: mediaJson(unwrap(data.restoreMedia)) }),
   }),
@@ -348,7 +434,25 @@ export const mediaRoutes = [
     scope: 'media',
     summary: 'Delete a trashed item and its files for good',
     operation: PurgeMediaDocument,
+    request: { params: mediaParams },
+    response: z.object({ media_id: id, purged: z.literal(true) }),
+    errors: { 409: 'the item is not in the trash' },
     variables: ({ params }) => ({ id: idParam(params) }),
-    shape: (data) => ({ media_id: unwrap(data.purgeMedia).databaseId, purged: true }),
+    shape: (data) => ({ media_id: unwrap(data.purgeMedia).databaseId, purged: true as const }),
+  }),
+  defineMountedRoute({
+    method: 'GET',
+    path: '/media/:id/:variant',
+    auth: 'none',
+    summary: "A library file by its signed URL (a media item's url or thumbnail_url): no key, the signature is the permission",
+    request: {
+      params: mediaParams.extend({ variant: z.enum(['original', 'thumbnail']) }),
+      query: z.object({ v: z.string().describe('version: changes with the bytes'), sig: z.string().describe('signature') }),
+    },
+    produces: [
+      { status: 200, description: 'The file with its own content type (documents as attachments)', contentTypes: ['*/*'], headers: { ETag: 'strong entity tag' } },
+      { status: 304, description: 'Unchanged (If-None-Match matched the ETag)' },
+    ],
+    errors: { 403: 'a missing or wrong signature, or a link to an earlier file', 404: 'no such file' },
   }),
 ];

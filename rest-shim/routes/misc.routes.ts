@@ -1,8 +1,12 @@
 // Spec "Live editor" and GET /api/search-links.
+import { z } from 'zod';
 import { defineRoute } from '../route.js';
 import { optionalBool, optionalInt, optionalString } from '../input.js';
 import { unwrap } from '../result.js';
 import { FeaturedImageDocument, LiveEditorStatusDocument, SearchLinksDocument } from '../generated/operations.js';
+
+const FEATURED_SOURCES = ['og_meta', 'twitter_meta', 'json_ld', 'link_image_src', 'next_data', 'img_tag', 'srcset', 'regex'] as const;
+const score = z.int().min(0).max(100);
 
 export const miscRoutes = [
   defineRoute({
@@ -12,6 +16,7 @@ export const miscRoutes = [
     scope: 'any',
     summary: 'Whether the live editor is available, and its planned features',
     operation: LiveEditorStatusDocument,
+    response: z.object({ available: z.boolean(), message: z.string(), features: z.array(z.string()) }),
     shape: (data) => ({ ...data.liveEditorStatus }),
   }),
   defineRoute({
@@ -21,6 +26,8 @@ export const miscRoutes = [
     scope: 'search',
     summary: 'Deep links to web and reverse image search engines (query: text or image URL)',
     operation: SearchLinksDocument,
+    request: { query: z.object({ query: z.string().min(1).max(500).describe('text, or an image URL (adds reverse image search links)') }) },
+    response: z.object({ query: z.string(), links: z.array(z.object({ name: z.string(), kind: z.enum(['web', 'images', 'reverse_image']), url: z.string() })) }),
     // An absent query still reaches the service, whose message says what is expected.
     variables: ({ query }) => ({ query: optionalString(query, 'query') ?? '' }),
     shape: (data) => {
@@ -35,6 +42,21 @@ export const miscRoutes = [
     scope: 'scrape',
     summary: "A page's featured image with a score; all=true ranks every candidate; min_score drops weaker ones",
     operation: FeaturedImageDocument,
+    request: {
+      query: z.object({
+        url: z.string().max(2048).describe('the page: an absolute http or https URL'),
+        all: z.boolean().default(false).describe('rank every candidate (true/false/1/0)'),
+        min_score: score.default(0).describe('drop candidates scoring less'),
+      }),
+    },
+    response: z.object({
+      url: z.string().nullable().describe('the featured image; null when the page has none'),
+      score: score.nullable(),
+      source: z.enum(FEATURED_SOURCES).nullable(),
+      page: z.string().describe('the page read, after redirects'),
+      all: z.array(z.object({ url: z.string(), score, source: z.enum(FEATURED_SOURCES) })).optional().describe('with all=true: every candidate, best first'),
+    }),
+    errors: { 400: 'a missing or malformed url, or a page that answers an error or is not HTML' },
     variables: ({ query }) => ({ url: optionalString(query, 'url') ?? '', all: optionalBool(query, 'all'), minScore: optionalInt(query, 'min_score') }),
     shape: (data) => {
       const result = unwrap(data.featuredImage);

@@ -1,11 +1,31 @@
 // Spec "Platform": sub-keys.
+import { z } from 'zod';
 import { defineRoute } from '../route.js';
 import { optionalInt, optionalString, requiredString } from '../input.js';
 import { unwrap } from '../result.js';
 import { CreateSubKeyDocument, ListSubKeysDocument, RevokeSubKeyDocument, type SubKeyFieldsFragment } from '../generated/operations.js';
+import { SUB_KEY_SCOPES } from '../../src/modules/platform/scopes.js';
+import { count, cursorPageQuery, id, nextCursor, timestamp } from '../schemas.js';
+
+const scopesText = z.string().describe(`comma-separated subset of ${SUB_KEY_SCOPES.join(', ')}`);
+
+const subKey = z
+  .object({
+    id,
+    prefix: z.string().describe('display prefix: names the key in listings and revocations'),
+    label: z.string().nullable(),
+    scopes: scopesText,
+    credit_limit: z.int().nullable().describe('requests the key may make in its life'),
+    expires_at: timestamp.nullable(),
+    created_at: timestamp,
+    revoked_at: timestamp.nullable(),
+    status: z.enum(['active', 'revoked', 'expired']),
+    usage: z.object({ requests_used: count, requests_remaining: z.int().nullable(), last_used_at: timestamp.nullable() }),
+  })
+  .meta({ id: 'SubKey', description: 'A sub-key as listed; the secret itself is only in the creation answer' });
 
 /** A sub-key as listed (our shape; the spec leaves it open). The secret itself is never listed. */
-export function subKeyJson(k: SubKeyFieldsFragment) {
+export function subKeyJson(k: SubKeyFieldsFragment): z.input<typeof subKey> {
   return {
     id: k.databaseId,
     prefix: k.prefix,
@@ -32,6 +52,25 @@ export const platformRoutes = [
     scope: 'master',
     summary: 'Create a scoped, credit-limited sub-key',
     operation: CreateSubKeyDocument,
+    request: {
+      body: z.object({
+        label: z.string().max(100).optional(),
+        credit_limit: z.int().min(1).max(10_000_000).default(50).describe('requests the key may make in its life'),
+        scopes: scopesText.optional().describe(`comma-separated subset of ${SUB_KEY_SCOPES.join(', ')} (default all)`),
+        expires_days: z.int().min(1).max(3650).optional().describe('days until it expires (default never)'),
+      }),
+    },
+    response: z.object({
+      sub_key: z.string().describe('the secret: shown in this answer only'),
+      label: z.string().nullable(),
+      credit_limit: z.int().nullable(),
+      scopes: scopesText,
+      expires_at: timestamp.nullable(),
+      id,
+      prefix: z.string(),
+      created_at: timestamp,
+    }),
+    errors: { 409: 'the account has as many live sub-keys as it may' },
     successStatus: 201,
     variables: ({ body }) => ({
       input: {
@@ -63,6 +102,8 @@ export const platformRoutes = [
     scope: 'master',
     summary: "List the account's sub-keys with usage, newest first (limit default 100, max 200; cursor for the next page)",
     operation: ListSubKeysDocument,
+    request: { query: cursorPageQuery(100, 200) },
+    response: z.object({ sub_keys: z.array(subKey), total: count, next_cursor: nextCursor }),
     variables: ({ query }) => ({ first: optionalInt(query, 'limit') ?? 100, after: optionalString(query, 'cursor') }),
     shape: (data) => {
       const connection = data.viewer.subKeys;
@@ -80,10 +121,12 @@ export const platformRoutes = [
     scope: 'master',
     summary: 'Revoke a sub-key (the key itself or its listed prefix) at once',
     operation: RevokeSubKeyDocument,
+    request: { params: z.object({ key: z.string().describe('the sub-key, or its listed prefix') }) },
+    response: z.object({ revoked: z.literal(true), prefix: z.string(), revoked_at: timestamp.nullable(), sub_key: subKey }),
     variables: ({ params }) => ({ key: requiredString(params, 'key') }),
     shape: (data) => {
       const subKey = subKeyJson(unwrap(data.revokeSubKey));
-      return { revoked: true, prefix: subKey.prefix, revoked_at: subKey.revoked_at, sub_key: subKey };
+      return { revoked: true as const, prefix: subKey.prefix, revoked_at: subKey.revoked_at, sub_key: subKey };
     },
   }),
 ];

@@ -1,5 +1,6 @@
 // Spec "Media library": stock lists and their items, saving into the library; spec "Community":
 // sharing a list, joining it, its members. Shapes are ours (README "Media: stock lists").
+import { z } from 'zod';
 import { defineRoute } from '../route.js';
 import { optionalBool, requiredString, optionalString, type Source } from '../input.js';
 import { unwrap } from '../result.js';
@@ -20,6 +21,45 @@ import {
 } from '../generated/operations.js';
 import { InvalidInput } from '../../src/platform/errors.js';
 import { idParam, page } from './collections.routes.js';
+import { count, cursorPageQuery, id, idParams, nextCursor, timestamp } from '../schemas.js';
+
+const role = z.enum(['owner', 'member']);
+const listFields = {
+  name: z.string(),
+  description: z.string().nullable(),
+  owner: z.string().describe("the owner's handle"),
+  role,
+  item_count: count,
+  member_count: count,
+  shared: z.boolean(),
+  share_token: z.string().nullable().describe('owner only'),
+  join_path: z.string().nullable().describe('owner only: POST it to join'),
+  created_at: timestamp,
+  updated_at: timestamp,
+};
+const stockList = z.object({ id, ...listFields }).meta({ id: 'StockList', description: 'A stock list the caller owns or joined' });
+const stockItem = z
+  .object({
+    id,
+    url: z.string(),
+    title: z.string().nullable(),
+    attribution: z.string().nullable(),
+    source: z.string().nullable(),
+    thumbnail_url: z.string().nullable(),
+    added_by: z.string().nullable().describe('handle of the account that added it'),
+    saved_media_id: id.nullable().describe("the caller's saved copy in its library; null until saved"),
+    created_at: timestamp,
+  })
+  .meta({ id: 'StockItem', description: 'An item of a stock list' });
+const listParams = idParams('stock list');
+const httpUrl = z.string().max(2048).describe('an http or https URL');
+const itemInput = z.object({
+  url: httpUrl,
+  title: z.string().max(255).optional(),
+  attribution: z.string().max(500).optional(),
+  source: z.string().max(100).optional().describe('provider name (unsplash, pexels ...)'),
+  thumbnail_url: httpUrl.optional(),
+});
 
 const ITEM_FIELDS = ['url', 'title', 'attribution', 'source', 'thumbnail_url'] as const;
 
@@ -44,7 +84,7 @@ function stockItems(body: Source): StockItemInput[] | undefined {
 }
 
 /** A stock list as listed and answered. share_token and join_path are shown to the owner only. */
-export function stockListJson(l: StockListFieldsFragment) {
+export function stockListJson(l: StockListFieldsFragment): z.input<typeof stockList> {
   return {
     id: l.databaseId,
     name: l.name,
@@ -62,7 +102,7 @@ export function stockListJson(l: StockListFieldsFragment) {
 }
 
 /** saved_media_id is the caller's own saved copy (null until the caller saved it). */
-export function stockItemJson(i: StockItemFieldsFragment) {
+export function stockItemJson(i: StockItemFieldsFragment): z.input<typeof stockItem> {
   return {
     id: i.databaseId,
     url: i.url,
@@ -84,6 +124,8 @@ export const stockListsRoutes = [
     scope: 'media',
     summary: 'Stock lists the caller owns or joined, newest first (limit default 100, max 200; cursor)',
     operation: ListStockListsDocument,
+    request: { query: cursorPageQuery(100, 200) },
+    response: z.object({ lists: z.array(stockList), total: count, next_cursor: nextCursor }),
     variables: ({ query }) => page(query, 100, 200),
     shape: (data) => {
       const connection = data.viewer.stockLists;
@@ -101,6 +143,8 @@ export const stockListsRoutes = [
     scope: 'media',
     summary: 'Create a stock list: name (required), description',
     operation: CreateStockListDocument,
+    request: { body: z.object({ name: z.string().min(1).max(200), description: z.string().max(2000).optional() }) },
+    response: z.object({ list_id: id, ...listFields }),
     successStatus: 201,
     variables: ({ body }) => ({ input: { name: optionalString(body, 'name') ?? '', description: optionalString(body, 'description') } }),
     shape: (data) => {
@@ -115,6 +159,8 @@ export const stockListsRoutes = [
     scope: 'media',
     summary: 'A stock list (owner or member) with its items, oldest first (limit default 100, max 500; cursor)',
     operation: GetStockListDocument,
+    request: { params: listParams, query: cursorPageQuery(100, 500) },
+    response: z.object({ list_id: id, ...listFields, items: z.array(stockItem), next_cursor: nextCursor }),
     variables: ({ params, query }) => ({ id: idParam(params, 'stock list'), ...page(query, 100, 500) }),
     shape: (data) => {
       const { items, ...list } = data.stockList;
@@ -134,8 +180,11 @@ export const stockListsRoutes = [
     scope: 'media',
     summary: 'Delete a stock list with its items and memberships (owner only; saved media stay)',
     operation: DeleteStockListDocument,
+    request: { params: listParams },
+    response: z.object({ deleted: z.literal(true), list_id: id }),
+    errors: { 403: 'a member, not the owner' },
     variables: ({ params }) => ({ id: idParam(params, 'stock list') }),
-    shape: (data) => ({ deleted: true, list_id: unwrap(data.deleteStockList).databaseId }),
+    shape: (data) => ({ deleted: true as const, list_id: unwrap(data.deleteStockList).databaseId }),
   }),
   defineRoute({
     method: 'POST',
@@ -144,6 +193,9 @@ export const stockListsRoutes = [
     scope: 'media',
     summary: 'Add items (owner or member): items, an array of {url (http/https, required), title, attribution, source, thumbnail_url}; URLs already in the list are skipped',
     operation: AddStockItemsDocument,
+    request: { params: listParams, body: z.object({ items: z.array(itemInput).min(1).max(100) }) },
+    response: z.object({ list_id: id, added: count, already_in: count, item_count: count, items: z.array(stockItem).describe('the items added') }),
+    errors: { 409: 'the list would hold more than 1000 items' },
     variables: ({ params, body }) => ({ listId: idParam(params, 'stock list'), items: stockItems(body) }),
     shape: (data) => {
       const result = unwrap(data.addStockItems);
@@ -163,6 +215,16 @@ export const stockListsRoutes = [
     scope: 'media',
     summary: "Download the list's not-yet-saved items into the caller's library (at most 50 per call; each item saved, duplicate or failed on its own)",
     operation: SaveStockListDocument,
+    request: { params: listParams },
+    response: z.object({
+      list_id: id,
+      saved: count,
+      duplicates: count,
+      failed: count,
+      already_saved: count,
+      remaining: count.describe('items still to save: call again'),
+      results: z.array(z.object({ item_id: id, url: z.string(), status: z.enum(['saved', 'duplicate', 'failed']), media_id: id.nullable(), error: z.string().nullable() })),
+    }),
     variables: ({ params }) => ({ id: idParam(params, 'stock list') }),
     shape: (data) => {
       const result = unwrap(data.saveStockList);
@@ -184,10 +246,13 @@ export const stockListsRoutes = [
     scope: 'media',
     summary: 'Remove an item from its stock list (the owner any item, a member the items it added)',
     operation: RemoveStockItemDocument,
+    request: { params: idParams('stock item') },
+    response: z.object({ deleted: z.literal(true), item_id: id, list_id: id }),
+    errors: { 403: 'a member removing an item another account added' },
     variables: ({ params }) => ({ id: idParam(params, 'stock item') }),
     shape: (data) => {
       const item = unwrap(data.removeStockItem);
-      return { deleted: true, item_id: item.databaseId, list_id: item.listId };
+      return { deleted: true as const, item_id: item.databaseId, list_id: item.listId };
     },
   }),
   defineRoute({
@@ -197,6 +262,9 @@ export const stockListsRoutes = [
     scope: 'media',
     summary: 'Share a stock list (owner only): its join token, made on first use; rotate: true replaces it (members stay)',
     operation: ShareStockListDocument,
+    request: { params: listParams, body: z.object({ rotate: z.boolean().default(false).describe('replace the token (members stay)') }) },
+    response: z.object({ share_token: z.string(), join_path: z.string(), list_id: id, name: z.string() }),
+    errors: { 403: 'a member, not the owner' },
     variables: ({ params, body }) => ({ id: idParam(params, 'stock list'), rotate: optionalBool(body, 'rotate') }),
     shape: (data) => {
       const share = unwrap(data.shareStockList);
@@ -210,6 +278,9 @@ export const stockListsRoutes = [
     scope: 'media',
     summary: 'Join a shared stock list as a member (read, add items, save into your library); joining again is fine; the owner cannot join',
     operation: JoinStockListDocument,
+    request: { params: z.object({ token: z.string().describe("the list's share_token") }) },
+    response: z.object({ list_id: id, name: z.string(), owner: z.string(), role, joined_at: timestamp, already_member: z.boolean() }),
+    errors: { 409: 'the owner cannot join its own list' },
     variables: ({ params }) => ({ token: requiredString(params, 'token') }),
     shape: (data) => {
       const join = unwrap(data.joinStockList);
@@ -230,6 +301,8 @@ export const stockListsRoutes = [
     scope: 'media',
     summary: "A stock list's owner and members (owner and members may look)",
     operation: StockListMembersDocument,
+    request: { params: listParams },
+    response: z.object({ list_id: id, owner: z.string(), members: z.array(z.object({ handle: z.string(), joined_at: timestamp })), total: count }),
     variables: ({ params }) => ({ id: idParam(params, 'stock list') }),
     shape: (data) => ({
       list_id: data.stockList.databaseId,

@@ -1,11 +1,19 @@
 // Spec "Media library": POST /api/media/{id}/optimize builds an image-transformation URL. Our
 // answer (the spec leaves it open): url, width, quality, format, media_id, and what the URL serves
 // (output_width, output_height, effective_quality). See the README's transformation section.
-import { defineRoute } from '../route.js';
+import { z } from 'zod';
+import { defineMountedRoute, defineRoute } from '../route.js';
 import { optionalInt, optionalString, type Source } from '../input.js';
 import { unwrap } from '../result.js';
 import { InvalidInput } from '../../src/platform/errors.js';
 import { OptimizeMediaDocument } from '../generated/operations.js';
+import { TRANSFORM_FORMATS } from '../../src/modules/media/transform.service.js';
+import { id, idParams } from '../schemas.js';
+
+const immutableImage = [
+  { status: 200, description: 'The image; immutable (the URL changes whenever the bytes would)', contentTypes: ['image/*'], headers: { ETag: 'strong entity tag', 'Cache-Control': 'public, max-age=31536000, immutable' } },
+  { status: 304, description: 'Unchanged (If-None-Match matched the ETag)' },
+];
 
 /** quality is 'auto' or 1 to 100: a JSON number or a string; the service checks the range. */
 function qualityField(body: Source): string | undefined {
@@ -30,6 +38,25 @@ export const transformRoutes = [
     scope: 'media',
     summary: 'A signed URL serving one of your images at a width, quality and format (defaults 1200, auto, webp)',
     operation: OptimizeMediaDocument,
+    request: {
+      params: idParams('media item'),
+      body: z.object({
+        width: z.int().min(1).default(1200).describe('pixels (at most the configured maximum dimension)'),
+        quality: z.union([z.literal('auto'), z.int().min(1).max(100), z.string().regex(/^\d{1,3}$/)]).default('auto').describe("'auto' or 1 to 100"),
+        format: z.enum([...TRANSFORM_FORMATS, 'jpeg']).default('webp'),
+      }),
+    },
+    response: z.object({
+      url: z.string().describe('signed URL of the transformed image (no key needed)'),
+      width: z.int(),
+      quality: z.string().describe("'auto' or 1 to 100"),
+      format: z.string(),
+      media_id: id,
+      output_width: z.int().nullable().describe('width of what the URL serves'),
+      output_height: z.int().nullable(),
+      effective_quality: z.int().nullable().describe('the encoder quality auto chose'),
+    }),
+    errors: { 409: 'the item is in the trash, or not an image' },
     variables: ({ params, body }) => ({
       id: mediaId(params),
       width: optionalInt(body, 'width'),
@@ -49,5 +76,17 @@ export const transformRoutes = [
         effective_quality: r.effectiveQuality,
       };
     },
+  }),
+  defineMountedRoute({
+    method: 'GET',
+    path: '/media/:id/t/:variant',
+    auth: 'none',
+    summary: 'An image at a width, quality and format, by the signed URL /api/media/{id}/optimize answered (no key)',
+    request: {
+      params: idParams('media item').extend({ variant: z.string().describe('<width>x<quality>.<format>') }),
+      query: z.object({ v: z.string().describe('version: changes with the bytes'), sig: z.string().describe('signature') }),
+    },
+    produces: immutableImage,
+    errors: { 403: 'a missing or wrong signature', 404: 'no such image', 409: 'the item is in the trash, or not an image' },
   }),
 ];

@@ -15,6 +15,7 @@ import { compressResponses } from './compression.js';
 import { mediaFilesRouter } from './media-files.js';
 import { galleryRouter } from './gallery.js';
 import { transformRouter } from './transform.js';
+import { docsRouter } from './docs.js';
 import { sendError, sendJson } from './respond.js';
 
 export interface HttpAppOptions {
@@ -41,6 +42,9 @@ export function createHttpApp({ config, logger, yoga, services, routes }: HttpAp
       sendJson(res, 503, { success: false, error: 'database unavailable' });
     }
   });
+
+  // GET /openapi.json and the /docs page (no key).
+  app.use(docsRouter({ routes, publicBaseUrl: config.publicBaseUrl }));
 
   app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
   app.use(createRestRouter(yoga, services, routes));

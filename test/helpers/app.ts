@@ -31,6 +31,8 @@ export interface RequestOptions {
   /** multipart/form-data (fetch sets the content type with its boundary). */
   form?: FormData;
   headers?: Record<string, string>;
+  /** 'manual' answers a redirect as it is instead of following it. */
+  redirect?: RequestRedirect;
 }
 
 export interface TestApp {
@@ -66,7 +68,7 @@ export async function startTestApp(overrides: Partial<Config> = {}): Promise<Tes
     if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined && !headers['Content-Type']) headers['Content-Type'] = 'application/json';
     if (options.form) body = options.form;
-    const response = await fetch(url + path, { method, headers, body });
+    const response = await fetch(url + path, { method, headers, body, redirect: options.redirect });
     const text = await response.text();
     let parsed: unknown;
     try {

@@ -3,6 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createHttpApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/platform/logger.js';
@@ -31,6 +32,7 @@ beforeAll(async () => {
     scope: 'any',
     summary: 'fails on purpose',
     operation: LiveEditorStatusDocument,
+    response: z.object({}),
     shape: () => {
       throw new Error('boom: internal detail that must not leak');
     },

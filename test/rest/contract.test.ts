@@ -1,5 +1,9 @@
 // Contract test over the REST route table: every documented route has a row here, and for each the
 // method and path answer, auth and scopes are enforced, and the envelope and status are as documented.
+// Each valid call and its answer are also checked against the served OpenAPI document (GET
+// /openapi.json, made from the rows' zod schemas): the call fits the documented request, the answer
+// fits the documented response (no field missing, none undocumented, in the documented order), and
+// failures fit the documented error envelope. So the document cannot drift from what the service answers.
 // A later feature adds its routes to rest-shim/routes.ts and its rows to `cases` below.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { match } from 'path-to-regexp';
@@ -11,12 +15,30 @@ import { startFixtureSite, type FixtureSite } from '../fixtures/site.js';
 import { loadConfig } from '../../src/config.js';
 import { form, photo } from '../helpers/images.js';
 import { smallTextImageBase64 } from '../fixtures/vision/images.js';
+import { openApiChecker } from '../helpers/openapi.js';
 
 interface Call {
   params?: Record<string, string>;
   query?: Record<string, string>;
   body?: unknown;
   form?: FormData;
+  /** application/x-www-form-urlencoded fields (the gallery's password form). */
+  urlencoded?: Record<string, string>;
+}
+
+/** Path parameters and query of a URL the service answered (signed file URLs). */
+function fromUrl(route: string, answered: string): Call {
+  const parsed = new URL(answered, 'http://x');
+  const found = match<Record<string, string>>(route)(parsed.pathname);
+  if (!found) throw new Error(`${answered} is not a URL of ${route}`);
+  return { params: found.params, query: Object.fromEntries(parsed.searchParams) };
+}
+
+/** What a shared collection's gallery needs: its token (password-protected when a password is given). */
+async function sharedGallery(ctx: { t: TestApp; key: string }, password?: string): Promise<string> {
+  const id = await collection(ctx);
+  const share = await ctx.t.request('POST', `/api/media/collections/${id}/share`, { key: ctx.key, body: password ? { password } : {} });
+  return share.body.share_token as string;
 }
 
 interface ContractCase {
@@ -225,14 +247,46 @@ const cases: Record<string, ContractCase> = {
   'POST /api/admin/accounts/:handle/deactivate': { call: ({ handle }) => ({ params: { handle } }), status: 200 },
   'POST /api/admin/accounts/:handle/tier': { call: ({ handle }) => ({ params: { handle }, body: { tier: 'standard' } }), status: 200 },
   'POST /api/admin/accounts/:handle/rotate-key': { call: ({ handle }) => ({ params: { handle } }), status: 200, fields: ['account_id', 'handle'] },
+  // Routes served by their own routers (no key): signed file URLs, the gallery, health and the API document.
+  'GET /media/:id/:variant': {
+    call: async (ctx) => fromUrl('/media/:id/:variant', (await ctx.t.request('GET', `/api/media/${await mediaItem(ctx)}`, { key: ctx.key })).body.media.url),
+    status: 200,
+    contentType: /^image\/jpeg$/,
+  },
+  'GET /media/:id/t/:variant': {
+    call: async (ctx) => {
+      const optimized = await ctx.t.request('POST', `/api/media/${await mediaItem(ctx)}/optimize`, { key: ctx.key, body: { width: 50, format: 'png' } });
+      return fromUrl('/media/:id/t/:variant', optimized.body.url);
+    },
+    status: 200,
+    contentType: /^image\/png$/,
+  },
+  'GET /watermarks/:account/:file': {
+    call: async ({ t, key }) => {
+      const made = await t.request('POST', '/api/watermark', { key, body: { image: `${site.url}/img/hero.jpg`, watermark: `${site.url}/img/small-1x.png` } });
+      return fromUrl('/watermarks/:account/:file', made.body.url);
+    },
+    status: 200,
+    contentType: /^image\/jpeg$/,
+  },
+  'GET /gallery/:token': { call: async (ctx) => ({ params: { token: await sharedGallery(ctx) } }), status: 200, contentType: /^text\/html/ },
+  'POST /gallery/:token': {
+    call: async (ctx) => ({ params: { token: await sharedGallery(ctx, 'contract pw') }, urlencoded: { password: 'contract pw' } }),
+    status: 303,
+  },
+  'GET /healthz': { call: () => ({}), status: 200, fields: ['status'] },
+  'GET /openapi.json': { call: () => ({}), status: 200, contentType: /^application\/json/ },
+  'GET /docs': { call: () => ({}), status: 200, contentType: /^text\/html/ },
 };
 
 let t: TestApp;
 let site: FixtureSite;
+let openApi: ReturnType<typeof openApiChecker>;
 beforeAll(async () => {
   site = await startFixtureSite();
   const defaults = loadConfig({});
   t = await startTestApp({ fetch: { ...defaults.fetch, allowPrivateAddresses: ['127.0.0.1'] }, jobs: { concurrency: 2, leaseMs: 10_000, pollMs: 50 } });
+  openApi = openApiChecker((await t.request('GET', '/openapi.json')).body);
 });
 afterAll(async () => {
   await t.stop();
@@ -245,6 +299,12 @@ function url(route: AnyRoute, call: Call): string {
   const path = route.path.replace(/:(\w+)/g, (_m, p: string) => encodeURIComponent(call.params?.[p] ?? `missing-${p}`));
   const query = call.query ? `?${new URLSearchParams(call.query)}` : '';
   return path + query;
+}
+
+/** The request options of a call: its body in the form it takes; redirects answered as they are. */
+function sent(call: Call) {
+  const urlencoded = call.urlencoded ? { rawBody: new URLSearchParams(call.urlencoded).toString(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } } : {};
+  return { body: call.body, form: call.form, ...urlencoded, redirect: 'manual' as const };
 }
 
 async function fresh() {
@@ -263,30 +323,41 @@ describe.each(routes.map((r) => [name(r), r] as const))('%s', (_name, route) => 
   it('answers a valid call with the documented status and envelope', async () => {
     const ctx = await fresh();
     const call = await contract.call(ctx);
-    const res = await t.request(route.method, url(route, call), {
-      key: route.auth === 'key' ? ctx.key : undefined,
-      admin: route.auth === 'admin',
-      body: call.body,
-      form: call.form,
-    });
+    // The call is one the document describes as valid.
+    expect(openApi.parameters(route, call.params, call.query), 'path and query').toEqual([]);
+    if (call.body !== undefined) expect(openApi.jsonBody(route, call.body), 'JSON body').toEqual([]);
+    if (call.form) expect(openApi.formFields(route, [...new Set(call.form.keys())]), 'form').toEqual([]);
+    if (call.urlencoded) expect(openApi.formFields(route, Object.keys(call.urlencoded)), 'form').toEqual([]);
+    const res = await t.request(route.method, url(route, call), { key: route.auth === 'key' ? ctx.key : undefined, admin: route.auth === 'admin', ...sent(call) });
     expect(res.status, res.text.slice(0, 300)).toBe(contract.status);
-    if (contract.contentType) {
-      expect(res.headers.get('content-type')).toMatch(contract.contentType);
+    const documented = openApi.operation(route)?.responses?.[String(res.status)];
+    expect(documented, `status ${res.status} is documented`).toBeDefined();
+    if (contract.contentType || !documented.content?.['application/json']) {
+      if (contract.contentType) expect(res.headers.get('content-type')).toMatch(contract.contentType);
+      // A binary (or bodiless) answer: its type is one the document names for this status.
+      const types = openApi.contentTypes(route, res.status);
+      const type = res.headers.get('content-type')?.split(';')[0] ?? '';
+      if (types.length) expect(types.some((t) => t === '*/*' || t === type || (t.endsWith('/*') && type.startsWith(t.slice(0, -1)))), `${type} is one of ${types}`).toBe(true);
       return;
     }
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(Object.keys(res.body)[0]).toBe('success');
     expect(res.body.success).toBe(true);
     if (contract.fields) expect(Object.keys(res.body).slice(1, 1 + contract.fields.length)).toEqual(contract.fields);
+    // The answer is the documented one: every field, of its type, none more, in the documented order.
+    expect(openApi.response(route, res.status, res.body), JSON.stringify(res.body).slice(0, 500)).toEqual([]);
+    const order = openApi.propertyOrder(route, res.status, res.body);
+    expect(Object.keys(res.body)).toEqual(order.filter((field) => field in res.body));
   });
 
   if (route.auth !== 'none') {
     it('refuses a call without credentials with 401', async () => {
       const ctx = await fresh();
       const call = await contract.call(ctx);
-      const res = await t.request(route.method, url(route, call), { body: call.body, form: call.form });
+      const res = await t.request(route.method, url(route, call), sent(call));
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ success: false, error: expect.any(String) });
+      expect(openApi.response(route, 401, res.body)).toEqual([]);
     });
   }
 
@@ -296,8 +367,9 @@ describe.each(routes.map((r) => [name(r), r] as const))('%s', (_name, route) => 
       const otherScopes = ['scrape', 'generate', 'search', 'media'].filter((s) => s !== route.scope).join(',');
       const sub = await t.request('POST', '/api/platform/sub-keys', { key: ctx.key, body: { scopes: otherScopes } });
       const call = await contract.call(ctx);
-      const res = await t.request(route.method, url(route, call), { key: sub.body.sub_key, body: call.body, form: call.form });
+      const res = await t.request(route.method, url(route, call), { key: sub.body.sub_key, ...sent(call) });
       expect(res.status).toBe(403);
+      expect(openApi.response(route, 403, res.body)).toEqual([]);
       expect(res.body.error).toMatch(route.scope === 'master' ? /master key/ : new RegExp(`'${route.scope}' scope`));
     });
   }
@@ -308,7 +380,7 @@ describe.each(routes.map((r) => [name(r), r] as const))('%s', (_name, route) => 
       const scopes = route.scope === 'any' ? 'media' : route.scope;
       const sub = await t.request('POST', '/api/platform/sub-keys', { key: ctx.key, body: { scopes } });
       const call = await contract.call(ctx);
-      const res = await t.request(route.method, url(route, call), { key: sub.body.sub_key, body: call.body, form: call.form });
+      const res = await t.request(route.method, url(route, call), { key: sub.body.sub_key, ...sent(call) });
       expect(res.status).toBe(contract.status);
     });
   }

@@ -1,0 +1,21 @@
+// Building blocks of the route table's documented requests and answers (RouteRequest and `response`
+// in rest-shim/route.ts): REST names and the wire's types (integer ids, ISO 8601 UTC times). Input
+// rules stay in the modules' zod schemas; these only say what the REST surface adds around them.
+import { z } from 'zod';
+
+/** An instant on the wire: ISO 8601 in UTC (`2026-11-22T04:14:52.738Z`). */
+export const timestamp = z.iso.datetime();
+export const id = z.int().positive();
+export const count = z.int().min(0);
+
+/** `:id` in a path: an integer id of the thing named. */
+export const idParams = (what: string) => z.object({ id: z.int().positive().describe(`the ${what} id`) });
+
+/** `limit` and `cursor` of a list paged by cursor (answers `next_cursor`). */
+export const cursorPageQuery = (defaultSize: number, maxSize: number) =>
+  z.object({
+    limit: z.int().min(1).max(maxSize).default(defaultSize).describe(`page size (default ${defaultSize}, at most ${maxSize})`),
+    cursor: z.string().optional().describe('next_cursor of the previous page'),
+  });
+
+export const nextCursor = z.string().nullable().describe('pass as cursor for the next page; null on the last page');
