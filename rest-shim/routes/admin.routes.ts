@@ -13,9 +13,9 @@ import {
 } from '../generated/operations.js';
 
 import { id, timestamp } from '../schemas.js';
+import { createSchema as createAccountSchema } from '../../src/modules/accounts/accounts.service.js';
 
 const handleParams = z.object({ handle: z.string().describe("the account's handle") });
-const handle = z.string().regex(/^[a-z0-9][a-z0-9_-]{1,31}$/i).describe('2 to 32 characters: letters, digits, _ or -, starting with a letter or digit (stored lower-case)');
 
 const account = z
   .object({
@@ -53,7 +53,7 @@ export const adminRoutes = [
     auth: 'admin',
     summary: 'Create an account; the answer holds its master API key, shown only once',
     operation: AdminCreateAccountDocument,
-    request: { body: z.object({ handle, email: z.email().optional(), tier: z.string().optional().describe('a configured tier (default standard)') }) },
+    request: { body: createAccountSchema.extend({ tier: createAccountSchema.shape.tier.describe('a configured tier (default standard)') }) },
     response: accountWithKey,
     errors: { 409: 'the handle or email is taken' },
     successStatus: 201,

@@ -20,12 +20,12 @@ import {
 } from '../generated/operations.js';
 import { InvalidInput } from '../../src/platform/errors.js';
 import { WEBHOOK_EVENTS } from '../../src/modules/automation/webhook-events.js';
-import { FREQUENCIES } from '../../src/modules/automation/schedules.service.js';
-import { scrapeInputSchema } from '../../src/modules/scrape/scrape.input.js';
+import { createSchema as createScheduleSchema, FREQUENCIES } from '../../src/modules/automation/schedules.service.js';
+import { eventsSchema, secretSchema } from '../../src/modules/automation/webhooks.service.js';
 import { count, cursorPageQuery, id, idParams, nextCursor, timestamp } from '../schemas.js';
 
 const webhookUrl = z.string().max(2048).describe('an https:// URL (http only where the service sets WEBHOOK_ALLOW_HTTP=true)');
-const webhookSecret = z.string().min(1).max(256).describe('signs deliveries: HMAC-SHA256 in the X-Service-Signature header');
+const webhookSecret = secretSchema.describe('signs deliveries: HMAC-SHA256 in the X-Service-Signature header');
 
 const webhook = z.object({ id, url: z.string(), events: z.array(z.string()), has_secret: z.boolean(), created_at: timestamp }).meta({ id: 'Webhook', description: 'A webhook; its secret is never shown' });
 
@@ -67,16 +67,9 @@ const schedule = z.object({ id, ...scheduleFields }).meta({ id: 'Schedule', desc
 const { next_run, ...scheduleFieldsButNextRun } = scheduleFields;
 const { enabled, ...scheduleFieldsButState } = scheduleFieldsButNextRun;
 
-const scrape = scrapeInputSchema.shape;
-const createScheduleBody = z.object({
-  url: scrape.url,
-  name: z.string().min(1).max(100),
-  schedule: z.enum(FREQUENCIES).default('weekly'),
-  hour: z.int().min(0).max(23).default(8).describe('UTC hour'),
-  day_of_week: z.int().min(0).max(6).optional().describe('0 = Monday to 6 = Sunday; weekly schedules only (default 0)'),
-  max_files: scrape.max_files,
-  sniper_mode: scrape.sniper_mode,
-  ai_labeling: scrape.ai_labeling,
+const createScheduleBody = createScheduleSchema.safeExtend({
+  hour: createScheduleSchema.shape.hour.describe('UTC hour'),
+  day_of_week: createScheduleSchema.shape.day_of_week.describe('0 = Monday to 6 = Sunday; weekly schedules only (default 0)'),
 });
 
 /** Path ids are integers. */
@@ -162,7 +155,7 @@ export const automationRoutes = [
       body: z.object({
         url: webhookUrl,
         secret: webhookSecret.optional(),
-        events: z.array(z.enum(WEBHOOK_EVENTS)).min(1).optional().describe('event types to receive (default all; a comma-separated string works too)'),
+        events: eventsSchema.describe(`event types to receive: some of ${WEBHOOK_EVENTS.join(', ')} (default all; a comma-separated string works too)`),
       }),
     },
     response: z.object({ webhook_id: id, url: z.string(), events: z.array(z.string()), has_secret: z.boolean(), created_at: timestamp }),

@@ -18,6 +18,7 @@ import {
 import { InvalidInput } from '../../src/platform/errors.js';
 import { mediaItem, mediaJson } from './media.routes.js';
 import { count, cursorPageQuery, id, idParams, nextCursor, timestamp } from '../schemas.js';
+import { addItemsSchema, collectionSchema, shareSchema } from '../../src/modules/media/collections.service.js';
 
 const collectionFields = {
   name: z.string(),
@@ -116,7 +117,7 @@ export const collectionsRoutes = [
     scope: 'media',
     summary: 'Create a collection: name (required), description',
     operation: CreateCollectionDocument,
-    request: { body: z.object({ name: z.string().min(1).max(200), description: z.string().max(2000).optional() }) },
+    request: { body: collectionSchema },
     response: z.object({ collection_id: id, ...collectionFields }),
     successStatus: 201,
     variables: ({ body }) => ({ input: { name: optionalString(body, 'name') ?? '', description: optionalString(body, 'description') } }),
@@ -153,7 +154,7 @@ export const collectionsRoutes = [
     scope: 'media',
     summary: "Add media items (media_ids: array); ids already in are skipped; another account's id fails the whole call with 404",
     operation: AddCollectionItemsDocument,
-    request: { params: collectionParams, body: z.object({ media_ids: z.array(id).min(1).max(500) }) },
+    request: { params: collectionParams, body: addItemsSchema },
     response: z.object({ collection_id: id, added: count, already_in: count, item_count: count }),
     errors: { 404: "the collection, or a media id that is missing or another account's (nothing is added)" },
     variables: ({ params, body }) => ({ id: idParam(params, 'collection'), mediaIds: optionalIdList(body, 'media_ids', 'media') }),
@@ -183,7 +184,7 @@ export const collectionsRoutes = [
     operation: ShareCollectionDocument,
     request: {
       params: collectionParams,
-      body: z.object({ public: z.boolean().default(true).describe('false without a password turns sharing off'), password: z.string().min(4).max(200).optional().describe('protects the gallery page') }),
+      body: shareSchema.extend({ public: shareSchema.shape.public.describe('false without a password turns sharing off'), password: shareSchema.shape.password.describe('protects the gallery page') }),
     },
     response: z.object({
       share_token: z.string().nullable(),

@@ -28,6 +28,7 @@ import {
 } from '../generated/operations.js';
 import { bulkSchema, MEDIA_KINDS, mirrorSchema, pageSchema, searchSchema, tagChangeSchema, updateSchema, uploadSchema } from '../../src/modules/media/media.input.js';
 import { count, id, idParams, timestamp } from '../schemas.js';
+import { nameSchema as folderName } from '../../src/modules/media/folders.service.js';
 
 /** One item of the media library, as every media route answers it. */
 export const mediaItem = z
@@ -65,7 +66,6 @@ const mediaPage = z.object({ items: z.array(mediaItem), total: count, limit: cou
 const mediaParams = idParams('media item');
 const folderParams = idParams('folder');
 const folder = z.object({ id, name: z.string(), created_at: timestamp });
-const folderName = z.object({ name: z.string().min(1).max(200) });
 const tagsText = z.string().describe('a JSON array of strings, e.g. ["beach","sunset"]');
 
 export function mediaJson(m: MediaFieldsFragment): z.input<typeof mediaItem> {

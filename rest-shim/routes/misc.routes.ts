@@ -4,6 +4,8 @@ import { defineRoute } from '../route.js';
 import { optionalBool, optionalInt, optionalString } from '../input.js';
 import { unwrap } from '../result.js';
 import { FeaturedImageDocument, LiveEditorStatusDocument, SearchLinksDocument } from '../generated/operations.js';
+import { querySchema as searchLinksQuery } from '../../src/modules/search-links/search-links.service.js';
+import { inputSchema as featuredInput } from '../../src/modules/featured/featured.service.js';
 
 const FEATURED_SOURCES = ['og_meta', 'twitter_meta', 'json_ld', 'link_image_src', 'next_data', 'img_tag', 'srcset', 'regex'] as const;
 const score = z.int().min(0).max(100);
@@ -26,7 +28,7 @@ export const miscRoutes = [
     scope: 'search',
     summary: 'Deep links to web and reverse image search engines (query: text or image URL)',
     operation: SearchLinksDocument,
-    request: { query: z.object({ query: z.string().min(1).max(500).describe('text, or an image URL (adds reverse image search links)') }) },
+    request: { query: z.object({ query: searchLinksQuery.shape.query.describe('text, or an image URL (adds reverse image search links)') }) },
     response: z.object({ query: z.string(), links: z.array(z.object({ name: z.string(), kind: z.enum(['web', 'images', 'reverse_image']), url: z.string() })) }),
     // An absent query still reaches the service, whose message says what is expected.
     variables: ({ query }) => ({ query: optionalString(query, 'query') ?? '' }),
@@ -43,10 +45,10 @@ export const miscRoutes = [
     summary: "A page's featured image with a score; all=true ranks every candidate; min_score drops weaker ones",
     operation: FeaturedImageDocument,
     request: {
-      query: z.object({
-        url: z.string().max(2048).describe('the page: an absolute http or https URL'),
-        all: z.boolean().default(false).describe('rank every candidate (true/false/1/0)'),
-        min_score: score.default(0).describe('drop candidates scoring less'),
+      query: featuredInput.extend({
+        url: featuredInput.shape.url.describe('the page: an absolute http or https URL'),
+        all: featuredInput.shape.all.describe('rank every candidate (true/false/1/0)'),
+        min_score: featuredInput.shape.min_score.describe('drop candidates scoring less'),
       }),
     },
     response: z.object({

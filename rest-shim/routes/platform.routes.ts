@@ -5,6 +5,7 @@ import { optionalInt, optionalString, requiredString } from '../input.js';
 import { unwrap } from '../result.js';
 import { CreateSubKeyDocument, ListSubKeysDocument, RevokeSubKeyDocument, type SubKeyFieldsFragment } from '../generated/operations.js';
 import { SUB_KEY_SCOPES } from '../../src/modules/platform/scopes.js';
+import { createSchema as createSubKeySchema } from '../../src/modules/platform/sub-keys.service.js';
 import { count, cursorPageQuery, id, nextCursor, timestamp } from '../schemas.js';
 
 const scopesText = z.string().describe(`comma-separated subset of ${SUB_KEY_SCOPES.join(', ')}`);
@@ -53,11 +54,10 @@ export const platformRoutes = [
     summary: 'Create a scoped, credit-limited sub-key',
     operation: CreateSubKeyDocument,
     request: {
-      body: z.object({
-        label: z.string().max(100).optional(),
-        credit_limit: z.int().min(1).max(10_000_000).default(50).describe('requests the key may make in its life'),
-        scopes: scopesText.optional().describe(`comma-separated subset of ${SUB_KEY_SCOPES.join(', ')} (default all)`),
-        expires_days: z.int().min(1).max(3650).optional().describe('days until it expires (default never)'),
+      body: createSubKeySchema.extend({
+        credit_limit: createSubKeySchema.shape.credit_limit.describe('requests the key may make in its life'),
+        scopes: createSubKeySchema.shape.scopes.describe(`comma-separated subset of ${SUB_KEY_SCOPES.join(', ')} (default all)`),
+        expires_days: createSubKeySchema.shape.expires_days.describe('days until it expires (default never)'),
       }),
     },
     response: z.object({

@@ -16,7 +16,7 @@ const handleSchema = z
   .toLowerCase()
   .regex(/^[a-z0-9][a-z0-9_-]{1,31}$/, 'expected 2 to 32 characters: letters, digits, _ or -, starting with a letter or digit');
 
-const createSchema = z.object({
+export const createSchema = z.object({
   handle: handleSchema,
   email: z.email('expected an email address').optional(),
   tier: z.string().optional(),

@@ -27,7 +27,7 @@ const scrapeFields = scrapeInputSchema.shape;
 const hourMessage = 'expected an integer from 0 to 23 (UTC hour)';
 const dayMessage = 'expected an integer from 0 (Monday) to 6 (Sunday)';
 
-const createSchema = z
+export const createSchema = z
   .object({
     url: scrapeFields.url,
     name: z.string({ error: 'name is required: a label for the schedule' }).trim().min(1, 'name is required: a label for the schedule').max(100, 'expected at most 100 characters'),

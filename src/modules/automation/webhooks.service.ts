@@ -61,9 +61,9 @@ function urlProblem(value: string, options: WebhooksOptions): string | null {
   return null;
 }
 
-const secretSchema = z.string({ error: 'expected a string' }).min(1, 'expected at least 1 character (or leave it out)').max(256, 'expected at most 256 characters');
+export const secretSchema = z.string({ error: 'expected a string' }).min(1, 'expected at least 1 character (or leave it out)').max(256, 'expected at most 256 characters');
 
-const eventsSchema = z
+export const eventsSchema = z
   .array(z.string({ error: 'expected event type names' }), { error: `expected an array of event types (${WEBHOOK_EVENTS.join(', ')})` })
   .optional()
   .transform((names, ctx) => {

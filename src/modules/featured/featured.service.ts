@@ -5,7 +5,7 @@ import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import { parseInput } from '../../platform/validation.js';
 import { extractFeaturedCandidates, type FeaturedCandidate, type FeaturedSource } from './featured.extractor.js';
 
-const inputSchema = z.object({
+export const inputSchema = z.object({
   url: z
     .string({ error: 'url is required: the full URL of the page' })
     .trim()

@@ -25,20 +25,20 @@ export function galleryPath(token: string): string {
   return `/gallery/${token}`;
 }
 
-const collectionSchema = z.object({
+export const collectionSchema = z.object({
   name: z.string({ error: 'name is required: the collection name' }).trim().min(1, 'name is required: the collection name').max(200, 'expected at most 200 characters'),
   description: z.string({ error: 'expected a string' }).trim().max(2000, 'expected at most 2000 characters').optional(),
 });
 
 const mediaIdsMessage = 'media_ids is required: an array of media ids';
-const addItemsSchema = z.object({
+export const addItemsSchema = z.object({
   media_ids: z
     .array(z.number({ error: 'expected media ids (integers)' }).int('expected media ids (integers)').positive('expected media ids'), { error: mediaIdsMessage })
     .min(1, mediaIdsMessage)
     .max(500, 'expected at most 500 ids'),
 });
 
-const shareSchema = z.object({
+export const shareSchema = z.object({
   public: z.boolean({ error: 'expected true or false' }).default(true),
   password: z.string({ error: 'expected a string' }).min(4, 'expected at least 4 characters').max(200, 'expected at most 200 characters').optional(),
 });

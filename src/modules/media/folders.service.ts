@@ -9,7 +9,7 @@ import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/actor.js';
 import { folderPolicy } from './media.access.js';
 
-const nameSchema = z.object({
+export const nameSchema = z.object({
   name: z.string({ error: 'name is required: the folder name' }).trim().min(1, 'name is required: the folder name').max(200, 'expected at most 200 characters'),
 });
 

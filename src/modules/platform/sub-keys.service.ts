@@ -15,7 +15,7 @@ import type { EventBus } from '../../platform/events.js';
 export const DEFAULT_CREDIT_LIMIT = 50;
 const DAY_MS = 86_400_000;
 
-const createSchema = z.object({
+export const createSchema = z.object({
   label: z.string().trim().max(100, 'expected at most 100 characters').optional(),
   credit_limit: z
     .number({ error: 'expected an integer' })

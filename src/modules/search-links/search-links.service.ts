@@ -9,7 +9,7 @@ export interface SearchLink {
   url: string;
 }
 
-const querySchema = z.object({
+export const querySchema = z.object({
   query: z
     .string({ error: 'query is required: the text (or image URL) to search for' })
     .trim()
