@@ -105,6 +105,20 @@ describe(`the built service${distributed ? ' (API process + worker process, Post
     expect(await res.text()).toMatch(/graphiql/i);
   });
 
+  it('serves the OpenAPI document and the /docs page with every asset it references', async () => {
+    const document = await fetch(`${base}/openapi.json`);
+    expect(document.status).toBe(200);
+    expect(((await document.json()) as { openapi: string }).openapi).toBe('3.1.0');
+    const page = await (await fetch(`${base}/docs`)).text();
+    const assets = [...page.matchAll(/\s(?:src|href)="(\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(assets).toContain('/docs/swagger-ui-bundle.js');
+    for (const asset of assets) {
+      const res = await fetch(base + asset);
+      expect(res.status, asset).toBe(200);
+      await res.arrayBuffer();
+    }
+  });
+
   it('runs a scrape job to completion and serves its files', async () => {
     const started = await fetch(`${base}/api/scrape`, {
       method: 'POST',
