@@ -9,7 +9,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Router, type Response } from 'express';
 import type { AnyRoute } from '../../rest-shim/route.js';
-import { buildOpenApiDocument } from '../../rest-shim/openapi.js';
 
 export const OPENAPI_PATH = '/openapi.json';
 export const DOCS_PATH = '/docs';
@@ -68,7 +67,9 @@ export function docsRouter({ routes, publicBaseUrl }: DocsOptions): Router {
   let document: string | undefined;
   let uiFolder: string | undefined;
 
-  router.get(OPENAPI_PATH, (_req, res) => {
+  router.get(OPENAPI_PATH, async (_req, res) => {
+    // Its builder loads with the first request; the document is kept (about 180 KB) from then on.
+    const { buildOpenApiDocument } = await import('../../rest-shim/openapi.js');
     document ??= JSON.stringify({
       ...buildOpenApiDocument(routes, {
         title: 'Image service',
