@@ -1,6 +1,7 @@
 // Readers for REST inputs (query string, JSON body, path). Each names the field and what was
 // expected when the value has the wrong type; ranges and meaning are the services' business.
 import { InvalidInput } from '../src/platform/errors.js';
+import { parsePathId } from '../src/platform/validation.js';
 
 export type Source = Record<string, unknown>;
 
@@ -34,4 +35,9 @@ export function optionalBool(source: Source, name: string): boolean | undefined 
   if (value === 1 || value === '1' || value === 'true') return true;
   if (value === 0 || value === '0' || value === 'false') return false;
   throw new InvalidInput(`${name}: expected true or false (or 1 or 0)`, name);
+}
+
+/** A path id (`:id`, `:job_id` ...): one parser for every route. */
+export function pathId(params: Record<string, string>, what = '', name = 'id'): number {
+  return parsePathId(params[name], name, what);
 }

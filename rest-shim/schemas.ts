@@ -2,6 +2,7 @@
 // in rest-shim/route.ts): REST names and the wire's types (integer ids, ISO 8601 UTC times). Input
 // rules stay in the modules' zod schemas; these only say what the REST surface adds around them.
 import { z } from 'zod';
+import { objectId } from '../src/platform/validation.js';
 
 /** An instant on the wire: ISO 8601 in UTC (`2026-11-22T04:14:52.738Z`). */
 export const timestamp = z.iso.datetime();
@@ -9,7 +10,7 @@ export const id = z.int().positive();
 export const count = z.int().min(0);
 
 /** `:id` in a path: an integer id of the thing named. */
-export const idParams = (what: string) => z.object({ id: z.int().positive().describe(`the ${what} id`) });
+export const idParams = (what: string) => z.object({ id: objectId.describe(`the ${what} id`) });
 
 /** `limit` and `cursor` of a list paged by cursor (answers `next_cursor`). */
 export const cursorPageQuery = (defaultSize: number, maxSize: number) =>

@@ -1,7 +1,7 @@
 // Spec "Automation": webhooks (with their delivery log, our route) and schedules.
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
-import { optionalBool, optionalInt, optionalString, type Source } from '../input.js';
+import { optionalBool, optionalInt, optionalString, pathId, type Source } from '../input.js';
 import { unwrap } from '../result.js';
 import {
   CreateScheduleDocument,
@@ -71,13 +71,6 @@ const createScheduleBody = createScheduleSchema.safeExtend({
   hour: createScheduleSchema.shape.hour.describe('UTC hour'),
   day_of_week: createScheduleSchema.shape.day_of_week.describe('0 = Monday to 6 = Sunday; weekly schedules only (default 0)'),
 });
-
-/** Path ids are integers. */
-function idParam(params: Record<string, string>, what: string): number {
-  const value = params.id ?? '';
-  if (!/^\d{1,9}$/.test(value)) throw new InvalidInput(`id: expected an integer ${what} id`, 'id');
-  return Number(value);
-}
 
 /** An array of strings; a comma-separated string is accepted too. */
 function optionalStringList(source: Source, name: string): string[] | undefined {
@@ -197,7 +190,7 @@ export const automationRoutes = [
     operation: DeleteWebhookDocument,
     request: { params: idParams('webhook') },
     response: z.object({ deleted: z.literal(true), webhook_id: id }),
-    variables: ({ params }) => ({ id: idParam(params, 'webhook') }),
+    variables: ({ params }) => ({ id: pathId(params, 'webhook') }),
     shape: (data) => ({ deleted: true as const, webhook_id: unwrap(data.deleteWebhook).databaseId }),
   }),
   defineRoute({
@@ -238,7 +231,7 @@ export const automationRoutes = [
     operation: ListWebhookDeliveriesDocument,
     request: { params: idParams('webhook'), query: cursorPageQuery(50, 200).extend({ status: z.enum(['pending', 'delivered', 'failed']).optional() }) },
     response: z.object({ webhook_id: id, deliveries: z.array(delivery), total: count, next_cursor: nextCursor }),
-    variables: ({ params, query }) => ({ id: idParam(params, 'webhook'), ...page(query, 50), status: deliveryStatus(query) }),
+    variables: ({ params, query }) => ({ id: pathId(params, 'webhook'), ...page(query, 50), status: deliveryStatus(query) }),
     shape: (data) => {
       const connection = data.webhook.deliveries;
       return {
@@ -305,7 +298,7 @@ export const automationRoutes = [
     operation: DeleteScheduleDocument,
     request: { params: idParams('schedule') },
     response: z.object({ deleted: z.literal(true), schedule_id: id }),
-    variables: ({ params }) => ({ id: idParam(params, 'schedule') }),
+    variables: ({ params }) => ({ id: pathId(params, 'schedule') }),
     shape: (data) => ({ deleted: true as const, schedule_id: unwrap(data.deleteSchedule).databaseId }),
   }),
   defineRoute({
@@ -317,7 +310,7 @@ export const automationRoutes = [
     operation: ToggleScheduleDocument,
     request: { params: idParams('schedule'), body: z.object({ enabled: z.boolean().optional().describe('omitted: flips it') }) },
     response: z.object({ schedule_id: id, enabled, next_run, ...scheduleFieldsButState }),
-    variables: ({ params, body }) => ({ id: idParam(params, 'schedule'), enabled: optionalBool(body, 'enabled') }),
+    variables: ({ params, body }) => ({ id: pathId(params, 'schedule'), enabled: optionalBool(body, 'enabled') }),
     shape: (data) => {
       const { id, enabled, next_run, ...rest } = scheduleJson(unwrap(data.toggleSchedule));
       return { schedule_id: id, enabled, next_run, ...rest };

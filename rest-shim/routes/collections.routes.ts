@@ -4,7 +4,7 @@
 import { parsePrismaCursor } from '@pothos/plugin-prisma';
 import { z } from 'zod';
 import { defineMountedRoute, defineRoute } from '../route.js';
-import { optionalBool, optionalInt, optionalString, type Source } from '../input.js';
+import { optionalBool, optionalInt, optionalString, pathId, type Source } from '../input.js';
 import { unwrap } from '../result.js';
 import {
   AddCollectionItemsDocument,
@@ -37,13 +37,6 @@ const galleryParams = z.object({ token: z.string().describe('share_token of a sh
 const htmlPage = (status: number, description: string) => ({ status, description, contentTypes: ['text/html'] });
 
 const MAX_INT = 2_147_483_647;
-
-/** Path ids are integers (GraphQL Int: 32 bits). */
-export function idParam(params: Record<string, string>, what: string): number {
-  const value = params.id ?? '';
-  if (!/^\d{1,10}$/.test(value) || Number(value) < 1 || Number(value) > MAX_INT) throw new InvalidInput(`id: expected an integer ${what} id`, 'id');
-  return Number(value);
-}
 
 /** An array of positive integer ids, or undefined when absent (the service says it is required). */
 export function optionalIdList(source: Source, name: string, what: string): number[] | undefined {
@@ -135,7 +128,7 @@ export const collectionsRoutes = [
     operation: GetCollectionDocument,
     request: { params: collectionParams, query: cursorPageQuery(100, 500) },
     response: z.object({ collection_id: id, ...collectionFields, items: z.array(mediaItem.extend({ added_at: timestamp })), next_cursor: nextCursor }),
-    variables: ({ params, query }) => ({ id: idParam(params, 'collection'), ...page(query, 100, 500) }),
+    variables: ({ params, query }) => ({ id: pathId(params, 'collection'), ...page(query, 100, 500) }),
     shape: (data) => {
       const { items, ...collection } = data.collection;
       const { id, ...rest } = collectionJson(collection);
@@ -157,7 +150,7 @@ export const collectionsRoutes = [
     request: { params: collectionParams, body: addItemsSchema },
     response: z.object({ collection_id: id, added: count, already_in: count, item_count: count }),
     errors: { 404: "the collection, or a media id that is missing or another account's (nothing is added)" },
-    variables: ({ params, body }) => ({ id: idParam(params, 'collection'), mediaIds: optionalIdList(body, 'media_ids', 'media') }),
+    variables: ({ params, body }) => ({ id: pathId(params, 'collection'), mediaIds: optionalIdList(body, 'media_ids', 'media') }),
     shape: (data) => {
       const result = unwrap(data.addCollectionItems);
       return { collection_id: result.collection.databaseId, added: result.added, already_in: result.alreadyIn, item_count: result.collection.itemCount };
@@ -172,7 +165,7 @@ export const collectionsRoutes = [
     operation: DeleteCollectionDocument,
     request: { params: collectionParams },
     response: z.object({ deleted: z.literal(true), collection_id: id }),
-    variables: ({ params }) => ({ id: idParam(params, 'collection') }),
+    variables: ({ params }) => ({ id: pathId(params, 'collection') }),
     shape: (data) => ({ deleted: true as const, collection_id: unwrap(data.deleteCollection).databaseId }),
   }),
   defineRoute({
@@ -194,7 +187,7 @@ export const collectionsRoutes = [
       password_protected: z.boolean(),
       collection_id: id,
     }),
-    variables: ({ params, body }) => ({ id: idParam(params, 'collection'), public: optionalBool(body, 'public'), password: optionalString(body, 'password') }),
+    variables: ({ params, body }) => ({ id: pathId(params, 'collection'), public: optionalBool(body, 'public'), password: optionalString(body, 'password') }),
     shape: (data) => {
       const share = unwrap(data.shareCollection);
       return {

@@ -1,10 +1,9 @@
 // Spec "Scraping": start a scrape, poll its job, fetch its files one by one or as one ZIP.
 import { z } from 'zod';
 import { defineRoute, defineStreamRoute } from '../route.js';
-import { optionalBool, optionalInt, optionalString, type Source } from '../input.js';
+import { optionalBool, optionalInt, optionalString, pathId, type Source } from '../input.js';
 import { unwrap } from '../result.js';
 import { GetJobDocument, StartScrapeDocument, type GetJobQuery } from '../generated/operations.js';
-import { InvalidInput } from '../../src/platform/errors.js';
 import { sendJobFile, sendJobArchive } from '../../src/http/files.js';
 import { scrapeInputSchema } from '../../src/modules/scrape/scrape.input.js';
 import { count, id, timestamp } from '../schemas.js';
@@ -39,13 +38,6 @@ const jobResponse = z.union([
   }),
   z.object({ status: z.literal('failed'), job_id: id, error: z.string(), progress, ...times }),
 ]);
-
-/** Path ids are integers; anything else is a 404 like an unknown job. */
-export function jobIdParam(params: Record<string, string>, name = 'job_id'): number {
-  const value = params[name] ?? '';
-  if (!/^\d{1,9}$/.test(value)) throw new InvalidInput(`${name}: expected an integer job id`, name);
-  return Number(value);
-}
 
 /** Job as polled (spec "Job result"); success is false only for a failed job. */
 function jobJson(job: NonNullable<GetJobQuery['job']>, downloadUrl: string) {
@@ -123,7 +115,7 @@ export const jobsRoutes = [
     operation: GetJobDocument,
     request: { params: jobParams },
     response: jobResponse,
-    variables: ({ params }) => ({ id: jobIdParam(params), first: 10_000 }),
+    variables: ({ params }) => ({ id: pathId(params, 'job', 'job_id'), first: 10_000 }),
     shape: (data, input) => {
       const { success: _success, ...rest } = jobJson(data.job, `${input.baseUrl}/download/${data.job.databaseId}`);
       return rest;
@@ -143,7 +135,7 @@ export const jobsRoutes = [
       { status: 304, description: 'Unchanged (If-None-Match matched the ETag)' },
     ],
     errors: { 416: 'the Range lies outside the file' },
-    handle: (context, { params }, req, res) => sendJobFile(context, jobIdParam(params), params.filename ?? '', req, res),
+    handle: (context, { params }, req, res) => sendJobFile(context, pathId(params, 'job', 'job_id'), params.filename ?? '', req, res),
   }),
   defineStreamRoute({
     method: 'GET',
@@ -154,6 +146,6 @@ export const jobsRoutes = [
     request: { params: jobParams },
     produces: [{ status: 200, description: 'A ZIP archive of the files', contentTypes: ['application/zip'], headers: { 'Content-Disposition': 'attachment; filename="job-<id>.zip"' } }],
     errors: { 409: 'the job has not completed yet' },
-    handle: (context, { params }, _req, res) => sendJobArchive(context, jobIdParam(params), res),
+    handle: (context, { params }, _req, res) => sendJobArchive(context, pathId(params, 'job', 'job_id'), res),
   }),
 ];

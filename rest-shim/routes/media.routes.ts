@@ -3,7 +3,7 @@
 // `limit`, `offset`; a folder is `folder`. See the README's media section.
 import { z } from 'zod';
 import { defineMountedRoute, defineRoute } from '../route.js';
-import { optionalInt, optionalString, requiredString, type Source } from '../input.js';
+import { optionalInt, optionalString, pathId, requiredString, type Source } from '../input.js';
 import { unwrap } from '../result.js';
 import { InvalidInput } from '../../src/platform/errors.js';
 import {
@@ -100,13 +100,6 @@ export function mediaJson(m: MediaFieldsFragment): z.input<typeof mediaItem> {
 }
 
 const pageJson = (p: MediaPageFieldsFragment) => ({ items: p.items.map(mediaJson), total: p.total, limit: p.limit, offset: p.offset });
-
-/** Path ids are integers. */
-export function idParam(params: Record<string, string>, name = 'id'): number {
-  const value = params[name] ?? '';
-  if (!/^\d{1,9}$/.test(value)) throw new InvalidInput(`${name}: expected an integer id`, name);
-  return Number(value);
-}
 
 /** Multipart sends every field as text: `tags` is a JSON array there, an array in JSON bodies. */
 function tagsField(body: Source): string[] | undefined {
@@ -328,7 +321,7 @@ export const mediaRoutes = [
     request: { params: folderParams, body: folderName },
     response: z.object({ folder }),
     errors: { 409: 'a folder of that name exists' },
-    variables: ({ params, body }) => ({ id: idParam(params), name: requiredString(body, 'name', 'name is required: the folder name') }),
+    variables: ({ params, body }) => ({ id: pathId(params, 'folder'), name: requiredString(body, 'name', 'name is required: the folder name') }),
     shape: (data) => {
       const f = unwrap(data.renameFolder);
       return { folder: { id: f.databaseId, name: f.name, created_at: f.createdAt } };
@@ -343,7 +336,7 @@ export const mediaRoutes = [
     operation: DeleteFolderDocument,
     request: { params: folderParams },
     response: z.object({ deleted: z.literal(true), folder_id: id }),
-    variables: ({ params }) => ({ id: idParam(params) }),
+    variables: ({ params }) => ({ id: pathId(params, 'folder') }),
     shape: (data) => ({ deleted: true as const, folder_id: unwrap(data.deleteFolder).databaseId }),
   }),
   defineRoute({
@@ -355,7 +348,7 @@ export const mediaRoutes = [
     operation: GetMediaDocument,
     request: { params: mediaParams },
     response: z.object({ media: mediaItem }),
-    variables: ({ params }) => ({ id: idParam(params) }),
+    variables: ({ params }) => ({ id: pathId(params, 'media item') }),
     shape: (data) => ({ media: mediaJson(data.media) }),
   }),
   defineRoute({
@@ -368,7 +361,7 @@ export const mediaRoutes = [
     request: { params: mediaParams, body: updateSchema },
     response: z.object({ media: mediaItem }),
     variables: ({ params, body }) => ({
-      id: idParam(params),
+      id: pathId(params, 'media item'),
       input: {
         name: optionalString(body, 'name'),
         group: nullable(body, 'group', optionalString),
@@ -388,7 +381,7 @@ export const mediaRoutes = [
     operation: TrashMediaDocument,
     request: { params: mediaParams },
     response: z.object({ media_id: id, trashed: z.literal(true), trashed_at: timestamp.nullable() }),
-    variables: ({ params }) => ({ id: idParam(params) }),
+    variables: ({ params }) => ({ id: pathId(params, 'media item') }),
     shape: (data) => {
       const m = unwrap(data.trashMedia);
       return { media_id: m.databaseId, trashed: true as const, trashed_at: m.trashedAt };
@@ -408,7 +401,7 @@ export const mediaRoutes = [
       if (action !== undefined && !['add', 'remove', 'replace'].includes(action)) throw new InvalidInput('action: expected one of add, remove, replace', 'action');
       const tags = tagsField(body);
       if (!tags) throw new InvalidInput('tags is required: an array of strings', 'tags');
-      return { id: idParam(params), action: action as 'add' | 'remove' | 'replace' | undefined, tags };
+      return { id: pathId(params, 'media item'), action: action as 'add' | 'remove' | 'replace' | undefined, tags };
     },
     shape: (data) => {
       const m = unwrap(data.changeMediaTags);
@@ -424,7 +417,7 @@ export const mediaRoutes = [
     operation: RestoreMediaDocument,
     request: { params: mediaParams },
     response: z.object({ media: mediaItem }),
-    variables: ({ params }) => ({ id: idParam(params) }),
+    variables: ({ params }) => ({ id: pathId(params, 'media item') }),
     shape: (data) => ({ media: mediaJson(unwrap(data.restoreMedia)) }),
   }),
   defineRoute({
@@ -437,7 +430,7 @@ export const mediaRoutes = [
     request: { params: mediaParams },
     response: z.object({ media_id: id, purged: z.literal(true) }),
     errors: { 409: 'the item is not in the trash' },
-    variables: ({ params }) => ({ id: idParam(params) }),
+    variables: ({ params }) => ({ id: pathId(params, 'media item') }),
     shape: (data) => ({ media_id: unwrap(data.purgeMedia).databaseId, purged: true as const }),
   }),
   defineMountedRoute({

@@ -2,7 +2,7 @@
 // sharing a list, joining it, its members. Shapes are ours (README "Media: stock lists").
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
-import { optionalBool, requiredString, optionalString, type Source } from '../input.js';
+import { optionalBool, optionalString, pathId, requiredString, type Source } from '../input.js';
 import { unwrap } from '../result.js';
 import {
   AddStockItemsDocument,
@@ -20,7 +20,7 @@ import {
   type StockListFieldsFragment,
 } from '../generated/operations.js';
 import { InvalidInput } from '../../src/platform/errors.js';
-import { idParam, page } from './collections.routes.js';
+import { page } from './collections.routes.js';
 import { count, cursorPageQuery, id, idParams, nextCursor, timestamp } from '../schemas.js';
 
 const role = z.enum(['owner', 'member']);
@@ -161,7 +161,7 @@ export const stockListsRoutes = [
     operation: GetStockListDocument,
     request: { params: listParams, query: cursorPageQuery(100, 500) },
     response: z.object({ list_id: id, ...listFields, items: z.array(stockItem), next_cursor: nextCursor }),
-    variables: ({ params, query }) => ({ id: idParam(params, 'stock list'), ...page(query, 100, 500) }),
+    variables: ({ params, query }) => ({ id: pathId(params, 'stock list'), ...page(query, 100, 500) }),
     shape: (data) => {
       const { items, ...list } = data.stockList;
       const { id, ...rest } = stockListJson(list);
@@ -183,7 +183,7 @@ export const stockListsRoutes = [
     request: { params: listParams },
     response: z.object({ deleted: z.literal(true), list_id: id }),
     errors: { 403: 'a member, not the owner' },
-    variables: ({ params }) => ({ id: idParam(params, 'stock list') }),
+    variables: ({ params }) => ({ id: pathId(params, 'stock list') }),
     shape: (data) => ({ deleted: true as const, list_id: unwrap(data.deleteStockList).databaseId }),
   }),
   defineRoute({
@@ -196,7 +196,7 @@ export const stockListsRoutes = [
     request: { params: listParams, body: z.object({ items: z.array(itemInput).min(1).max(100) }) },
     response: z.object({ list_id: id, added: count, already_in: count, item_count: count, items: z.array(stockItem).describe('the items added') }),
     errors: { 409: 'the list would hold more than 1000 items' },
-    variables: ({ params, body }) => ({ listId: idParam(params, 'stock list'), items: stockItems(body) }),
+    variables: ({ params, body }) => ({ listId: pathId(params, 'stock list'), items: stockItems(body) }),
     shape: (data) => {
       const result = unwrap(data.addStockItems);
       return {
@@ -225,7 +225,7 @@ export const stockListsRoutes = [
       remaining: count.describe('items still to save: call again'),
       results: z.array(z.object({ item_id: id, url: z.string(), status: z.enum(['saved', 'duplicate', 'failed']), media_id: id.nullable(), error: z.string().nullable() })),
     }),
-    variables: ({ params }) => ({ id: idParam(params, 'stock list') }),
+    variables: ({ params }) => ({ id: pathId(params, 'stock list') }),
     shape: (data) => {
       const result = unwrap(data.saveStockList);
       return {
@@ -249,7 +249,7 @@ export const stockListsRoutes = [
     request: { params: idParams('stock item') },
     response: z.object({ deleted: z.literal(true), item_id: id, list_id: id }),
     errors: { 403: 'a member removing an item another account added' },
-    variables: ({ params }) => ({ id: idParam(params, 'stock item') }),
+    variables: ({ params }) => ({ id: pathId(params, 'stock item') }),
     shape: (data) => {
       const item = unwrap(data.removeStockItem);
       return { deleted: true as const, item_id: item.databaseId, list_id: item.listId };
@@ -265,7 +265,7 @@ export const stockListsRoutes = [
     request: { params: listParams, body: z.object({ rotate: z.boolean().default(false).describe('replace the token (members stay)') }) },
     response: z.object({ share_token: z.string(), join_path: z.string(), list_id: id, name: z.string() }),
     errors: { 403: 'a member, not the owner' },
-    variables: ({ params, body }) => ({ id: idParam(params, 'stock list'), rotate: optionalBool(body, 'rotate') }),
+    variables: ({ params, body }) => ({ id: pathId(params, 'stock list'), rotate: optionalBool(body, 'rotate') }),
     shape: (data) => {
       const share = unwrap(data.shareStockList);
       return { share_token: share.shareToken, join_path: share.joinPath, list_id: share.list.databaseId, name: share.list.name };
@@ -303,7 +303,7 @@ export const stockListsRoutes = [
     operation: StockListMembersDocument,
     request: { params: listParams },
     response: z.object({ list_id: id, owner: z.string(), members: z.array(z.object({ handle: z.string(), joined_at: timestamp })), total: count }),
-    variables: ({ params }) => ({ id: idParam(params, 'stock list') }),
+    variables: ({ params }) => ({ id: pathId(params, 'stock list') }),
     shape: (data) => ({
       list_id: data.stockList.databaseId,
       owner: data.stockList.owner,

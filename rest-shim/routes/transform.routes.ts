@@ -3,7 +3,7 @@
 // (output_width, output_height, effective_quality). See the README's transformation section.
 import { z } from 'zod';
 import { defineMountedRoute, defineRoute } from '../route.js';
-import { optionalInt, optionalString, type Source } from '../input.js';
+import { optionalInt, optionalString, pathId, type Source } from '../input.js';
 import { unwrap } from '../result.js';
 import { InvalidInput } from '../../src/platform/errors.js';
 import { OptimizeMediaDocument } from '../generated/operations.js';
@@ -22,12 +22,6 @@ function qualityField(body: Source): string | undefined {
   if (typeof value === 'number') return String(value);
   if (typeof value === 'string') return value;
   throw new InvalidInput("quality: expected 'auto' or an integer from 1 to 100", 'quality');
-}
-
-function mediaId(params: Record<string, string>): number {
-  const value = params.id ?? '';
-  if (!/^\d{1,9}$/.test(value)) throw new InvalidInput('id: expected an integer id', 'id');
-  return Number(value);
 }
 
 export const transformRoutes = [
@@ -58,7 +52,7 @@ export const transformRoutes = [
     }),
     errors: { 409: 'the item is in the trash, or not an image' },
     variables: ({ params, body }) => ({
-      id: mediaId(params),
+      id: pathId(params, 'media item'),
       width: optionalInt(body, 'width'),
       quality: qualityField(body),
       format: optionalString(body, 'format'),

@@ -1,5 +1,5 @@
 // Edge validation with zod: the first problem becomes a 400 that names the field and what was expected.
-import type { z } from 'zod';
+import { z } from 'zod';
 import { InvalidInput } from './errors.js';
 
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
@@ -10,4 +10,15 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   // Messages that already start with the field's name ("url is required ...") stand as they are.
   const message = !field || issue.message.startsWith(`${field} `) ? issue.message : `${field}: ${issue.message}`;
   throw new InvalidInput(message, field || undefined);
+}
+
+/** The one rule for an object id (a path segment or a field): a positive 32-bit integer, GraphQL's Int. */
+export const objectId = z.int('expected an integer id').positive('expected a positive id').max(2_147_483_647, 'expected an id below 2^31');
+
+/** An object id from a path segment (digits only): a 400 naming the segment and the object otherwise. */
+export function parsePathId(value: string | undefined, name: string, what: string): number {
+  const digits = value !== undefined && /^\d{1,10}$/.test(value) ? Number(value) : NaN;
+  const result = objectId.safeParse(digits);
+  if (!result.success) throw new InvalidInput(`${name}: expected an integer ${what ? `${what} ` : ''}id`, name);
+  return result.data;
 }
