@@ -13,5 +13,6 @@ import { visionRoutes } from './routes/vision.routes.js';
 import { collectionsRoutes } from './routes/collections.routes.js';
 import { stockListsRoutes } from './routes/stock-lists.routes.js';
 import { serviceRoutes } from './routes/service.routes.js';
+import { ledgerRoutes } from './routes/ledger.routes.js';
 
-export const routes: AnyRoute[] = [...jobsRoutes, ...platformRoutes, ...miscRoutes, ...automationRoutes, ...mediaRoutes, ...collectionsRoutes, ...stockListsRoutes, ...visionRoutes, ...transformRoutes, ...watermarkRoutes, ...adminRoutes, ...serviceRoutes];
+export const routes: AnyRoute[] = [...jobsRoutes, ...platformRoutes, ...miscRoutes, ...automationRoutes, ...mediaRoutes, ...collectionsRoutes, ...stockListsRoutes, ...visionRoutes, ...transformRoutes, ...watermarkRoutes, ...adminRoutes, ...ledgerRoutes, ...serviceRoutes];

@@ -1,6 +1,15 @@
 // Reads and validates the whole environment in one place. Every variable is listed in the README.
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import {
+  capsPatchSchema,
+  DEFAULT_REWARD_DAILY_CAPS,
+  DEFAULT_REWARD_RATES,
+  jsonOverDefaults,
+  ratesPatchSchema,
+  type RewardCaps,
+  type RewardRates,
+} from './modules/ledger/reward-rates.js';
 
 const tierLimits = z.object({
   daily: z.number().int().positive(),
@@ -63,6 +72,8 @@ const envSchema = z.object({
   URL_SIGNING_KEY: z.string().min(32, 'URL_SIGNING_KEY must be at least 32 characters').optional(),
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'BODY_LIMIT must look like 1mb or 512kb').default('1mb'),
   TIERS: jsonTiers.optional(),
+  REWARD_RATES: jsonOverDefaults<RewardRates>('REWARD_RATES', '{"tagging":0.5,"coin_multiplier":2}', ratesPatchSchema, DEFAULT_REWARD_RATES).optional(),
+  REWARD_DAILY_CAPS: jsonOverDefaults<RewardCaps>('REWARD_DAILY_CAPS', '{"tagging":200,"wiki_vote":null}', capsPatchSchema, DEFAULT_REWARD_DAILY_CAPS).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
   TRUST_PROXY: boolish.default(false),
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(10),
@@ -164,6 +175,8 @@ export interface Config {
   /** Key of signed file URLs; generated into DATA_DIR/url-signing-key when unset. */
   urlSigningKey?: string;
   tiers: Record<string, TierLimits>;
+  /** Reward rates in coins, factors (coin_multiplier ...) and per-account daily caps, before the operator's changes (stored in the database). */
+  rewards: { rates: RewardRates; dailyCaps: RewardCaps };
   publicBaseUrl?: string;
   trustProxy: boolean;
   graphql: { maxDepth: number; maxAliases: number; maxCost: number };
@@ -250,6 +263,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     uploadMaxPixels: e.UPLOAD_MAX_PIXELS,
     urlSigningKey: e.URL_SIGNING_KEY,
     tiers: e.TIERS ?? DEFAULT_TIERS,
+    rewards: { rates: e.REWARD_RATES ?? DEFAULT_REWARD_RATES, dailyCaps: e.REWARD_DAILY_CAPS ?? DEFAULT_REWARD_DAILY_CAPS },
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/$/, ''),
     trustProxy: e.TRUST_PROXY,
     graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxAliases: e.GRAPHQL_MAX_ALIASES, maxCost: e.GRAPHQL_MAX_COST },

@@ -1,5 +1,5 @@
 // What every process needs, API or worker: database (migrated), events, storage and services, plus
-// the background duties (job workers, crash recovery of jobs, quota sweeps) a process may take on.
+// the background duties (job workers, crash recovery of jobs, quota and ledger sweeps) a process may take on.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ import { startAutomation, type Loop } from './modules/automation/loop.js';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 const QUOTA_SWEEP_INTERVAL_MS = 10 * 60_000;
+const LEDGER_SWEEP_INTERVAL_MS = 60_000;
 
 export interface Core {
   services: Services;
@@ -55,6 +56,16 @@ export async function buildCore(config: Config, logger: Logger): Promise<Core> {
     adminTokenFile: admin.file,
     startBackground: async ({ workers = config.runWorkers } = {}) => {
       timers.push(setInterval(() => void services.quota.sweep().catch((error: unknown) => logger.warn({ err: error }, 'sweeping quota windows failed')), QUOTA_SWEEP_INTERVAL_MS).unref());
+      // Credit holds of analyses that never finished (a crash) are released; old reward counters go.
+      const sweepLedger = async () => {
+        try {
+          await services.ledger.voidExpired();
+          await services.rewards.sweep();
+        } catch (error) {
+          logger.warn({ err: error }, 'sweeping expired credit holds failed');
+        }
+      };
+      timers.push(setInterval(() => void sweepLedger(), LEDGER_SWEEP_INTERVAL_MS).unref());
       if (!workers) return;
       await recoverJobs();
       timers.push(setInterval(() => void recoverJobs(), Math.max(1000, Math.floor(config.jobs.leaseMs / 2))).unref());

@@ -24,7 +24,7 @@ import { FeaturedService } from './modules/featured/featured.service.js';
 import { VisionService } from './modules/vision/vision.service.js';
 import { MediaService } from './modules/media/media.service.js';
 import { FoldersService } from './modules/media/folders.service.js';
-import { CreditsService } from './modules/media/credits.service.js';
+import { CreditsService, LedgerService, RewardsService } from './modules/ledger/index.js';
 import { CollectionsService } from './modules/media/collections.service.js';
 import { StockListsService } from './modules/media/stock-lists.service.js';
 import { UrlSigner } from './platform/url-signer.js';
@@ -59,7 +59,10 @@ export interface Services {
   watermarks: WatermarkService;
   media: MediaService;
   folders: FoldersService;
+  /** Money: the ledger (coins and credits), API credits, rewards. */
+  ledger: LedgerService;
   credits: CreditsService;
+  rewards: RewardsService;
   collections: CollectionsService;
   stockLists: StockListsService;
 }
@@ -91,8 +94,12 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
   // Inside the transaction that finishes a job: its deliveries are written with it or not at all.
   jobs.onFinished((job, tx) => webhooks.enqueueJobEvent(job, tx));
 
+  const ledger = new LedgerService(db);
+  const credits = new CreditsService(ledger);
   const vision = new VisionService(config.vision, logger, { maxBytes: config.uploadMaxBytes });
-  const labeler = async (image: Buffer) => (await vision.analyze({ image, task: 'describe' })).labels;
+  // External vision providers cost credits, also for ai_labeling and auto_tag (auto mode: paid while the account can pay, else local).
+  vision.useBilling(credits);
+  const labeler = async (image: Buffer, accountId: number) => (await vision.analyze({ image, task: 'describe', payer: accountId })).labels;
   const crawler: Crawler =
     config.scrape.isolation === 'process'
       ? new CrawlProcessPool({
@@ -104,8 +111,8 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
       : inlineCrawler({ fetcher, blobs, logger, scrape: config.scrape, userAgent: config.fetch.userAgent });
   jobRunner.register(SCRAPE_JOB_KIND, createScrapeHandler({ db, crawler, cacheSeconds: config.scrape.cacheSeconds, labeler }));
   const media = new MediaService(db, blobs, { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels });
-  media.useAutoTagger(async (image) => {
-    const result = await vision.analyze({ image, task: 'all' });
+  media.useAutoTagger(async (image, accountId) => {
+    const result = await vision.analyze({ image, task: 'all', payer: accountId });
     return { labels: result.labels, caption: result.caption, text: result.text };
   });
 
@@ -136,7 +143,9 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     watermarks: new WatermarkService(fetcher, blobs, config.watermark),
     media,
     folders: new FoldersService(db),
-    credits: new CreditsService(db),
+    ledger,
+    credits,
+    rewards: new RewardsService(db, ledger, config.rewards),
     collections: new CollectionsService(db),
     stockLists: new StockListsService(db, fetcher, logger, config.uploadMaxBytes),
   };

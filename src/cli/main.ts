@@ -33,7 +33,7 @@ function adminToken(): string {
 
 type Json = Record<string, unknown>;
 
-async function callAdmin(method: 'GET' | 'POST', path: string, body?: Json): Promise<Json> {
+async function callAdmin(method: 'GET' | 'POST' | 'PATCH', path: string, body?: Json): Promise<Json> {
   const token = adminToken();
   const url = serviceUrl();
   let response: Response;
@@ -100,6 +100,45 @@ program
   .command('rotate <handle>')
   .description('replace the master API key; the old one stops working at once')
   .action(async (handle: string) => print(pick(await callAdmin('POST', `${handlePath(handle)}/rotate-key`), ['account_id', 'handle', 'api_key'])));
+
+const credits = program.command('credits').description('API credits');
+
+credits
+  .command('grant <handle> <amount>')
+  .description('add API credits to an account')
+  .option('--reference <text>', 'why (shown in the account\'s credit ledger)')
+  .option('--idempotency-key <key>', 'a retry with the same key grants once')
+  .action(async (handle: string, amount: string, opts: { reference?: string; idempotencyKey?: string }) => {
+    const value = Number(amount);
+    if (amount.trim() === '' || !Number.isFinite(value)) throw new CliError(`amount: expected a number of credits, not ${amount}`);
+    const data = await callAdmin('POST', `${handlePath(handle)}/credits`, { amount: value, reference: opts.reference, idempotency_key: opts.idempotencyKey });
+    print(pick(data, ['account_id', 'handle', 'amount', 'balance', 'transfer_id', 'replayed']));
+  });
+
+const rewards = program.command('rewards').description('reward rates and daily caps (coins)');
+
+rewards
+  .command('show')
+  .description('rates, factors and daily caps in force')
+  .action(async () => print(pick(await callAdmin('GET', '/rewards'), ['rates', 'daily_caps', 'updated_at'])));
+
+rewards
+  .command('set <key> <value>')
+  .description('set a rate or factor (tagging 0.75, coin_multiplier 2) or a daily cap (cap.tagging 100, cap.tagging none)')
+  .action(async (key: string, value: string) => {
+    const cap = /^cap\.(.+)$/.exec(key);
+    let body: Json;
+    if (cap) {
+      const limit = value === 'none' || value === 'null' ? null : Number(value);
+      if (limit !== null && !Number.isSafeInteger(limit)) throw new CliError(`${key}: expected a whole number of awards, or none`);
+      body = { daily_caps: { [cap[1]!]: limit } };
+    } else {
+      const rate = Number(value);
+      if (value.trim() === '' || !Number.isFinite(rate)) throw new CliError(`${key}: expected a number`);
+      body = { rates: { [key]: rate } };
+    }
+    print(pick(await callAdmin('PATCH', '/rewards', body), ['rates', 'daily_caps', 'updated_at']));
+  });
 
 try {
   await program.parseAsync();

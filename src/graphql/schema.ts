@@ -14,6 +14,7 @@ import '../modules/media/transform.schema.js';
 import '../modules/watermark/watermark.schema.js';
 import '../modules/media/collections.schema.js';
 import '../modules/media/stock-lists.schema.js';
+import '../modules/ledger/ledger.schema.js';
 
 builder.queryField('health', (t) => t.boolean({ description: 'Always true: the GraphQL endpoint answers', resolve: () => true }));
 

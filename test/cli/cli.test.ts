@@ -115,3 +115,32 @@ describe('operator CLI', () => {
     }
   });
 });
+
+describe('operator CLI: money', () => {
+  it('credits grant adds credits once per idempotency key', async () => {
+    const account = await t.createAccount('cli-credits');
+    const granted = await cliJson(['credits', 'grant', account.handle, '12.5', '--reference', 'welcome', '--idempotency-key', `welcome-${account.id}`]);
+    expect(granted).toMatchObject({ account_id: account.id, handle: account.handle, amount: 12.5, balance: 12.5, replayed: false });
+    const again = await cliJson(['credits', 'grant', account.handle, '12.5', '--reference', 'welcome', '--idempotency-key', `welcome-${account.id}`]);
+    expect(again).toMatchObject({ balance: 12.5, replayed: true, transfer_id: granted.transfer_id });
+    const res = await t.request('GET', '/api/media/credits', { key: account.key });
+    expect(res.body).toMatchObject({ balance: 12.5, total_added: 12.5, entries: [{ amount: 12.5, action: 'grant', reference: 'welcome' }] });
+    const bad = await cli(['credits', 'grant', account.handle, 'lots']);
+    expect([bad.code, bad.stderr.trim()]).toEqual([1, 'error: amount: expected a number of credits, not lots']);
+    const negative = await cli(['credits', 'grant', account.handle, '--', '-3']);
+    expect([negative.code, negative.stderr.trim()]).toEqual([1, 'error: amount: expected a positive amount']);
+  });
+
+  it('rewards show and set change rates and caps', async () => {
+    const shown = await cliJson(['rewards', 'show']);
+    expect(shown.rates).toMatchObject({ community_upload: 2, tagging: 0.5, coin_multiplier: 1, referral_commission_percent: 10 });
+    expect(shown.daily_caps).toMatchObject({ tagging: 200 });
+    expect((await cliJson(['rewards', 'set', 'intel_comment', '0.2'])).rates.intel_comment).toBe(0.2);
+    expect((await cliJson(['rewards', 'set', 'cap.intel_comment', 'none'])).daily_caps.intel_comment).toBeNull();
+    expect((await cliJson(['rewards', 'set', 'cap.intel_comment', '100'])).daily_caps.intel_comment).toBe(100);
+    expect((await cliJson(['rewards', 'set', 'intel_comment', '0.1'])).rates.intel_comment).toBe(0.1);
+    const unknown = await cli(['rewards', 'set', 'lottery', '1']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^error: rates\.lottery: unknown rate/);
+  });
+});

@@ -238,10 +238,10 @@ describe('folders, credits and mirrors', () => {
 
   it('shows the credit ledger and totals', async () => {
     const account = await t.createAccount('credits');
-    await t.app.services.credits.record(account.id, { amount: 100, action: 'grant', reference: 'welcome' });
-    await t.app.services.credits.record(account.id, { amount: -2.5, action: 'wiki_query', reference: 'subject:eiffel-tower', idempotencyKey: 'q1' });
-    await t.app.services.credits.record(account.id, { amount: -2.5, action: 'wiki_query', reference: 'subject:eiffel-tower', idempotencyKey: 'q1' });
-    await expect(t.app.services.credits.record(account.id, { amount: -1000, action: 'generate' })).rejects.toThrow(/needs 1000 credits/);
+    await t.app.services.credits.grant(account.id, { amount: 100, reference: 'welcome' });
+    await t.app.services.credits.charge(account.id, { id: 'q1', credits: 2.5, action: 'wiki_query', reference: 'subject:eiffel-tower' });
+    await t.app.services.credits.charge(account.id, { id: 'q1', credits: 2.5, action: 'wiki_query', reference: 'subject:eiffel-tower' });
+    await expect(t.app.services.credits.charge(account.id, { id: 'g1', credits: 1000, action: 'generate' })).rejects.toThrow(/needs 1000 credits/);
     const res = await t.request('GET', '/api/media/credits', { key: account.key });
     expect(res.body).toMatchObject({ success: true, balance: 97.5, total_added: 100, total_spent: 2.5, total: 2 });
     expect(res.body.entries[0]).toMatchObject({ amount: -2.5, action: 'wiki_query', reference: 'subject:eiffel-tower' });

@@ -277,6 +277,9 @@ const cases: Record<string, ContractCase> = {
   'GET /healthz': { call: () => ({}), status: 200, fields: ['status'] },
   'GET /openapi.json': { call: () => ({}), status: 200, contentType: /^application\/json/ },
   'GET /docs': { call: () => ({}), status: 200, contentType: /^text\/html/ },
+  'POST /api/admin/accounts/:handle/credits': { call: ({ handle }) => ({ params: { handle }, body: { amount: 2.5, reference: 'contract' } }), status: 200, fields: ['account_id', 'handle', 'amount', 'balance', 'transfer_id', 'replayed'] },
+  'GET /api/admin/rewards': { call: () => ({}), status: 200, fields: ['rates', 'daily_caps', 'updated_at'] },
+  'PATCH /api/admin/rewards': { call: () => ({ body: { daily_caps: { bulk_mirror_match: 5000 } } }), status: 200, fields: ['rates', 'daily_caps', 'updated_at'] },
 };
 
 let t: TestApp;

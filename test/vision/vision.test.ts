@@ -1,6 +1,7 @@
 // Vision through the service's own HTTP API: POST /api/vision/analyze (JSON and multipart), the
 // legacy POST /api/ocr, GraphQL analyzeImage (also as a multipart upload), validation, provider
-// choice against fake provider servers, and a server that keeps answering while models run.
+// choice against fake provider servers, the API credits external providers cost, and a server that
+// keeps answering while models run.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { loadConfig } from '../../src/config.js';
@@ -9,6 +10,8 @@ import { blankImage, peoplePhoto, textImage } from '../fixtures/vision/images.js
 
 let t: TestApp;
 let key: string;
+/** The main test account's credits before the tests: external providers cost 1 each. */
+const GRANTED = 100;
 let fake: FakeProviders;
 let hello: Buffer;
 
@@ -24,7 +27,9 @@ beforeAll(async () => {
       googleVision: { apiKey: FAKE_KEYS.google, baseUrl: fake.googleBaseUrl },
     },
   });
-  key = (await t.createAccount('vision')).key;
+  const account = await t.createAccount('vision');
+  key = account.key;
+  await t.app.services.credits.grant(account.id, { amount: GRANTED, reference: 'vision tests' });
   hello = await textImage('HELLO VISION', { width: 700, height: 120, fontSize: 60 });
 });
 afterAll(async () => {
@@ -120,6 +125,61 @@ describe('POST /api/vision/analyze', () => {
     const sub = await t.request('POST', '/api/platform/sub-keys', { key, body: { scopes: 'search' } });
     const res = await t.request('POST', '/api/vision/analyze', { key: sub.body.sub_key, body: { image_data: hello.toString('base64') } });
     expect([res.status, res.body.error]).toEqual([403, "this sub-key lacks the 'media' scope needed for this operation"]);
+  });
+});
+
+describe('API credits for external providers', () => {
+  const credits = async (apiKey: string) => (await t.request('GET', '/api/media/credits', { key: apiKey })).body;
+
+  it('charges 1 credit for an analysis an external provider answered, and nothing when it failed', async () => {
+    const account = await t.createAccount('vision-paying');
+    await t.app.services.credits.grant(account.id, { amount: 3 });
+    const ok = await t.request('POST', '/api/vision/analyze', { key: account.key, body: { image_data: hello.toString('base64'), task: 'describe', provider: 'openai' } });
+    expect([ok.status, ok.body.data?.provider_used]).toEqual([200, 'openai']);
+    fake.behaviour.google = 'status500';
+    const failed = await t.request('POST', '/api/vision/analyze', { key: account.key, body: { image_data: hello.toString('base64'), provider: 'google_vision' } });
+    expect(failed.status).toBe(502);
+    const local = await t.request('POST', '/api/vision/analyze', { key: account.key, body: { image_data: hello.toString('base64'), task: 'ocr', provider: 'local' } });
+    expect(local.status).toBe(200);
+    expect(await credits(account.key)).toMatchObject({ balance: 2, total_spent: 1, total: 2 });
+    expect((await credits(account.key)).entries[0]).toMatchObject({ amount: -1, action: 'vision', reference: 'openai:describe' });
+    // Nothing stays reserved after the failure.
+    expect((await t.app.services.ledger.wallet(account.id, 'credits')).reserved).toBe(0);
+  });
+
+  it('auto: the first external provider fails, the second answers and is the one paid for', async () => {
+    const account = await t.createAccount('vision-auto-paid');
+    await t.app.services.credits.grant(account.id, { amount: 1 });
+    fake.behaviour.openai = 'status500';
+    const res = await t.request('POST', '/api/vision/analyze', { key: account.key, body: { image_data: hello.toString('base64') } });
+    expect([res.status, res.body.data.provider_used]).toEqual([200, 'google_vision']);
+    expect(await credits(account.key)).toMatchObject({ balance: 0, total_spent: 1 });
+    expect((await credits(account.key)).entries[0].reference).toBe('google_vision:all');
+  });
+
+  it('a named external provider with too few credits is a 402 naming cost and balance, before any work', async () => {
+    const account = await t.createAccount('vision-poor');
+    await t.app.services.credits.grant(account.id, { amount: 0.5 });
+    const res = await t.request('POST', '/api/vision/analyze', { key: account.key, body: { image_data: hello.toString('base64'), provider: 'openai' } });
+    expect(res.status).toBe(402);
+    expect(res.body).toEqual({
+      success: false,
+      error: 'provider openai costs 1 credit per analysis and the account has 0.5 credits available; use provider local (free), or get credits',
+    });
+    expect(fake.requests.openai).toHaveLength(0);
+    const gql = await t.graphql('mutation($input: AnalyzeImageInput!) { analyzeImage(input: $input) { ... on ServiceError { status code } } }', { input: { imageData: hello.toString('base64'), provider: 'google_vision' } }, { key: account.key });
+    expect(gql.body.data.analyzeImage).toEqual({ status: 402, code: 'INSUFFICIENT_CREDITS' });
+    const ocr = await t.request('POST', '/api/ocr', { key: account.key, body: { image_data: hello.toString('base64'), provider: 'openai' } });
+    expect(ocr.status).toBe(402);
+    expect(await credits(account.key)).toMatchObject({ balance: 0.5, total_spent: 0 });
+  });
+
+  it('auto without credits: the local provider answers for free and no external provider is called', async () => {
+    const account = await t.createAccount('vision-free');
+    const res = await t.request('POST', '/api/vision/analyze', { key: account.key, body: { image_data: hello.toString('base64'), task: 'ocr' } });
+    expect([res.status, res.body.data?.provider_used, res.body.data?.text]).toEqual([200, 'local', 'HELLO VISION']);
+    expect([fake.requests.openai.length, fake.requests.google.length]).toEqual([0, 0]);
+    expect((await credits(account.key)).total).toBe(0);
   });
 });
 

@@ -1,14 +1,12 @@
 // GraphQL surface of the media library: items, pages of items (list, search, trash), folders,
-// credits, and every change. Thin: the rules live in the services.
+// and every change (the credits query lives in the ledger module). Thin: the rules live in the services.
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import { builder } from '../../graphql/builder.js';
 import type { Context } from '../../graphql/context.js';
 import { mediaFileUrl } from './media-urls.js';
 import type { MediaItem, Page } from './media.service.js';
 import { BULK_ACTIONS, MEDIA_KINDS, TAG_ACTIONS } from './media.input.js';
-import type { CreditSummary } from './credits.service.js';
 import type { FolderWithCount } from './folders.service.js';
-import type { CreditEntry } from '../../generated/prisma/client.js';
 
 const MediaKindEnum = builder.enumType('MediaKind', { values: MEDIA_KINDS });
 const TagActionEnum = builder.enumType('TagAction', { values: TAG_ACTIONS });
@@ -94,28 +92,6 @@ const FolderWithCountRef = builder.objectRef<FolderWithCount>('FolderSummary').i
   }),
 });
 
-const CreditEntryRef = builder.objectRef<CreditEntry>('CreditEntry').implement({
-  fields: (t) => ({
-    databaseId: t.exposeInt('id'),
-    amount: t.float({ resolve: (e) => Number(e.amount) }),
-    action: t.exposeString('action'),
-    reference: t.exposeString('reference', { nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-  }),
-});
-
-const CreditsRef = builder.objectRef<CreditSummary>('Credits').implement({
-  fields: (t) => ({
-    balance: t.exposeFloat('balance'),
-    totalAdded: t.exposeFloat('totalAdded'),
-    totalSpent: t.exposeFloat('totalSpent'),
-    entries: t.field({ type: [CreditEntryRef], resolve: (c) => c.entries }),
-    total: t.exposeInt('total'),
-    limit: t.exposeInt('limit'),
-    offset: t.exposeInt('offset'),
-  }),
-});
-
 const actor = (ctx: Context) => ctx.actor!;
 
 interface SearchFilterArgs {
@@ -184,13 +160,6 @@ builder.queryFields((t) => ({
       }),
   }),
   folders: t.field({ type: [FolderWithCountRef], authScopes: media, resolve: (_root, _args, ctx) => ctx.services.folders.list(actor(ctx)) }),
-  credits: t.field({
-    type: CreditsRef,
-    authScopes: media,
-    errors: {},
-    args: { limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_root, args, ctx) => ctx.services.credits.summary(actor(ctx), { limit: args.limit ?? undefined, offset: args.offset ?? undefined }),
-  }),
 }));
 
 const MediaUpdateInput = builder.inputType('MediaUpdateInput', {

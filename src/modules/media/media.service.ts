@@ -37,8 +37,8 @@ export interface IngestResult {
   duplicate: boolean;
 }
 
-/** Tags, caption and text for auto_tag; provided by the vision module when it is present. */
-export type AutoTagger = (image: Buffer) => Promise<{ labels: string[]; caption: string; text: string }>;
+/** Tags, caption and text for auto_tag; provided by the vision module when it is present (the account pays as for any analysis). */
+export type AutoTagger = (image: Buffer, accountId: number) => Promise<{ labels: string[]; caption: string; text: string }>;
 
 export interface Page {
   items: MediaItem[];
@@ -76,7 +76,7 @@ export class MediaService {
     if (options.auto_tag) {
       if (!this.autoTagger) throw new Conflict('auto_tag: image analysis is not available on this server', 'auto_tag');
       if (processed.kind === 'image') {
-        const analysis = await this.autoTagger(processed.stored.body);
+        const analysis = await this.autoTagger(processed.stored.body, actor.accountId);
         tags = [...new Set([...tags, ...analysis.labels.map((l) => l.toLowerCase())])].slice(0, 50);
         caption = analysis.caption || null;
         extractedText = analysis.text || null;

@@ -25,8 +25,8 @@ export interface ScrapeJobDependencies {
   crawler: Crawler;
   /** How long a completed scrape answers identical ones (0: never). */
   cacheSeconds: number;
-  /** Labels for an image (ai_labeling), from the vision module. */
-  labeler: (image: Buffer) => Promise<string[]>;
+  /** Labels for an image (ai_labeling), from the vision module; the job's account pays as for any analysis. */
+  labeler: (image: Buffer, accountId: number) => Promise<string[]>;
 }
 
 export function createScrapeHandler({ db, crawler, cacheSeconds, labeler }: ScrapeJobDependencies): JobHandler {
@@ -44,7 +44,7 @@ export function createScrapeHandler({ db, crawler, cacheSeconds, labeler }: Scra
       saveAssets: async (assets) => {
         await db.prisma.asset.createMany({ data: assets.map((asset) => ({ ...asset, jobId: job.id })) });
       },
-      label: labeler,
+      label: (image) => labeler(image, job.accountId),
     });
   };
 }

@@ -1,5 +1,5 @@
 // GraphQL surface of image analysis: the analyzeImage mutation (a mutation: it may call paid
-// providers, and it takes an upload).
+// providers, charged to the caller's credits, and it takes an upload).
 import { builder } from '../../graphql/builder.js';
 import { PROVIDER_CHOICES, VISION_TASKS } from './vision.types.js';
 import type { TimedVisionResult } from './vision.service.js';
@@ -10,7 +10,7 @@ const VisionTaskEnum = builder.enumType('VisionTask', {
 });
 
 const VisionProviderEnum = builder.enumType('VisionProvider', {
-  description: 'auto tries the configured external providers in order, then local',
+  description: 'auto tries the configured external providers in order (each costs 1 API credit, so only while the account has credits), then local (free)',
   values: PROVIDER_CHOICES,
 });
 
@@ -44,6 +44,9 @@ builder.mutationField('analyzeImage', (t) =>
     errors: {},
     args: { input: t.arg({ type: AnalyzeImageInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
-      ctx.services.vision.analyzeRequest({ task: input.task, provider: input.provider, image_data: input.imageData, image_file: input.imageFile }),
+      ctx.services.vision.analyzeRequest(
+        { task: input.task, provider: input.provider, image_data: input.imageData, image_file: input.imageFile },
+        { payer: ctx.actor!.accountId },
+      ),
   }),
 );

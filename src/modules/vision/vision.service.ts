@@ -1,6 +1,12 @@
 // Image analysis (spec "Vision"): text (OCR), a caption and labels, from a named provider or, in auto
 // mode, from the configured external providers in order with the local one last. Other modules call
-// `analyze({ image, task, provider })` with bytes they already hold.
+// `analyze({ image, task, provider, payer })` with bytes they already hold.
+//
+// An analysis by an external provider costs EXTERNAL_ANALYSIS_CREDITS API credits to the account it
+// runs for (`payer`), when billing is wired (src/services.ts): the price is held before the call and
+// captured only when the provider answered, released otherwise. In auto mode the external providers
+// are tried only while the account can pay, else the local one answers (free); a named external
+// provider the account cannot pay for is a 402 before any work.
 import { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../platform/logger.js';
@@ -13,8 +19,20 @@ import { OpenAiProvider } from './providers/openai.provider.js';
 import { GoogleVisionProvider } from './providers/google-vision.provider.js';
 import { OcrSpaceProvider } from './providers/ocr-space.provider.js';
 import { LocalProvider } from './providers/local.provider.js';
+import { fromMinor, InsufficientCredits, InsufficientFunds, UNITS_PER_WHOLE, type CreditHold } from '../ledger/index.js';
 
 export type VisionConfig = Config['vision'];
+
+/** API credits one analysis by an external provider costs. */
+export const EXTERNAL_ANALYSIS_CREDITS = 1;
+
+/** How external analyses are paid: the ledger's credits (CreditsService fits). */
+export interface VisionBilling {
+  /** Reserves the price; throws InsufficientFunds (402) when the account cannot pay. */
+  hold(accountId: number, credits: number, what: { action: string; reference?: string | null; expiresInMs?: number }): Promise<CreditHold>;
+  capture(hold: CreditHold): Promise<void>;
+  release(hold: CreditHold): Promise<void>;
+}
 
 export interface AnalyzeOptions {
   image: Buffer;
@@ -22,6 +40,8 @@ export interface AnalyzeOptions {
   provider?: ProviderChoice;
   /** The input the image came from, named in messages about the image (default `image`). */
   field?: string;
+  /** The account the analysis runs for: it pays for external providers (without one, only the local provider can answer when billing is on). */
+  payer?: number;
 }
 
 /** The REST and GraphQL input: base64 or an uploaded file, plus task and provider. */
@@ -51,6 +71,7 @@ const choiceSchema = z.object({
 export class VisionService {
   private readonly external = new Map<ProviderName, VisionProvider>();
   private readonly local: LocalProvider | undefined;
+  private billing: VisionBilling | null = null;
 
   constructor(
     private readonly config: VisionConfig,
@@ -64,6 +85,11 @@ export class VisionService {
     if (config.local.enabled) this.local = new LocalProvider({ ...config.local, maxPixels: config.maxPixels }, logger);
   }
 
+  /** External providers cost credits from here on (src/services.ts wires the ledger in). */
+  useBilling(billing: VisionBilling): void {
+    this.billing = billing;
+  }
+
   /** The providers auto mode would try for a task, in order. */
   autoOrder(task: VisionTask): ProviderName[] {
     const names: ProviderName[] = this.config.order.filter((name) => this.external.get(name)?.supports(task));
@@ -72,18 +98,35 @@ export class VisionService {
   }
 
   /** Checks the bytes and runs the analysis. Throws InvalidInput, Unavailable or a 502 AppError. */
-  async analyze({ image, task = 'all', provider = 'auto', field = 'image' }: AnalyzeOptions): Promise<VisionResult> {
+  async analyze({ image, task = 'all', provider = 'auto', field = 'image', payer }: AnalyzeOptions): Promise<VisionResult> {
     const choice = parseInput(choiceSchema, { task, provider });
     const chain = this.chain(choice.provider, choice.task);
     const inspected = await inspectImage(image, field, { maxPixels: this.config.maxPixels, maxBytes: this.limits.maxBytes });
     let upload: Promise<InspectedImage> | undefined;
     const failures: ProviderError[] = [];
+    /** Set once the account could not pay: auto mode tries no more external providers. */
+    let unpaid: InsufficientFunds | undefined;
     for (const candidate of chain) {
+      let hold: CreditHold | undefined;
+      if (candidate.name !== 'local' && this.billing) {
+        if (unpaid) continue;
+        try {
+          hold = await this.hold(candidate.name, choice.task, payer);
+        } catch (error) {
+          if (!(error instanceof InsufficientFunds)) throw error;
+          if (choice.provider !== 'auto') throw this.cannotPay(`provider ${candidate.name} costs`, error);
+          unpaid = error;
+          this.logger.debug({ provider: candidate.name, payer }, 'vision: too few credits for external providers; skipping them');
+          continue;
+        }
+      }
       try {
         const prepared = candidate.name === 'local' ? inspected : await (upload ??= forUpload(inspected));
         const result = await candidate.analyze(prepared, choice.task, field);
+        if (hold) await this.settle(hold, 'capture');
         return { ...result, providerUsed: candidate.name };
       } catch (error) {
+        if (hold) await this.settle(hold, 'release');
         if (!(error instanceof ProviderError)) throw error;
         failures.push(error);
         this.logger.warn(
@@ -93,11 +136,13 @@ export class VisionService {
       }
     }
     if (choice.provider !== 'auto') throw new AppError(`provider ${choice.provider} failed: ${failures[0]?.message ?? 'no answer'}`, 502, 'PROVIDER_FAILED', 'provider');
+    // Only external providers are configured for the task, and the account could pay for none.
+    if (unpaid && failures.length === 0) throw this.cannotPay(`the vision providers configured here (${chain.map((c) => c.name).join(', ')}) cost`, unpaid);
     throw new AppError(`every vision provider failed: ${failures.map((f) => f.message).join('; ')}`, 502, 'PROVIDER_FAILED');
   }
 
   /** The request form of REST and GraphQL: exactly one of image_data (base64) and image_file. */
-  async analyzeRequest(request: AnalyzeRequest, names: { file?: string } = {}): Promise<TimedVisionResult> {
+  async analyzeRequest(request: AnalyzeRequest, names: { file?: string; payer?: number } = {}): Promise<TimedVisionResult> {
     const fileField = names.file ?? 'image_file';
     // Task and provider first: a wrong one is refused before the image is read.
     const choice = parseInput(choiceSchema, { task: blankToUndefined(request.task), provider: blankToUndefined(request.provider) });
@@ -116,7 +161,7 @@ export class VisionService {
       field = 'image_data';
       image = decodeBase64(data!, field);
     }
-    const result = await this.analyze({ image, task: choice.task, provider: choice.provider, field });
+    const result = await this.analyze({ image, task: choice.task, provider: choice.provider, field, payer: names.payer });
     return { ...result, timestamp: Date.now() / 1000 };
   }
 
@@ -141,6 +186,34 @@ export class VisionService {
     if (!named) throw new Unavailable(`provider ${provider} is not configured on this server (${KEY_VARIABLES[provider]} is not set)`);
     if (!named.supports(task)) throw new InvalidInput(`provider: ${provider} reads text only; use task ocr with it, or another provider for task ${task}`, 'provider');
     return [named];
+  }
+
+  /** Holds the price of one external analysis for the payer (402 InsufficientFunds when it cannot pay). */
+  private async hold(provider: ProviderName, task: VisionTask, payer: number | undefined): Promise<CreditHold> {
+    const needed = EXTERNAL_ANALYSIS_CREDITS * UNITS_PER_WHOLE;
+    if (payer === undefined) throw new InsufficientCredits(needed, 0);
+    // Long enough for the call (its timeout) and the upload; the ledger's sweep releases it after.
+    const expiresInMs = 2 * this.config.timeoutMs + 60_000;
+    return this.billing!.hold(payer, EXTERNAL_ANALYSIS_CREDITS, { action: 'vision', reference: `${provider}:${task}`, expiresInMs });
+  }
+
+  /** Captures or releases a hold; a failure leaves it to expire (logged, the answer still goes out). */
+  private async settle(hold: CreditHold, how: 'capture' | 'release'): Promise<void> {
+    try {
+      await this.billing![how](hold);
+    } catch (error) {
+      this.logger.error({ err: error, hold: hold.id }, `vision: could not ${how} the credit hold`);
+    }
+  }
+
+  private cannotPay(what: string, error: InsufficientFunds): InsufficientCredits {
+    const plural = EXTERNAL_ANALYSIS_CREDITS === 1 ? 'credit' : 'credits';
+    return new InsufficientCredits(
+      error.needed,
+      error.available,
+      `${what} ${EXTERNAL_ANALYSIS_CREDITS} ${plural} per analysis and the account has ${fromMinor(error.available)} credits available; ` +
+        (this.local ? 'use provider local (free), or get credits' : 'get credits to analyse images'),
+    );
   }
 
   /** Ends the local worker threads (they also end by themselves when idle). */
