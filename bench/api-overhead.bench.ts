@@ -104,7 +104,7 @@ function handWrittenApp(app: App): express.Express {
         prefix: k.prefix,
         label: k.label,
         scopes: k.scopes,
-        creditLimit: k.creditLimit,
+        requestBudget: k.requestBudget,
         expiresAt: iso(k.expiresAt),
         revokedAt: iso(k.revokedAt),
         createdAt: k.createdAt.toISOString(),

@@ -1,35 +1,46 @@
 // Library search at 100,000 items: p50/p95 of GET /api/media/search-style queries through
 // MediaService.search, on PostgreSQL (target p95 < 50 ms) and on embedded PGlite (reported).
 // Run: npx tsx bench/search.bench.ts   (BENCH_ITEMS, BENCH_RUNS; PostgreSQL from BENCH_DATABASE_URL,
-// default postgresql://postgres@127.0.0.1:5432/test, in a fresh database dropped afterwards)
+// default postgresql://postgres@127.0.0.1:5432/test, in a fresh database dropped afterwards;
+// BENCH_SKIP_PGLITE=1 measures PostgreSQL only; BENCH_WRITE=0 leaves RESULTS.md alone)
 import { randomBytes } from 'node:crypto';
 import { cpus } from 'node:os';
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openDatabase, type Database } from '../src/platform/database/database.js';
 import { migrate, readMigrations } from '../src/platform/database/migrate.js';
 import { MIGRATIONS_DIR } from '../src/core.js';
 import { MediaService } from '../src/modules/media/media.service.js';
 import type { Actor } from '../src/modules/accounts/actor.js';
+import { SUB_KEY_SCOPES } from '../src/modules/platform/scopes.js';
 import type { BlobStore } from '../src/platform/storage/blob-store.js';
+import { writeResultsSection } from './results.js';
+import { positiveIntEnv } from './env.js';
 
-const ITEMS = Number(process.env.BENCH_ITEMS ?? 100_000);
-const RUNS = Number(process.env.BENCH_RUNS ?? 200);
+const ITEMS = positiveIntEnv('BENCH_ITEMS', 100_000);
+const RUNS = positiveIntEnv('BENCH_RUNS', 200);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
-const RESULTS = fileURLToPath(new URL('./RESULTS.md', import.meta.url));
 const TARGET_P95_MS = 50;
 
 const WORDS = ['sunset', 'beach', 'harbour', 'mountain', 'forest', 'city', 'portrait', 'market', 'river', 'bridge', 'snow', 'desert', 'street', 'night', 'festival', 'garden', 'coffee', 'train', 'lake', 'castle'];
 
-/** Seeds in SQL (generate_series): names and captions from the word list, tags, colours, groups. */
+/**
+ * Seeds in SQL (generate_series): captions from the word list, tags, colours, groups, and names in
+ * four styles, a quarter each: words (`sunset beach 17`), a hyphenated file name
+ * (`sunset-beach-17.jpg`), a camera file name (`IMG_17.jpg`) and a camelCase one (`SunsetBeach17.png`).
+ */
 async function seed(db: Database, accountId: number): Promise<void> {
   const words = `ARRAY[${WORDS.map((w) => `'${w}'`).join(',')}]`;
-  const pick = (salt: number) => `(${words})[1 + ((i * ${salt}) % ${WORDS.length})]`;
+  const pick = (salt: number, n = 'i') => `(${words})[1 + ((${n} * ${salt}) % ${WORDS.length})]`;
+  const [w1, w2] = [pick(7, '(i / 4)'), pick(13, '(i / 4)')];
+  const name = `CASE i % 4
+      WHEN 0 THEN ${w1} || ' ' || ${w2} || ' ' || i
+      WHEN 1 THEN ${w1} || '-' || ${w2} || '-' || i || '.jpg'
+      WHEN 2 THEN 'IMG_' || i || '.jpg'
+      ELSE initcap(${w1}) || initcap(${w2}) || i || '.png' END`;
   await db.query(`
     INSERT INTO "MediaItem" ("accountId", "name", "group", "kind", "mime", "ext", "bytes", "width", "height", "format", "sha256",
       "dominantHex", "colourL", "colourA", "colourB", "caption", "tags", "tagText", "storageKey", "updatedAt")
-    SELECT ${accountId}, ${pick(7)} || ' ' || ${pick(13)} || ' ' || i, 'album-' || (i % 50), 'image', 'image/jpeg', 'jpg', 100000 + i, 1920, 1080, 'jpeg',
+    SELECT ${accountId}, ${name}, 'album-' || (i % 50), 'image', 'image/jpeg', 'jpg', 100000 + i, 1920, 1080, 'jpeg',
       md5(i::text), '#336699', (i % 100)::float, ((i * 37) % 256 - 128)::float, ((i * 91) % 256 - 128)::float,
       'A photo of a ' || ${pick(17)} || ' near the ' || ${pick(19)}, ARRAY[${pick(3)}, ${pick(11)}], ${pick(3)} || ' ' || ${pick(11)},
       'media/' || i || '.jpg', now()
@@ -39,9 +50,22 @@ async function seed(db: Database, accountId: number): Promise<void> {
   await db.query('VACUUM ANALYZE "MediaItem"');
 }
 
+/** Five hundred characters of words and tsquery operators. */
+const SOUP = "ab&|!():*'\"-  ü漢";
+const HOSTILE = Array.from({ length: 500 }, (_, i) => SOUP[i % SOUP.length]).join('');
+
 const QUERIES: Array<[string, Record<string, unknown>]> = [
   ['text q=sunset', { q: 'sunset' }],
-  ['text q="harbour bridge"', { q: 'harbour bridge' }],
+  ['text q=harbour bridge', { q: 'harbour bridge' }],
+  ['word in file names q=beach', { q: 'beach' }],
+  ['prefix q=sun (last word)', { q: 'sun' }],
+  ['prefix q=ca (last word)', { q: 'ca' }],
+  ['prefix q=cas* bri*', { q: 'cas* bri*' }],
+  ['file name q=IMG_1234', { q: 'IMG_1234' }],
+  ['number in file names q=1234', { q: '1234' }],
+  ['camelCase name q=marketnight', { q: 'marketnight' }],
+  ['every camera name q=img', { q: 'img' }],
+  ['500-character operator soup', { q: HOSTILE }],
   ['tag=forest', { tag: 'forest' }],
   ['group=album-7', { group: 'album-7' }],
   ['color=#3366cc', { color: '#3366cc' }],
@@ -55,7 +79,7 @@ async function measure(label: string, db: Database): Promise<Array<{ query: stri
   await seed(db, account!.id);
   console.log(`${label}: seeded ${ITEMS} items in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const media = new MediaService(db, {} as BlobStore, { maxBytes: 1, maxPixels: 1 });
-  const actor = { accountId: account!.id } as Actor;
+  const actor: Actor = { accountId: account!.id, handle: 'bench', tier: 'standard', keyId: 0, keyKind: 'master', scopes: new Set(SUB_KEY_SCOPES), requestBudget: null };
   const rows = [];
   for (const [query, filters] of QUERIES) {
     for (let i = 0; i < 10; i++) await media.search(actor, filters); // warm-up
@@ -100,12 +124,12 @@ async function main() {
 
   const table = (rows: typeof postgresRows) => rows.map((r) => `| ${r.query} | ${r.total} | ${r.p50.toFixed(2)} | ${r.p95.toFixed(2)} |`).join('\n');
   const worst = Math.max(...postgresRows.map((r) => r.p95));
-  const section = `<!-- search:start -->
-## Media library search at ${ITEMS.toLocaleString('en')} items
+  const section = `## Media library search at ${ITEMS.toLocaleString('en')} items
 
 - Date: ${new Date().toISOString()}
 - Machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, Node ${process.version}
 - Command: \`npx tsx bench/search.bench.ts\` (${RUNS} runs per query after 10 warm-up runs; MediaService.search in process, 50 results a page)
+- Items: names a quarter each in words (\`sunset beach 17\`), hyphenated (\`sunset-beach-17.jpg\`), camera (\`IMG_17.jpg\`) and camelCase (\`SunsetBeach17.png\`) style; two tags and a caption each. Queries follow the README's word and prefix rules (the last word is a prefix)
 
 PostgreSQL 15 (local server):
 
@@ -119,14 +143,9 @@ Embedded PGlite (reported, no target):
 
 | query | matches | p50 (ms) | p95 (ms) |
 | --- | ---: | ---: | ---: |
-${table(pgliteRows)}
-<!-- search:end -->`;
+${table(pgliteRows)}`;
   console.log(section);
-  const current = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '# Benchmark results\n';
-  const next = current.includes('<!-- search:start -->')
-    ? current.replace(/<!-- search:start -->[\s\S]*<!-- search:end -->/, section)
-    : `${current.trimEnd()}\n\n${section}\n`;
-  writeFileSync(RESULTS, next);
+  writeResultsSection('search', section);
 }
 
 await main();

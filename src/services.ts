@@ -26,6 +26,7 @@ import { MediaService } from './modules/media/media.service.js';
 import { FoldersService } from './modules/media/folders.service.js';
 import { CreditsService, LedgerService, RewardsService } from './modules/ledger/index.js';
 import { CollectionsService } from './modules/media/collections.service.js';
+import { GalleryService } from './modules/media/gallery.service.js';
 import { StockListsService } from './modules/media/stock-lists.service.js';
 import { UrlSigner } from './platform/url-signer.js';
 import { TransformService } from './modules/media/transform.service.js';
@@ -64,6 +65,8 @@ export interface Services {
   credits: CreditsService;
   rewards: RewardsService;
   collections: CollectionsService;
+  /** The public gallery pages of shared collections (the token is the capability). */
+  gallery: GalleryService;
   stockLists: StockListsService;
 }
 
@@ -110,7 +113,10 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
         })
       : inlineCrawler({ fetcher, blobs, logger, scrape: config.scrape, userAgent: config.fetch.userAgent });
   jobRunner.register(SCRAPE_JOB_KIND, createScrapeHandler({ db, crawler, cacheSeconds: config.scrape.cacheSeconds, labeler }));
-  const media = new MediaService(db, blobs, { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels });
+  const signer = UrlSigner.fromConfig(config.dataDir, config.urlSigningKey);
+  const media = new MediaService(db, blobs, { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels }, signer);
+  const quota = new QuotaService(db, config.tiers);
+  const collections = new CollectionsService(db);
   media.useAutoTagger(async (image, accountId) => {
     const result = await vision.analyze({ image, task: 'all', payer: accountId });
     return { labels: result.labels, caption: result.caption, text: result.text };
@@ -125,7 +131,7 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     fetcher,
     adminToken,
     auth: new AuthService(db),
-    quota: new QuotaService(db, config.tiers),
+    quota,
     accounts: new AccountsService(db, Object.keys(config.tiers)),
     subKeys: new SubKeysService(db, config.subKeysPerAccount, events),
     jobs,
@@ -138,15 +144,16 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     schedules: new SchedulesService(db, scrape, logger, config.schedules.perAccount),
     featured: new FeaturedService(fetcher, config.scrape.maxPageBytes),
     vision,
-    signer: UrlSigner.fromConfig(config.dataDir, config.urlSigningKey),
-    transforms: new TransformService(db, blobs, { maxDimension: config.transform.maxDimension, maxInputPixels: config.uploadMaxPixels, concurrency: config.transform.concurrency }),
-    watermarks: new WatermarkService(fetcher, blobs, config.watermark),
+    signer,
+    transforms: new TransformService(db, blobs, { maxDimension: config.transform.maxDimension, maxInputPixels: config.uploadMaxPixels, concurrency: config.transform.concurrency }, signer),
+    watermarks: new WatermarkService(fetcher, blobs, config.watermark, signer),
     media,
     folders: new FoldersService(db),
     ledger,
     credits,
     rewards: new RewardsService(db, ledger, config.rewards),
-    collections: new CollectionsService(db),
+    collections,
+    gallery: new GalleryService(collections, quota, signer),
     stockLists: new StockListsService(db, fetcher, logger, config.uploadMaxBytes),
   };
 }

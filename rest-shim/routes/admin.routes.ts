@@ -14,6 +14,7 @@ import {
 
 import { id, timestamp } from '../schemas.js';
 import { createSchema as createAccountSchema } from '../../src/modules/accounts/accounts.service.js';
+import { ACCOUNT_STATUSES } from '../../src/modules/accounts/accounts.service.js';
 
 const handleParams = z.object({ handle: z.string().describe("the account's handle") });
 
@@ -22,7 +23,7 @@ const account = z
     account_id: id,
     handle: z.string(),
     email: z.string().nullable(),
-    status: z.enum(['active', 'inactive', 'suspended']),
+    status: z.enum(ACCOUNT_STATUSES),
     tier: z.string(),
     created_at: timestamp,
   })

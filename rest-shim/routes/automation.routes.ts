@@ -23,6 +23,7 @@ import { WEBHOOK_EVENTS } from '../../src/modules/automation/webhook-events.js';
 import { createSchema as createScheduleSchema, FREQUENCIES } from '../../src/modules/automation/schedules.service.js';
 import { eventsSchema, secretSchema } from '../../src/modules/automation/webhooks.service.js';
 import { count, cursorPageQuery, id, idParams, nextCursor, timestamp } from '../schemas.js';
+import { WEBHOOK_DELIVERY_STATES } from '../../src/modules/automation/webhooks.service.js';
 
 const webhookUrl = z.string().max(2048).describe('an https:// URL (http only where the service sets WEBHOOK_ALLOW_HTTP=true)');
 const webhookSecret = secretSchema.describe('signs deliveries: HMAC-SHA256 in the X-Service-Signature header');
@@ -34,7 +35,7 @@ const delivery = z
     id: z.string(),
     event: z.string(),
     job_id: id.nullable(),
-    status: z.enum(['pending', 'delivered', 'failed']),
+    status: z.enum(WEBHOOK_DELIVERY_STATES),
     attempts: count,
     max_attempts: count,
     last_status_code: z.int().nullable(),
@@ -229,7 +230,7 @@ export const automationRoutes = [
     scope: 'master',
     summary: 'Delivery log of a webhook, newest first: status, attempts, last status code and error, next attempt (limit default 50, max 200; cursor; status)',
     operation: ListWebhookDeliveriesDocument,
-    request: { params: idParams('webhook'), query: cursorPageQuery(50, 200).extend({ status: z.enum(['pending', 'delivered', 'failed']).optional() }) },
+    request: { params: idParams('webhook'), query: cursorPageQuery(50, 200).extend({ status: z.enum(WEBHOOK_DELIVERY_STATES).optional() }) },
     response: z.object({ webhook_id: id, deliveries: z.array(delivery), total: count, next_cursor: nextCursor }),
     variables: ({ params, query }) => ({ id: pathId(params, 'webhook'), ...page(query, 50), status: deliveryStatus(query) }),
     shape: (data) => {

@@ -7,6 +7,7 @@ import { GetJobDocument, StartScrapeDocument, type GetJobQuery } from '../genera
 import { sendJobFile, sendJobArchive } from '../../src/http/files.js';
 import { scrapeInputSchema } from '../../src/modules/scrape/scrape.input.js';
 import { count, id, timestamp } from '../schemas.js';
+import { RUNNING_JOB_STATES } from '../../src/modules/jobs/jobs.service.js';
 
 const jobParams = z.object({ job_id: z.int().positive().describe('the job id') });
 const jobStates = ['queued', 'processing', 'completed', 'failed'] as const;
@@ -26,7 +27,7 @@ const asset = z.object({
 
 /** A polled job: while it runs, once it completed, or failed (then with `success: false`, still HTTP 200). */
 const jobResponse = z.union([
-  z.object({ status: z.enum(['queued', 'processing']), job_id: id, message: z.string(), progress, ...times }),
+  z.object({ status: z.enum(RUNNING_JOB_STATES), job_id: id, message: z.string(), progress, ...times }),
   z.object({
     status: z.literal('completed'),
     job_id: id,

@@ -29,6 +29,7 @@ import {
 import { bulkSchema, MEDIA_KINDS, mirrorSchema, pageSchema, searchSchema, tagChangeSchema, updateSchema, uploadSchema } from '../../src/modules/media/media.input.js';
 import { count, id, idParams, timestamp } from '../schemas.js';
 import { nameSchema as folderName } from '../../src/modules/media/folders.service.js';
+import { MEDIA_VARIANTS } from '../../src/modules/media/media-urls.js';
 
 /** One item of the media library, as every media route answers it. */
 export const mediaItem = z
@@ -439,7 +440,7 @@ export const mediaRoutes = [
     auth: 'none',
     summary: "A library file by its signed URL (a media item's url or thumbnail_url): no key, the signature is the permission",
     request: {
-      params: mediaParams.extend({ variant: z.enum(['original', 'thumbnail']) }),
+      params: mediaParams.extend({ variant: z.enum(MEDIA_VARIANTS) }),
       query: z.object({ v: z.string().describe('version: changes with the bytes'), sig: z.string().describe('signature') }),
     },
     produces: [

@@ -6,6 +6,7 @@ import { unwrap } from '../result.js';
 import { FeaturedImageDocument, LiveEditorStatusDocument, SearchLinksDocument } from '../generated/operations.js';
 import { querySchema as searchLinksQuery } from '../../src/modules/search-links/search-links.service.js';
 import { inputSchema as featuredInput } from '../../src/modules/featured/featured.service.js';
+import { SEARCH_LINK_KINDS } from '../../src/modules/search-links/search-links.service.js';
 
 const FEATURED_SOURCES = ['og_meta', 'twitter_meta', 'json_ld', 'link_image_src', 'next_data', 'img_tag', 'srcset', 'regex'] as const;
 const score = z.int().min(0).max(100);
@@ -29,7 +30,7 @@ export const miscRoutes = [
     summary: 'Deep links to web and reverse image search engines (query: text or image URL)',
     operation: SearchLinksDocument,
     request: { query: z.object({ query: searchLinksQuery.shape.query.describe('text, or an image URL (adds reverse image search links)') }) },
-    response: z.object({ query: z.string(), links: z.array(z.object({ name: z.string(), kind: z.enum(['web', 'images', 'reverse_image']), url: z.string() })) }),
+    response: z.object({ query: z.string(), links: z.array(z.object({ name: z.string(), kind: z.enum(SEARCH_LINK_KINDS), url: z.string() })) }),
     // An absent query still reaches the service, whose message says what is expected.
     variables: ({ query }) => ({ query: optionalString(query, 'query') ?? '' }),
     shape: (data) => {

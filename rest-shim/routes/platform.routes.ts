@@ -7,6 +7,7 @@ import { CreateSubKeyDocument, ListSubKeysDocument, RevokeSubKeyDocument, type S
 import { SUB_KEY_SCOPES } from '../../src/modules/platform/scopes.js';
 import { createSchema as createSubKeySchema } from '../../src/modules/platform/sub-keys.service.js';
 import { count, cursorPageQuery, id, nextCursor, timestamp } from '../schemas.js';
+import { SUB_KEY_STATUSES } from '../../src/modules/platform/sub-keys.service.js';
 
 const scopesText = z.string().describe(`comma-separated subset of ${SUB_KEY_SCOPES.join(', ')}`);
 
@@ -20,7 +21,7 @@ const subKey = z
     expires_at: timestamp.nullable(),
     created_at: timestamp,
     revoked_at: timestamp.nullable(),
-    status: z.enum(['active', 'revoked', 'expired']),
+    status: z.enum(SUB_KEY_STATUSES),
     usage: z.object({ requests_used: count, requests_remaining: z.int().nullable(), last_used_at: timestamp.nullable() }),
   })
   .meta({ id: 'SubKey', description: 'A sub-key as listed; the secret itself is only in the creation answer' });
@@ -32,7 +33,7 @@ export function subKeyJson(k: SubKeyFieldsFragment): z.input<typeof subKey> {
     prefix: k.prefix,
     label: k.label,
     scopes: k.scopes.join(','),
-    credit_limit: k.creditLimit,
+    credit_limit: k.requestBudget,
     expires_at: k.expiresAt,
     created_at: k.createdAt,
     revoked_at: k.revokedAt,
@@ -75,7 +76,7 @@ export const platformRoutes = [
     variables: ({ body }) => ({
       input: {
         label: optionalString(body, 'label'),
-        creditLimit: optionalInt(body, 'credit_limit'),
+        requestBudget: optionalInt(body, 'credit_limit'),
         scopes: optionalString(body, 'scopes'),
         expiresDays: optionalInt(body, 'expires_days'),
       },

@@ -22,8 +22,9 @@ import {
 import { InvalidInput } from '../../src/platform/errors.js';
 import { page } from './collections.routes.js';
 import { count, cursorPageQuery, id, idParams, nextCursor, timestamp } from '../schemas.js';
+import { SAVE_STATUSES, STOCK_LIST_ROLES } from '../../src/modules/media/stock-lists.service.js';
 
-const role = z.enum(['owner', 'member']);
+const role = z.enum(STOCK_LIST_ROLES);
 const listFields = {
   name: z.string(),
   description: z.string().nullable(),
@@ -223,7 +224,7 @@ export const stockListsRoutes = [
       failed: count,
       already_saved: count,
       remaining: count.describe('items still to save: call again'),
-      results: z.array(z.object({ item_id: id, url: z.string(), status: z.enum(['saved', 'duplicate', 'failed']), media_id: id.nullable(), error: z.string().nullable() })),
+      results: z.array(z.object({ item_id: id, url: z.string(), status: z.enum(SAVE_STATUSES), media_id: id.nullable(), error: z.string().nullable() })),
     }),
     variables: ({ params }) => ({ id: pathId(params, 'stock list') }),
     shape: (data) => {

@@ -10,6 +10,7 @@ import { migrate, readMigrations } from '../../src/platform/database/migrate.js'
 import { MIGRATIONS_DIR } from '../../src/core.js';
 import { MediaService } from '../../src/modules/media/media.service.js';
 import type { Actor } from '../../src/modules/accounts/actor.js';
+import { SUB_KEY_SCOPES } from '../../src/modules/platform/scopes.js';
 import type { BlobStore } from '../../src/platform/storage/blob-store.js';
 
 let t: TestApp;
@@ -246,7 +247,7 @@ describe('the migration', () => {
         [account!.id],
       );
       const media = new MediaService(db, {} as BlobStore, { maxBytes: 1, maxPixels: 1 });
-      const old = { accountId: account!.id } as Actor;
+      const old: Actor = { accountId: account!.id, handle: 'before', tier: 'standard', keyId: 0, keyKind: 'master', scopes: new Set(SUB_KEY_SCOPES), requestBudget: null };
       await migrate(db, migrations);
       for (const q of ['sunset', 'beach', 'york']) expect((await media.search(old, { q })).total, q).toBe(1);
     } finally {

@@ -233,7 +233,7 @@ describe('folders, credits and mirrors', () => {
       const res = await t.request('GET', path, { key: t.ownerKey });
       expect(res.status, path).toBe(200);
     }
-    expect((await t.request('GET', '/api/media/abc', { key: t.ownerKey })).body.error).toBe('id: expected an integer id');
+    expect((await t.request('GET', '/api/media/abc', { key: t.ownerKey })).body.error).toBe('id: expected an integer media item id');
   });
 
   it('shows the credit ledger and totals', async () => {

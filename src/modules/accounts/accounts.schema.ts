@@ -1,9 +1,9 @@
 // GraphQL surface of accounts: the caller's own account (viewer) and the admin operations.
 import { builder, nodeId } from '../../graphql/builder.js';
 import { accountPolicy } from './accounts.access.js';
-import type { AccountWithKey } from './accounts.service.js';
+import { ACCOUNT_STATUSES, type AccountWithKey } from './accounts.service.js';
 
-const AccountStatusEnum = builder.enumType('AccountStatus', { values: ['active', 'inactive', 'suspended'] as const });
+const AccountStatusEnum = builder.enumType('AccountStatus', { values: ACCOUNT_STATUSES });
 
 export const AccountRef = builder.prismaNode('Account', {
   id: { field: 'id' },

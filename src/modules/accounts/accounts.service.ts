@@ -16,6 +16,8 @@ const handleSchema = z
   .toLowerCase()
   .regex(/^[a-z0-9][a-z0-9_-]{1,31}$/, 'expected 2 to 32 characters: letters, digits, _ or -, starting with a letter or digit');
 
+export const ACCOUNT_STATUSES = ['active', 'inactive', 'suspended'] as const;
+
 export const createSchema = z.object({
   handle: handleSchema,
   email: z.email('expected an email address').optional(),

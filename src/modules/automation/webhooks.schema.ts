@@ -3,9 +3,9 @@
 import { builder, nodeId } from '../../graphql/builder.js';
 import { webhookDeliveryPolicy, webhookPolicy } from './automation.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
-import { subscribedEvents, type WebhookTestResult } from './webhooks.service.js';
+import { WEBHOOK_DELIVERY_STATES, subscribedEvents, type WebhookTestResult } from './webhooks.service.js';
 
-const DeliveryStateEnum = builder.enumType('WebhookDeliveryState', { values: ['pending', 'delivered', 'failed'] as const });
+const DeliveryStateEnum = builder.enumType('WebhookDeliveryState', { values: WEBHOOK_DELIVERY_STATES });
 
 export const WebhookDeliveryRef = builder.prismaNode('WebhookDelivery', {
   id: { field: 'id' },

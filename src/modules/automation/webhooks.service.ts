@@ -19,6 +19,8 @@ import { TEST_EVENT, WEBHOOK_EVENTS, deliveryHeaders, envelope, isWebhookEvent, 
 
 export type { Webhook, WebhookDelivery };
 
+export const WEBHOOK_DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
+
 export interface WebhooksOptions {
   allowHttp: boolean;
   timeoutMs: number;

@@ -3,8 +3,9 @@ import { builder, nodeId } from '../../graphql/builder.js';
 import { assetPolicy, jobPolicy } from './jobs.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
 import type { Context } from '../../graphql/context.js';
+import { JOB_STATES } from './jobs.service.js';
 
-const JobStateEnum = builder.enumType('JobState', { values: ['queued', 'processing', 'completed', 'failed'] as const });
+const JobStateEnum = builder.enumType('JobState', { values: JOB_STATES });
 
 export const AssetRef = builder.prismaNode('Asset', {
   id: { field: 'id' },

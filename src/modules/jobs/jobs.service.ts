@@ -8,6 +8,10 @@ import { jobPolicy } from './jobs.access.js';
 
 export type { Job };
 
+/** Every state of a job, in its order; a job polled before it ends is in one of the first two. */
+export const JOB_STATES = ['queued', 'processing', 'completed', 'failed'] as const;
+export const RUNNING_JOB_STATES = ['queued', 'processing'] as const;
+
 /** A job caught in processing by a crash runs once more; a second crash fails it. */
 export const MAX_ATTEMPTS = 2;
 

@@ -2,7 +2,8 @@
 import type { Context } from '../../graphql/context.js';
 import type { MediaItem } from './media.service.js';
 
-export type MediaVariant = 'original' | 'thumbnail';
+export const MEDIA_VARIANTS = ['original', 'thumbnail'] as const;
+export type MediaVariant = (typeof MEDIA_VARIANTS)[number];
 
 export function mediaFilePath(id: number, variant: MediaVariant): string {
   return `/media/${id}/${variant}`;

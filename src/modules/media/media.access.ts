@@ -1,5 +1,6 @@
 // Who may see and change library items and folders: the owning account, with the media scope.
-import type { Prisma } from '../../generated/prisma/client.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import type { Actor } from '../accounts/actor.js';
 import { definePolicy } from '../access/index.js';
 
 export const mediaItemPolicy = definePolicy<Prisma.MediaItemWhereInput>({
@@ -15,3 +16,8 @@ export const folderPolicy = definePolicy<Prisma.MediaFolderWhereInput>({
   key: { scope: 'media' },
   read: (actor) => ({ accountId: actor.accountId }),
 });
+
+/** The item rule for raw SQL (the search), where Prisma's filter cannot go: the same rows as `read`. */
+export function mediaItemSql(actor: Actor | null): Prisma.Sql {
+  return Prisma.sql`"accountId" = ${mediaItemPolicy.checkKey(actor).accountId}`;
+}

@@ -1,7 +1,8 @@
 // GraphQL surface of the media library: items, pages of items (list, search, trash), folders,
 // and every change (the credits query lives in the ledger module). Thin: the rules live in the services.
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
-import { builder } from '../../graphql/builder.js';
+import { builder, nodeId } from '../../graphql/builder.js';
+import { folderPolicy, mediaItemPolicy } from './media.access.js';
 import type { Context } from '../../graphql/context.js';
 import { mediaFileUrl } from './media-urls.js';
 import type { MediaItem, Page } from './media.service.js';
@@ -15,7 +16,10 @@ const BulkActionEnum = builder.enumType('BulkAction', { values: BULK_ACTIONS });
 export const FolderRef = builder.prismaNode('MediaFolder', {
   variant: 'Folder',
   id: { field: 'id' },
-  findUnique: (id, ctx) => ({ id: Number(id), AND: { accountId: ctx.actor?.accountId ?? -1 } }),
+  // A missing or foreign id is a null node, as relay has it (not Prisma's not-found error, a 500).
+  nullable: true,
+  authScopes: folderPolicy.authScopes,
+  findUnique: (id, ctx) => ({ id: nodeId(id), AND: folderPolicy.nodeWhere(ctx) }),
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
     name: t.exposeString('name'),
@@ -27,7 +31,10 @@ export const FolderRef = builder.prismaNode('MediaFolder', {
 export const MediaRef = builder.prismaNode('MediaItem', {
   variant: 'Media',
   id: { field: 'id' },
-  findUnique: (id, ctx) => ({ id: Number(id), AND: { accountId: ctx.actor?.accountId ?? -1 } }),
+  // A missing or foreign id is a null node, as relay has it (not Prisma's not-found error, a 500).
+  nullable: true,
+  authScopes: mediaItemPolicy.authScopes,
+  findUnique: (id, ctx) => ({ id: nodeId(id), AND: mediaItemPolicy.nodeWhere(ctx) }),
   fields: (t) => ({
     databaseId: t.exposeInt('id', { description: 'The integer media_id of the REST API' }),
     name: t.exposeString('name'),
@@ -223,7 +230,7 @@ builder.mutationFields((t) => ({
     args: { name: t.arg.string({ required: true }) },
     resolve: async (query, _r, a, ctx) => {
       const folder = await ctx.services.folders.create(actor(ctx), a);
-      return ctx.services.db.prisma.mediaFolder.findUniqueOrThrow({ ...query, where: { id: folder.id } });
+      return ctx.services.folders.get(ctx.actor, folder.id, query);
     },
   }),
   renameFolder: t.prismaField({
@@ -233,7 +240,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.int({ required: true }), name: t.arg.string({ required: true }) },
     resolve: async (query, _r, a, ctx) => {
       const folder = await ctx.services.folders.rename(actor(ctx), a.id, a);
-      return ctx.services.db.prisma.mediaFolder.findUniqueOrThrow({ ...query, where: { id: folder.id } });
+      return ctx.services.folders.get(ctx.actor, folder.id, query);
     },
   }),
   deleteFolder: t.field({ type: FolderWithCountRef, authScopes: media, errors: {}, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.folders.delete(actor(ctx), a.id) }),

@@ -5,13 +5,13 @@ import { builder, nodeId } from '../../graphql/builder.js';
 import { stockItemPolicy, stockListPolicy } from './stock-lists.access.js';
 import type { Context } from '../../graphql/context.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
-import { joinPath, type SaveItemResult, type SaveResult, type StockItem, type StockList, type StockListMember } from './stock-lists.service.js';
+import { SAVE_STATUSES, STOCK_LIST_ROLES, joinPath, type SaveItemResult, type SaveResult, type StockItem, type StockList, type StockListMember } from './stock-lists.service.js';
 
 const media = { scope: 'media' } as const;
 const isOwner = (list: StockList, ctx: Context) => list.accountId === ctx.actor?.accountId;
 
-const StockListRoleEnum = builder.enumType('StockListRole', { values: ['owner', 'member'] as const });
-const StockSaveStatusEnum = builder.enumType('StockSaveStatus', { values: ['saved', 'duplicate', 'failed'] as const });
+const StockListRoleEnum = builder.enumType('StockListRole', { values: STOCK_LIST_ROLES });
+const StockSaveStatusEnum = builder.enumType('StockSaveStatus', { values: SAVE_STATUSES });
 
 export const StockItemRef = builder.prismaObject('StockItem', {
   authScopes: stockItemPolicy.authScopes,

@@ -17,12 +17,14 @@ import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import type { Logger } from '../../platform/logger.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/actor.js';
-import { stockListPolicy } from './stock-lists.access.js';
+import { stockItemPolicy, stockListPolicy } from './stock-lists.access.js';
+import { mediaItemPolicy } from './media.access.js';
 import type { MediaService } from './media.service.js';
 
 export type { StockItem, StockList, StockListMember };
 
-export type StockListRole = 'owner' | 'member';
+export const STOCK_LIST_ROLES = ['owner', 'member'] as const;
+export type StockListRole = (typeof STOCK_LIST_ROLES)[number];
 
 /** Most items one list holds (adding beyond is a 409). */
 export const MAX_ITEMS_PER_LIST = 1000;
@@ -88,7 +90,8 @@ export interface ReadableList {
   role: StockListRole;
 }
 
-export type SaveStatus = 'saved' | 'duplicate' | 'failed';
+export const SAVE_STATUSES = ['saved', 'duplicate', 'failed'] as const;
+export type SaveStatus = (typeof SAVE_STATUSES)[number];
 
 export interface SaveItemResult {
   item: StockItem;
@@ -195,16 +198,10 @@ export class StockListsService {
 
   /** Removes an item: the owner any item, a member only the items it added. */
   async removeItem(actor: Actor, itemId: number): Promise<StockItem> {
-    const item = await this.db.prisma.stockItem.findUnique({ where: { id: itemId } });
-    if (!item) throw new NotFound(`no stock item ${itemId}`);
-    let role: StockListRole;
-    try {
-      role = (await this.readable(actor, item.listId)).role;
-    } catch (error) {
-      if (error instanceof NotFound) throw new NotFound(`no stock item ${itemId}`);
-      throw error;
-    }
-    if (role !== 'owner' && item.addedBy !== actor.accountId) throw new Forbidden(`stock item ${itemId} was added by another account; only the list owner or that account can remove it`);
+    // Members see the item (404 for everyone else); the owner, or the member who added it, removes it.
+    const item = await stockItemPolicy.findOne(actor, itemId, (where) => this.db.prisma.stockItem.findFirst({ where }));
+    const removable = await this.db.prisma.stockItem.count({ where: { id: itemId, AND: stockItemPolicy.where(actor, 'change') } });
+    if (removable === 0) throw new Forbidden(`stock item ${itemId} was added by another account; only the list owner or that account can remove it`);
     await this.db.prisma.stockItem.delete({ where: { id: itemId } });
     return item;
   }
@@ -218,7 +215,7 @@ export class StockListsService {
     const owned = items.filter((i) => i.list.accountId === actor.accountId && i.savedMediaId !== null).map((i) => i.savedMediaId!);
     const media = items.length
       ? await this.db.prisma.mediaItem.findMany({
-          where: { accountId: actor.accountId, trashedAt: null, OR: [{ sourceUrl: { in: items.map((i) => i.url) } }, { id: { in: owned } }] },
+          where: { AND: mediaItemPolicy.where(actor), trashedAt: null, OR: [{ sourceUrl: { in: items.map((i) => i.url) } }, { id: { in: owned } }] },
           select: { id: true, sourceUrl: true },
           orderBy: { id: 'asc' },
         })

@@ -2,11 +2,11 @@
 import { builder, nodeId } from '../../graphql/builder.js';
 import { subKeyPolicy } from './sub-keys.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
-import { subKeyStatus, type SubKeyUsage } from './sub-keys.service.js';
+import { SUB_KEY_STATUSES, subKeyStatus, type SubKeyUsage } from './sub-keys.service.js';
 import type { ApiKey } from '../../generated/prisma/client.js';
 import type { SubKeyEvent } from '../../platform/events.js';
 
-const SubKeyStatusEnum = builder.enumType('SubKeyStatus', { values: ['active', 'revoked', 'expired'] as const });
+const SubKeyStatusEnum = builder.enumType('SubKeyStatus', { values: SUB_KEY_STATUSES });
 
 const SubKeyUsageRef = builder.objectRef<SubKeyUsage>('SubKeyUsage').implement({
   fields: (t) => ({
@@ -28,7 +28,7 @@ export const SubKeyRef = builder.prismaNode('ApiKey', {
     prefix: t.exposeString('prefix', { description: 'The first characters of the key, enough to recognise and revoke it' }),
     label: t.exposeString('label', { nullable: true }),
     scopes: t.exposeStringList('scopes'),
-    creditLimit: t.exposeInt('creditLimit', { nullable: true }),
+    requestBudget: t.exposeInt('requestBudget', { nullable: true, description: 'Most accepted requests the key may make in its life (REST credit_limit); refused requests do not spend it' }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -36,8 +36,8 @@ export const SubKeyRef = builder.prismaNode('ApiKey', {
     usage: t.loadable({
       type: SubKeyUsageRef,
       // Counters live outside Prisma's relations: one batched query for all keys on the page.
-      load: (keys: Array<Pick<ApiKey, 'id' | 'creditLimit'>>, ctx) => ctx.services.subKeys.usageOf(keys),
-      resolve: (key) => ({ id: key.id, creditLimit: key.creditLimit }),
+      load: (keys: Array<Pick<ApiKey, 'id' | 'requestBudget'>>, ctx) => ctx.services.subKeys.usageOf(keys),
+      resolve: (key) => ({ id: key.id, requestBudget: key.requestBudget }),
       loaderOptions: { cacheKeyFn: (key) => key.id },
     }),
   }),
@@ -66,7 +66,7 @@ const CreateSubKeyPayload = builder.objectRef<{ subKey: ApiKey; secret: string }
 const CreateSubKeyInput = builder.inputType('CreateSubKeyInput', {
   fields: (t) => ({
     label: t.string(),
-    creditLimit: t.int({ description: 'Most requests the key may make; default 50' }),
+    requestBudget: t.int({ description: 'Most accepted requests the key may make (REST credit_limit); default 50' }),
     scopes: t.string({ description: 'Comma-separated subset of scrape, generate, search, media; default all four' }),
     expiresDays: t.int({ description: 'Days until the key expires; omit for no expiry' }),
   }),
@@ -81,7 +81,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, { input }, ctx) =>
       ctx.services.subKeys.create(ctx.actor!, {
         label: input.label ?? undefined,
-        credit_limit: input.creditLimit ?? undefined,
+        credit_limit: input.requestBudget ?? undefined,
         scopes: input.scopes ?? undefined,
         expires_days: input.expiresDays ?? undefined,
       }),

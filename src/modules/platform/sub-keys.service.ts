@@ -48,7 +48,8 @@ export interface SubKeyUsage {
   lastUsedAt: Date | null;
 }
 
-export type SubKeyStatus = 'active' | 'revoked' | 'expired';
+export const SUB_KEY_STATUSES = ['active', 'revoked', 'expired'] as const;
+export type SubKeyStatus = (typeof SUB_KEY_STATUSES)[number];
 
 export function subKeyStatus(key: Pick<ApiKey, 'revokedAt' | 'expiresAt'>, now = new Date()): SubKeyStatus {
   if (key.revokedAt) return 'revoked';
@@ -80,7 +81,7 @@ export class SubKeysService {
         secretHash: key.secretHash,
         label: data.label || null,
         scopes: data.scopes,
-        creditLimit: data.credit_limit,
+        requestBudget: data.credit_limit,
         expiresAt: data.expires_days ? new Date(Date.now() + data.expires_days * DAY_MS) : null,
       },
     });
@@ -113,7 +114,7 @@ export class SubKeysService {
   }
 
   /** Usage of many sub-keys in one query (the GraphQL dataloader batches through here). */
-  async usageOf(keys: ReadonlyArray<Pick<ApiKey, 'id' | 'creditLimit'>>): Promise<SubKeyUsage[]> {
+  async usageOf(keys: ReadonlyArray<Pick<ApiKey, 'id' | 'requestBudget'>>): Promise<SubKeyUsage[]> {
     const keyIds = keys.map((k) => k.id);
     const rows = await this.db.query<{ key: string; count: number; last_used_at: Date }>(
       `SELECT "key", "count", "updatedAt" AT TIME ZONE 'UTC' AS last_used_at FROM "UsageCounter"
@@ -121,12 +122,12 @@ export class SubKeysService {
       [keyIds.map(subKeyCounterKey)],
     );
     const byKey = new Map(rows.map((r) => [r.key, r]));
-    return keys.map(({ id, creditLimit }) => {
+    return keys.map(({ id, requestBudget }) => {
       const row = byKey.get(subKeyCounterKey(id));
       const requestsUsed = row?.count ?? 0;
       return {
         requestsUsed,
-        requestsRemaining: creditLimit === null ? null : Math.max(0, creditLimit - requestsUsed),
+        requestsRemaining: requestBudget === null ? null : Math.max(0, requestBudget - requestsUsed),
         lastUsedAt: row?.last_used_at ?? null,
       };
     });

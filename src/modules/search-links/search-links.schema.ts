@@ -1,7 +1,8 @@
 import { builder } from '../../graphql/builder.js';
 import { searchLinks, type SearchLink } from './search-links.service.js';
+import { SEARCH_LINK_KINDS } from './search-links.service.js';
 
-const SearchLinkKind = builder.enumType('SearchLinkKind', { values: ['web', 'images', 'reverse_image'] as const });
+const SearchLinkKind = builder.enumType('SearchLinkKind', { values: SEARCH_LINK_KINDS });
 
 const SearchLinkRef = builder.objectRef<SearchLink>('SearchLink').implement({
   fields: (t) => ({

@@ -3,9 +3,11 @@
 import { z } from 'zod';
 import { parseInput } from '../../platform/validation.js';
 
+export const SEARCH_LINK_KINDS = ['web', 'images', 'reverse_image'] as const;
+
 export interface SearchLink {
   name: string;
-  kind: 'web' | 'images' | 'reverse_image';
+  kind: (typeof SEARCH_LINK_KINDS)[number];
   url: string;
 }
 
