@@ -1,13 +1,15 @@
 // The REST route table: every documented path, in one list. Later features add their rows here,
 // and test/rest/contract.test.ts needs a row of its own for each.
 import type { AnyRoute } from './route.js';
-import { platformRoutes } from './routes/platform.routes.js';
-import { adminRoutes } from './routes/admin.routes.js';
-import { miscRoutes } from './routes/misc.routes.js';
+import { apiKeysRoutes } from './routes/api-keys.routes.js';
+import { accountsRoutes } from './routes/accounts.routes.js';
+import { liveEditorRoutes } from './routes/live-editor.routes.js';
+import { searchLinksRoutes } from './routes/search-links.routes.js';
+import { featuredRoutes } from './routes/featured.routes.js';
+import { scrapeRoutes } from './routes/scrape.routes.js';
 import { jobsRoutes } from './routes/jobs.routes.js';
 import { automationRoutes } from './routes/automation.routes.js';
-import { transformRoutes } from './routes/transform.routes.js';
-import { watermarkRoutes } from './routes/watermark.routes.js';
+import { imagingRoutes } from './routes/imaging.routes.js';
 import { mediaRoutes } from './routes/media.routes.js';
 import { visionRoutes } from './routes/vision.routes.js';
 import { collectionsRoutes } from './routes/collections.routes.js';
@@ -15,4 +17,4 @@ import { stockListsRoutes } from './routes/stock-lists.routes.js';
 import { serviceRoutes } from './routes/service.routes.js';
 import { ledgerRoutes } from './routes/ledger.routes.js';
 
-export const routes: AnyRoute[] = [...jobsRoutes, ...platformRoutes, ...miscRoutes, ...automationRoutes, ...mediaRoutes, ...collectionsRoutes, ...stockListsRoutes, ...visionRoutes, ...transformRoutes, ...watermarkRoutes, ...adminRoutes, ...ledgerRoutes, ...serviceRoutes];
+export const routes: AnyRoute[] = [...scrapeRoutes, ...jobsRoutes, ...apiKeysRoutes, ...liveEditorRoutes, ...searchLinksRoutes, ...featuredRoutes, ...automationRoutes, ...mediaRoutes, ...collectionsRoutes, ...stockListsRoutes, ...visionRoutes, ...imagingRoutes, ...accountsRoutes, ...ledgerRoutes, ...serviceRoutes];

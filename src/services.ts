@@ -11,7 +11,7 @@ import { SafeFetcher } from './platform/http/safe-fetch.js';
 import { AuthService } from './modules/accounts/auth.service.js';
 import { AccountsService } from './modules/accounts/accounts.service.js';
 import { QuotaService } from './modules/quota/quota.service.js';
-import { SubKeysService } from './modules/platform/sub-keys.service.js';
+import { SubKeysService } from './modules/api-keys/sub-keys.service.js';
 import { JobsService } from './modules/jobs/jobs.service.js';
 import { JobRunner } from './modules/jobs/job-runner.js';
 import { JobFilesService } from './modules/jobs/job-files.service.js';
@@ -25,12 +25,12 @@ import { VisionService } from './modules/vision/vision.service.js';
 import { MediaService } from './modules/media/media.service.js';
 import { FoldersService } from './modules/media/folders.service.js';
 import { CreditsService, LedgerService, RewardsService } from './modules/ledger/index.js';
-import { CollectionsService } from './modules/media/collections.service.js';
-import { GalleryService } from './modules/media/gallery.service.js';
-import { StockListsService } from './modules/media/stock-lists.service.js';
+import { CollectionsService } from './modules/collections/collections.service.js';
+import { GalleryService } from './modules/collections/gallery.service.js';
+import { StockListsService } from './modules/stock-lists/stock-lists.service.js';
 import { UrlSigner } from './platform/url-signer.js';
-import { TransformService } from './modules/media/transform.service.js';
-import { WatermarkService } from './modules/watermark/watermark.service.js';
+import { TransformService } from './modules/imaging/transform.service.js';
+import { WatermarkService } from './modules/imaging/watermark.service.js';
 
 export interface Services {
   config: Config;

@@ -18,7 +18,7 @@ import {
 import { InvalidInput } from '../../src/platform/errors.js';
 import { mediaItem, mediaJson } from './media.routes.js';
 import { count, cursorPageQuery, id, idParams, nextCursor, timestamp } from '../schemas.js';
-import { addItemsSchema, collectionSchema, shareSchema } from '../../src/modules/media/collections.service.js';
+import { addItemsSchema, collectionSchema, shareSchema } from '../../src/modules/collections/collections.service.js';
 
 const collectionFields = {
   name: z.string(),

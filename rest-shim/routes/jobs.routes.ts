@@ -1,16 +1,14 @@
-// Spec "Scraping": start a scrape, poll its job, fetch its files one by one or as one ZIP.
+// Spec "Scraping": poll a job, fetch its files one by one or as one ZIP (src/modules/jobs/).
 import { z } from 'zod';
 import { defineRoute, defineStreamRoute } from '../route.js';
-import { optionalBool, optionalInt, optionalString, pathId, type Source } from '../input.js';
-import { unwrap } from '../result.js';
-import { GetJobDocument, StartScrapeDocument, type GetJobQuery } from '../generated/operations.js';
+import { pathId } from '../input.js';
+import { GetJobDocument, type GetJobQuery } from '../generated/operations.js';
 import { sendJobFile, sendJobArchive } from '../../src/http/files.js';
-import { scrapeInputSchema } from '../../src/modules/scrape/scrape.input.js';
+import { objectId } from '../../src/platform/validation.js';
 import { count, id, timestamp } from '../schemas.js';
 import { RUNNING_JOB_STATES } from '../../src/modules/jobs/jobs.service.js';
 
-const jobParams = z.object({ job_id: z.int().positive().describe('the job id') });
-const jobStates = ['queued', 'processing', 'completed', 'failed'] as const;
+const jobParams = z.object({ job_id: objectId.describe('the job id') });
 
 const progress = z.object({ pages_fetched: count, assets_found: count, assets_stored: count });
 const times = { kind: z.string().describe('scrape or crawl'), created_at: timestamp, started_at: timestamp.nullable(), finished_at: timestamp.nullable() };
@@ -71,41 +69,7 @@ function jobJson(job: NonNullable<GetJobQuery['job']>, downloadUrl: string) {
   };
 }
 
-function scrapeVariables(body: Source) {
-  return {
-    input: {
-      url: optionalString(body, 'url') ?? '',
-      sniperMode: optionalBool(body, 'sniper_mode'),
-      maxFiles: optionalInt(body, 'max_files'),
-      minSizeKb: optionalInt(body, 'min_size_kb'),
-      keywordFilter: optionalString(body, 'keyword_filter'),
-      downloadVideos: optionalBool(body, 'download_videos'),
-      downloadDocs: optionalBool(body, 'download_docs'),
-      aiLabeling: optionalBool(body, 'ai_labeling'),
-      crawlDepth: optionalInt(body, 'crawl_depth'),
-      force: optionalBool(body, 'force'),
-    },
-  };
-}
-
 export const jobsRoutes = [
-  defineRoute({
-    method: 'POST',
-    path: '/api/scrape',
-    auth: 'key',
-    scope: 'scrape',
-    summary: 'Start a scrape job (sniper: the page; crawl: same-site links to crawl_depth)',
-    operation: StartScrapeDocument,
-    request: { body: scrapeInputSchema },
-    response: z.object({ status: z.enum(jobStates), job_id: id, message: z.string(), poll_url: z.string().describe('GET it to follow the job') }),
-    successStatus: 202,
-    variables: ({ body }) => scrapeVariables(body),
-    shape: (data) => {
-      const job = unwrap(data.startScrape);
-      const poll = `/api/jobs/${job.databaseId}`;
-      return { status: job.state, job_id: job.databaseId, message: `scrape job queued; poll ${poll} every 2 to 5 seconds until its status is completed or failed`, poll_url: poll };
-    },
-  }),
   defineRoute({
     method: 'GET',
     path: '/api/jobs/:job_id',

@@ -22,7 +22,7 @@ import {
 import { InvalidInput } from '../../src/platform/errors.js';
 import { page } from './collections.routes.js';
 import { count, cursorPageQuery, id, idParams, nextCursor, timestamp } from '../schemas.js';
-import { SAVE_STATUSES, STOCK_LIST_ROLES } from '../../src/modules/media/stock-lists.service.js';
+import { SAVE_STATUSES, STOCK_LIST_ROLES } from '../../src/modules/stock-lists/stock-lists.service.js';
 
 const role = z.enum(STOCK_LIST_ROLES);
 const listFields = {

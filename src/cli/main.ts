@@ -1,5 +1,5 @@
 // Operator CLI: `npm run cli -- <command>`. Talks to a running service's admin REST routes
-// (rest-shim/routes/admin.routes.ts) over HTTP and prints one JSON line per command.
+// (rest-shim/routes/accounts.routes.ts) over HTTP and prints one JSON line per command.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';

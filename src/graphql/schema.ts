@@ -1,7 +1,7 @@
 // Assembles the schema from every module's schema file (imported for their side effects).
 import { builder } from './builder.js';
 import '../modules/accounts/accounts.schema.js';
-import '../modules/platform/sub-keys.schema.js';
+import '../modules/api-keys/sub-keys.schema.js';
 import '../modules/live-editor/live-editor.schema.js';
 import '../modules/search-links/search-links.schema.js';
 import '../modules/jobs/jobs.schema.js';
@@ -10,10 +10,10 @@ import '../modules/automation/automation.schema.js';
 import '../modules/featured/featured.schema.js';
 import '../modules/vision/vision.schema.js';
 import '../modules/media/media.schema.js';
-import '../modules/media/transform.schema.js';
-import '../modules/watermark/watermark.schema.js';
-import '../modules/media/collections.schema.js';
-import '../modules/media/stock-lists.schema.js';
+import '../modules/imaging/transform.schema.js';
+import '../modules/imaging/watermark.schema.js';
+import '../modules/collections/collections.schema.js';
+import '../modules/stock-lists/stock-lists.schema.js';
 import '../modules/ledger/ledger.schema.js';
 
 builder.queryField('health', (t) => t.boolean({ description: 'Always true: the GraphQL endpoint answers', resolve: () => true }));

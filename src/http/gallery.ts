@@ -3,7 +3,7 @@
 // description and a grid of thumbnails (signed URLs) linking to the full-size files. Trashed items
 // never show, and nothing of any other collection does.
 //
-// Who may see a gallery is the gallery service's rule (src/modules/media/gallery.service.ts); this
+// Who may see a gallery is the gallery service's rule (src/modules/collections/gallery.service.ts); this
 // router renders its answers. A password-protected link first shows a password form that posts
 // (urlencoded) to the same path; the right password sets an HttpOnly, SameSite=Lax cookie for this
 // path only. A wrong password shows the form again; too many are refused (429). Unknown, revoked or
@@ -13,8 +13,8 @@ import type { Context } from '../graphql/context.js';
 import type { Services } from '../services.js';
 import type { Collection } from '../generated/prisma/client.js';
 import type { MediaItem } from '../modules/media/media.service.js';
-import { galleryPath } from '../modules/media/collections.service.js';
-import { GALLERY_COOKIE } from '../modules/media/gallery.service.js';
+import { galleryPath } from '../modules/collections/collections.service.js';
+import { GALLERY_COOKIE } from '../modules/collections/gallery.service.js';
 import { mediaFileUrl } from '../modules/media/media-urls.js';
 import { html, SafeHtml } from './html.js';
 

@@ -10,7 +10,7 @@ import { migrate, readMigrations } from '../../src/platform/database/migrate.js'
 import { MIGRATIONS_DIR } from '../../src/core.js';
 import { MediaService } from '../../src/modules/media/media.service.js';
 import type { Actor } from '../../src/modules/accounts/actor.js';
-import { SUB_KEY_SCOPES } from '../../src/modules/platform/scopes.js';
+import { SUB_KEY_SCOPES } from '../../src/modules/api-keys/scopes.js';
 import type { BlobStore } from '../../src/platform/storage/blob-store.js';
 
 let t: TestApp;

@@ -108,7 +108,7 @@ const cases: Record<string, ContractCase> = {
   'PATCH /api/media/:id/tags': { call: async (ctx) => ({ params: { id: await mediaItem(ctx) }, body: { action: 'add', tags: ['t'] } }), status: 200, fields: ['media_id', 'tags'] },
   'POST /api/media/:id/restore': { call: async (ctx) => ({ params: { id: await mediaItem(ctx, true) } }), status: 200, fields: ['media'] },
   'DELETE /api/media/:id/purge': { call: async (ctx) => ({ params: { id: await mediaItem(ctx, true) } }), status: 200, fields: ['media_id', 'purged'] },
-  // Collections and stock lists (test/media/collections*.test.ts and stock-lists.test.ts go deeper).
+  // Collections and stock lists (test/collections/ and test/stock-lists/ go deeper).
   'GET /api/media/collections': { call: () => ({}), status: 200, fields: ['collections', 'total', 'next_cursor'] },
   'POST /api/media/collections': { call: () => ({ body: { name: 'contract', description: 'rows' } }), status: 201, fields: ['collection_id', 'name', 'description', 'item_count', 'shared'] },
   'GET /api/media/collections/:id': { call: async (ctx) => ({ params: { id: await collection(ctx) } }), status: 200, fields: ['collection_id', 'name'] },
@@ -220,7 +220,7 @@ const cases: Record<string, ContractCase> = {
     fields: ['data', 'timestamp'],
   },
   'POST /api/ocr': { call: async () => ({ body: { image_data: await smallTextImageBase64() } }), status: 200, fields: ['text', 'confidence', 'provider_used', 'timestamp'] },
-  // Transformation URLs and watermarks (test/media/transform.test.ts, test/watermark/ go deeper).
+  // Transformation URLs and watermarks (test/imaging/ go deeper).
   'POST /api/media/:id/optimize': {
     call: async ({ t, key }) => {
       const actor = await t.app.services.auth.authenticate(key);

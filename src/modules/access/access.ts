@@ -7,7 +7,7 @@
 import { Forbidden, NotFound, Unauthenticated } from '../../platform/errors.js';
 import type { Actor } from '../accounts/actor.js';
 import { MISSING_KEY_MESSAGE } from '../accounts/auth.service.js';
-import { MASTER_KEY_REQUIRED_MESSAGE, MISSING_SCOPE_MESSAGE, type SubKeyScope } from '../platform/scopes.js';
+import { MASTER_KEY_REQUIRED_MESSAGE, MISSING_SCOPE_MESSAGE, type SubKeyScope } from '../api-keys/scopes.js';
 
 export type Permission = 'read' | 'change';
 

@@ -5,7 +5,7 @@ import type { Database } from '../../platform/database/database.js';
 import { Forbidden, Unauthenticated } from '../../platform/errors.js';
 import { DUMMY_HASH, displayPrefix, keyMatches, looksLikeKey } from './api-key.js';
 import type { Actor } from './actor.js';
-import { SUB_KEY_SCOPES, isSubKeyScope } from '../platform/scopes.js';
+import { SUB_KEY_SCOPES, isSubKeyScope } from '../api-keys/scopes.js';
 
 interface KeyRow {
   key_id: number;

@@ -11,7 +11,7 @@ import { parseInput } from '../../platform/validation.js';
 import type { Account, Prisma, Schedule } from '../../generated/prisma/client.js';
 import type { Actor } from '../accounts/actor.js';
 import { schedulePolicy } from './automation.access.js';
-import { SUB_KEY_SCOPES } from '../platform/scopes.js';
+import { SUB_KEY_SCOPES } from '../api-keys/scopes.js';
 import type { ScrapeService } from '../scrape/scrape.service.js';
 import { scrapeInputSchema } from '../scrape/scrape.input.js';
 import { DEFAULT_DAY_OF_WEEK, nextOccurrence, type Frequency } from './schedule-time.js';

@@ -7,7 +7,8 @@
 // order (TIE_ORDER), then document order.
 import { Parser } from 'htmlparser2';
 
-export type FeaturedSource = 'og_meta' | 'twitter_meta' | 'link_image_src' | 'next_data' | 'json_ld' | 'srcset' | 'img_tag' | 'regex';
+export const FEATURED_SOURCES = ['og_meta', 'twitter_meta', 'link_image_src', 'next_data', 'json_ld', 'srcset', 'img_tag', 'regex'] as const;
+export type FeaturedSource = (typeof FEATURED_SOURCES)[number];
 
 export interface FeaturedCandidate {
   url: string;

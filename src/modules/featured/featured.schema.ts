@@ -1,9 +1,10 @@
 import { builder } from '../../graphql/builder.js';
 import type { FeaturedCandidate } from './featured.extractor.js';
 import type { FeaturedImageResult } from './featured.service.js';
+import { FEATURED_SOURCES } from './featured.extractor.js';
 
 const FeaturedSourceEnum = builder.enumType('FeaturedSource', {
-  values: ['og_meta', 'twitter_meta', 'link_image_src', 'next_data', 'json_ld', 'srcset', 'img_tag', 'regex'] as const,
+  values: FEATURED_SOURCES,
 });
 
 const FeaturedCandidateRef = builder.objectRef<FeaturedCandidate>('FeaturedCandidate').implement({

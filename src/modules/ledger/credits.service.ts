@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { parseInput } from '../../platform/validation.js';
-import type { Actor } from '../accounts/actor.js';
 import { amountSchema, fromMinor, toMinor } from './money.js';
 import { InsufficientCredits, InsufficientFunds } from './ledger.errors.js';
 import type { LedgerOptions, LedgerService, Transfer, WalletEntry } from './ledger.service.js';
@@ -75,7 +74,7 @@ export class CreditsService {
   constructor(private readonly ledger: LedgerService) {}
 
   /** GET /api/media/credits: the caller's balance, totals and entries (newest first). */
-  async summary(actor: Actor, page: { limit?: number; offset?: number }): Promise<CreditSummary> {
+  async summary(actor: { accountId: number }, page: { limit?: number; offset?: number }): Promise<CreditSummary> {
     const [wallet, history] = await Promise.all([this.ledger.wallet(actor.accountId, 'credits'), this.ledger.history(actor.accountId, 'credits', page)]);
     return {
       balance: fromMinor(wallet.balance),

@@ -126,21 +126,7 @@ const pageSchema = z.object({
 });
 
 /** A transfer row as the SQL functions answer it (to_jsonb: column names; timestamps without zone). */
-interface RawTransfer {
-  id: string;
-  seq: number;
-  kind: TransferKind;
-  currency: Currency;
-  amount: number;
-  debitAccountId: number;
-  creditAccountId: number;
-  pendingId: string | null;
-  action: string;
-  reference: string | null;
-  expiresAt: string | null;
-  createdAt: string;
-  replayed: boolean;
-}
+type RawTransfer = Omit<Transfer, 'expiresAt' | 'createdAt'> & { expiresAt: string | null; createdAt: string };
 
 interface RawApply {
   transfers: RawTransfer[];
@@ -168,21 +154,7 @@ type Leg =
 const utc = (text: string) => new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`);
 
 function toTransfer(raw: RawTransfer): Transfer {
-  return {
-    id: raw.id,
-    seq: raw.seq,
-    kind: raw.kind,
-    currency: raw.currency,
-    amount: raw.amount,
-    debitAccountId: raw.debitAccountId,
-    creditAccountId: raw.creditAccountId,
-    pendingId: raw.pendingId,
-    action: raw.action,
-    reference: raw.reference,
-    expiresAt: raw.expiresAt ? utc(raw.expiresAt) : null,
-    createdAt: utc(raw.createdAt),
-    replayed: raw.replayed,
-  };
+  return { ...raw, expiresAt: raw.expiresAt ? utc(raw.expiresAt) : null, createdAt: utc(raw.createdAt) };
 }
 
 function toLeg(request: z.output<typeof transferSchema>, now: number): Leg {

@@ -1,9 +1,9 @@
 // Share passwords (scrypt, salted, constant-time check), gallery access cookies and the HTML
 // template helper: no database.
 import { describe, expect, it } from 'vitest';
-import { hashSharePassword, verifySharePassword, galleryPath, SHARE_TOKEN_PATTERN } from '../../src/modules/media/collections.service.js';
-import { GalleryService } from '../../src/modules/media/gallery.service.js';
-import type { CollectionsService } from '../../src/modules/media/collections.service.js';
+import { hashSharePassword, verifySharePassword, galleryPath, SHARE_TOKEN_PATTERN } from '../../src/modules/collections/collections.service.js';
+import { GalleryService } from '../../src/modules/collections/gallery.service.js';
+import type { CollectionsService } from '../../src/modules/collections/collections.service.js';
 import type { QuotaService } from '../../src/modules/quota/quota.service.js';
 import { escapeHtml, html, SafeHtml } from '../../src/http/html.js';
 import { UrlSigner } from '../../src/platform/url-signer.js';

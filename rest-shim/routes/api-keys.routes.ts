@@ -4,10 +4,10 @@ import { defineRoute } from '../route.js';
 import { optionalInt, optionalString, requiredString } from '../input.js';
 import { unwrap } from '../result.js';
 import { CreateSubKeyDocument, ListSubKeysDocument, RevokeSubKeyDocument, type SubKeyFieldsFragment } from '../generated/operations.js';
-import { SUB_KEY_SCOPES } from '../../src/modules/platform/scopes.js';
-import { createSchema as createSubKeySchema } from '../../src/modules/platform/sub-keys.service.js';
+import { SUB_KEY_SCOPES } from '../../src/modules/api-keys/scopes.js';
+import { createSchema as createSubKeySchema } from '../../src/modules/api-keys/sub-keys.service.js';
 import { count, cursorPageQuery, id, nextCursor, timestamp } from '../schemas.js';
-import { SUB_KEY_STATUSES } from '../../src/modules/platform/sub-keys.service.js';
+import { SUB_KEY_STATUSES } from '../../src/modules/api-keys/sub-keys.service.js';
 
 const scopesText = z.string().describe(`comma-separated subset of ${SUB_KEY_SCOPES.join(', ')}`);
 
@@ -46,7 +46,7 @@ export function subKeyJson(k: SubKeyFieldsFragment): z.input<typeof subKey> {
   };
 }
 
-export const platformRoutes = [
+export const apiKeysRoutes = [
   defineRoute({
     method: 'POST',
     path: '/api/platform/sub-keys',

@@ -5,7 +5,7 @@ import { collectionPolicy } from './collections.access.js';
 import type { Context } from '../../graphql/context.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
 import { galleryPath, type Collection } from './collections.service.js';
-import { MediaRef } from './media.schema.js';
+import { MediaRef } from '../media/media.schema.js';
 
 const media = { scope: 'media' } as const;
 const shareUrl = (c: Collection) => (c.shareToken ? galleryPath(c.shareToken) : null);

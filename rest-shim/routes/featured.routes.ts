@@ -1,43 +1,15 @@
-// Spec "Live editor" and GET /api/search-links.
+// Spec "Featured image": GET /api/featured-image (src/modules/featured/).
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
 import { optionalBool, optionalInt, optionalString } from '../input.js';
 import { unwrap } from '../result.js';
-import { FeaturedImageDocument, LiveEditorStatusDocument, SearchLinksDocument } from '../generated/operations.js';
-import { querySchema as searchLinksQuery } from '../../src/modules/search-links/search-links.service.js';
+import { FeaturedImageDocument } from '../generated/operations.js';
 import { inputSchema as featuredInput } from '../../src/modules/featured/featured.service.js';
-import { SEARCH_LINK_KINDS } from '../../src/modules/search-links/search-links.service.js';
+import { FEATURED_SOURCES } from '../../src/modules/featured/featured.extractor.js';
 
-const FEATURED_SOURCES = ['og_meta', 'twitter_meta', 'json_ld', 'link_image_src', 'next_data', 'img_tag', 'srcset', 'regex'] as const;
 const score = z.int().min(0).max(100);
 
-export const miscRoutes = [
-  defineRoute({
-    method: 'GET',
-    path: '/api/live-editor/status',
-    auth: 'key',
-    scope: 'any',
-    summary: 'Whether the live editor is available, and its planned features',
-    operation: LiveEditorStatusDocument,
-    response: z.object({ available: z.boolean(), message: z.string(), features: z.array(z.string()) }),
-    shape: (data) => ({ ...data.liveEditorStatus }),
-  }),
-  defineRoute({
-    method: 'GET',
-    path: '/api/search-links',
-    auth: 'key',
-    scope: 'search',
-    summary: 'Deep links to web and reverse image search engines (query: text or image URL)',
-    operation: SearchLinksDocument,
-    request: { query: z.object({ query: searchLinksQuery.shape.query.describe('text, or an image URL (adds reverse image search links)') }) },
-    response: z.object({ query: z.string(), links: z.array(z.object({ name: z.string(), kind: z.enum(SEARCH_LINK_KINDS), url: z.string() })) }),
-    // An absent query still reaches the service, whose message says what is expected.
-    variables: ({ query }) => ({ query: optionalString(query, 'query') ?? '' }),
-    shape: (data) => {
-      const result = unwrap(data.searchLinks);
-      return { query: result.query, links: result.links.map((l) => ({ name: l.name, kind: l.kind, url: l.url })) };
-    },
-  }),
+export const featuredRoutes = [
   defineRoute({
     method: 'GET',
     path: '/api/featured-image',

@@ -47,7 +47,7 @@ const statusRoute = (action: 'suspend' | 'activate' | 'deactivate', status: 'sus
     shape: (data) => accountJson(unwrap(data.adminSetAccountStatus)),
   });
 
-export const adminRoutes = [
+export const accountsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/api/admin/accounts',

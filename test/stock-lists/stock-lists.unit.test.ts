@@ -1,6 +1,6 @@
 // File names for saved stock items and join paths: no database.
 import { describe, expect, it } from 'vitest';
-import { filenameOf, joinPath, JOIN_TOKEN_PATTERN } from '../../src/modules/media/stock-lists.service.js';
+import { filenameOf, joinPath, JOIN_TOKEN_PATTERN } from '../../src/modules/stock-lists/stock-lists.service.js';
 
 describe('stock items', () => {
   it('names a saved file after the last path segment of its URL, else stock-<id>', () => {

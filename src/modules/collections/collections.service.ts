@@ -13,7 +13,7 @@ import type { Database } from '../../platform/database/database.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/actor.js';
 import { collectionPolicy } from './collections.access.js';
-import { mediaItemPolicy } from './media.access.js';
+import { mediaItemPolicy } from '../media/media.access.js';
 
 export type { Collection };
 

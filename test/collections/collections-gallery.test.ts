@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { form, photo } from '../helpers/images.js';
 import { GALLERY_CSP } from '../../src/http/gallery.js';
-import { ACCESS_HOURS, MAX_FAILURES } from '../../src/modules/media/gallery.service.js';
+import { ACCESS_HOURS, MAX_FAILURES } from '../../src/modules/collections/gallery.service.js';
 
 let t: TestApp;
 let seed = 500;

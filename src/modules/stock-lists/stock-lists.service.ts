@@ -18,8 +18,8 @@ import type { Logger } from '../../platform/logger.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/actor.js';
 import { stockItemPolicy, stockListPolicy } from './stock-lists.access.js';
-import { mediaItemPolicy } from './media.access.js';
-import type { MediaService } from './media.service.js';
+import { mediaItemPolicy } from '../media/media.access.js';
+import type { MediaService } from '../media/media.service.js';
 
 export type { StockItem, StockList, StockListMember };
 
