@@ -1,6 +1,7 @@
 // typescript-eslint over the whole project; generated code is left out.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import architecture from './scripts/eslint/module-boundaries.js';
 
 export default tseslint.config(
   { ignores: ['node_modules/**', 'src/generated/**', 'rest-shim/generated/**', 'client/generated/**', 'data/**', 'coverage/**', 'dist/**', 'dist-test-*/**', 'dist.*/**'] },
@@ -13,6 +14,12 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-console': ['error', { allow: ['error'] }],
     },
+  },
+  {
+    // Module boundaries (ARCHITECTURE.md): modules meet through index.ts; rest-shim only at the root.
+    files: ['src/**/*.ts'],
+    plugins: { architecture },
+    rules: { 'architecture/module-boundaries': 'error' },
   },
   {
     files: ['src/main.ts', 'src/cli/**', 'scripts/**', 'bench/**'],

@@ -9,8 +9,10 @@ import { writeSecretFile } from './platform/secrets-files.js';
 import type { Services } from './services.js';
 import { buildCore } from './core.js';
 import { attachWebSocketServer, createGraphQLServer, type Yoga } from './graphql/server.js';
-import { createHttpApp } from './http/app.js';
+import { createHttpApp, type RestSurface } from './http/app.js';
 import { routes } from '../rest-shim/routes.js';
+import { createRestRouter } from '../rest-shim/shim.js';
+import type { AnyRoute } from '../rest-shim/route.js';
 
 export { MIGRATIONS_DIR } from './core.js';
 export const INITIAL_HANDLE = 'owner';
@@ -25,6 +27,16 @@ export interface App {
   adminTokenFile?: string;
   start(port?: number, host?: string): Promise<string>;
   stop(): Promise<void>;
+}
+
+/** The REST shim over a route table: its router, its paths and its OpenAPI document. */
+export function restSurface(yoga: Yoga, services: Services, table: AnyRoute[]): RestSurface {
+  return {
+    router: createRestRouter(yoga, services, table),
+    routes: table,
+    // The OpenAPI builder loads with the first request of /openapi.json.
+    buildOpenApiDocument: async (info) => (await import('../rest-shim/openapi.js')).buildOpenApiDocument(table, info) as unknown as Record<string, unknown>,
+  };
 }
 
 export async function buildApp(config: Config, options: { logger?: Logger } = {}): Promise<App> {
@@ -42,7 +54,7 @@ export async function buildApp(config: Config, options: { logger?: Logger } = {}
   }
 
   const yoga = createGraphQLServer(services, logger);
-  const server = createServer(createHttpApp({ config, logger, yoga, services, routes }));
+  const server = createServer(createHttpApp({ config, logger, yoga, services, rest: restSurface(yoga, services, routes) }));
   const closeWebSockets = attachWebSocketServer(server, yoga);
 
   return {

@@ -11,7 +11,7 @@ import { createEventBus } from './platform/events.js';
 import { resolveAdminToken } from './platform/secrets-files.js';
 import { createBlobStore } from './platform/storage/index.js';
 import { createServices, type Services } from './services.js';
-import { startAutomation, type Loop } from './modules/automation/loop.js';
+import { startAutomation, type Loop } from './modules/automation/index.js';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 const QUOTA_SWEEP_INTERVAL_MS = 10 * 60_000;

@@ -10,9 +10,9 @@ import { getDatamodel } from '../generated/pothos-prisma-types.js';
 import type { Context } from './context.js';
 // Registers the refusals plugin (request budgets) before the builder is made.
 import './request-budget.js';
-import { MASTER_KEY_REQUIRED_MESSAGE, MISSING_SCOPE_MESSAGE, type SubKeyScope } from '../modules/api-keys/scopes.js';
+import type { SubKeyScope } from '../modules/api-keys/index.js';
+import { MASTER_KEY_REQUIRED_MESSAGE, MISSING_KEY_MESSAGE, MISSING_SCOPE_MESSAGE } from '../modules/access/index.js';
 import { AppError, Forbidden, InvalidInput, Unauthenticated } from '../platform/errors.js';
-import { MISSING_KEY_MESSAGE } from '../modules/accounts/auth.service.js';
 
 export const builder = new SchemaBuilder<{
   Context: Context;

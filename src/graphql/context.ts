@@ -1,7 +1,7 @@
 // The per-request context shared by GraphQL over HTTP, over WebSocket and the REST shim:
 // it authenticates the key, counts the request against the quotas, and carries the services.
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { Actor } from '../modules/accounts/actor.js';
+import type { Actor } from '../modules/accounts/index.js';
 import type { Services } from '../services.js';
 import { Unauthenticated } from '../platform/errors.js';
 import type { BudgetHolder } from './request-budget.js';

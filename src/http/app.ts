@@ -1,6 +1,6 @@
 // The Express application: request log, health check, JSON body parsing with a size limit, the REST
 // shim, GraphQL, and JSON answers for unknown routes and every error.
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import { isGraphQLError } from '../graphql/errors.js';
 import { match } from 'path-to-regexp';
 import type { Config } from '../config.js';
@@ -8,8 +8,7 @@ import type { Logger } from '../platform/logger.js';
 import type { Services } from '../services.js';
 import { AppError } from '../platform/errors.js';
 import { GRAPHQL_PATH, type Yoga } from '../graphql/server.js';
-import { createRestRouter } from '../../rest-shim/shim.js';
-import type { AnyRoute } from '../../rest-shim/route.js';
+import type { OpenApiInfo } from './docs.js';
 import { requestLog } from './request-log.js';
 import { compressResponses } from './compression.js';
 import { mediaFilesRouter } from './media-files.js';
@@ -23,10 +22,18 @@ export interface HttpAppOptions {
   logger: Logger;
   yoga: Yoga;
   services: Services;
-  routes: AnyRoute[];
+  /** The REST shim, built by the composition root (src/app.ts): src/ never imports rest-shim/ itself. */
+  rest: RestSurface;
 }
 
-export function createHttpApp({ config, logger, yoga, services, routes }: HttpAppOptions): express.Express {
+export interface RestSurface {
+  router: Router;
+  /** Every documented method and path (405 with Allow for a known path and another method). */
+  routes: ReadonlyArray<{ method: string; path: string }>;
+  buildOpenApiDocument: (info: OpenApiInfo) => Promise<Record<string, unknown>>;
+}
+
+export function createHttpApp({ config, logger, yoga, services, rest }: HttpAppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -44,17 +51,17 @@ export function createHttpApp({ config, logger, yoga, services, routes }: HttpAp
   });
 
   // GET /openapi.json and the /docs page (no key).
-  app.use(docsRouter({ routes, publicBaseUrl: config.publicBaseUrl }));
+  app.use(docsRouter({ buildDocument: rest.buildOpenApiDocument, publicBaseUrl: config.publicBaseUrl }));
 
   app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
-  app.use(createRestRouter(yoga, services, routes));
+  app.use(rest.router);
   app.all(GRAPHQL_PATH, (req, res) => yoga(req, res));
   app.use(mediaFilesRouter(services));
   // Public HTML page of a shared collection (its own urlencoded parser for the password form).
   app.use(galleryRouter(services));
   app.use(transformRouter(services));
 
-  const matchers = routes.map((r) => ({ method: r.method, matches: match(r.path) }));
+  const matchers = rest.routes.map((r) => ({ method: r.method, matches: match(r.path) }));
   app.use((req: Request, res: Response) => {
     const allowed = matchers.filter((m) => m.matches(req.path)).map((m) => m.method);
     if (allowed.length > 0) {

@@ -8,7 +8,6 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Router, type Response } from 'express';
-import type { AnyRoute } from '../../rest-shim/route.js';
 
 export const OPENAPI_PATH = '/openapi.json';
 export const DOCS_PATH = '/docs';
@@ -56,27 +55,34 @@ const PAGE = `<!doctype html>
 </html>
 `;
 
+/** What the document says of itself; the builder (rest-shim/openapi.ts) adds every route. */
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  description: string;
+}
+
 export interface DocsOptions {
-  routes: AnyRoute[];
+  /** Builds the document from the route table (the composition root hands it in). */
+  buildDocument: (info: OpenApiInfo) => Promise<Record<string, unknown>>;
   /** PUBLIC_BASE_URL, when set: the document's server. */
   publicBaseUrl?: string;
 }
 
-export function docsRouter({ routes, publicBaseUrl }: DocsOptions): Router {
+export function docsRouter({ buildDocument, publicBaseUrl }: DocsOptions): Router {
   const router = Router();
   let document: string | undefined;
   let uiFolder: string | undefined;
 
   router.get(OPENAPI_PATH, async (_req, res) => {
     // Its builder loads with the first request; the document is kept (about 180 KB) from then on.
-    const { buildOpenApiDocument } = await import('../../rest-shim/openapi.js');
     document ??= JSON.stringify({
-      ...buildOpenApiDocument(routes, {
+      ...(await buildDocument({
         title: 'Image service',
         version: packageVersion(),
         description:
           'The REST API. Every JSON answer starts with `success`; failures are `{"success": false, "error": "<message>"}`. A known path called with a method it does not have answers 405 with `Allow`. The same operations are served as GraphQL at /graphql.',
-      }),
+      })),
       ...(publicBaseUrl ? { servers: [{ url: publicBaseUrl }] } : {}),
     });
     res.status(200).set({ 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-cache', 'Access-Control-Allow-Origin': '*' }).send(document);

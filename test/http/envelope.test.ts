@@ -10,6 +10,7 @@ import { createLogger } from '../../src/platform/logger.js';
 import { routes } from '../../rest-shim/routes.js';
 import { defineRoute } from '../../rest-shim/route.js';
 import { LiveEditorStatusDocument } from '../../rest-shim/generated/operations.js';
+import { restSurface } from '../../src/app.js';
 
 let t: TestApp;
 let server: Server;
@@ -37,7 +38,7 @@ beforeAll(async () => {
       throw new Error('boom: internal detail that must not leak');
     },
   });
-  const app = createHttpApp({ config: t.config, logger: createLogger('info', sink), yoga: t.app.yoga, services: t.app.services, routes: [...routes, failing] });
+  const app = createHttpApp({ config: t.config, logger: createLogger('info', sink), yoga: t.app.yoga, services: t.app.services, rest: restSurface(t.app.yoga, t.app.services, [...routes, failing]) });
   server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -5,9 +5,15 @@
 // the key rule as type-level authScopes, relay node lookups use the filter, and the HTTP routers
 // ask services that use it. In the manner of immich's server/src/utils/access.ts.
 import { Forbidden, NotFound, Unauthenticated } from '../../platform/errors.js';
-import type { Actor } from '../accounts/actor.js';
-import { MISSING_KEY_MESSAGE } from '../accounts/auth.service.js';
-import { MASTER_KEY_REQUIRED_MESSAGE, MISSING_SCOPE_MESSAGE, type SubKeyScope } from '../api-keys/scopes.js';
+import type { Actor } from '../accounts/index.js';
+import type { SubKeyScope } from '../api-keys/index.js';
+
+// The answers to a key that cannot reach something. They live here, where the rule is, and this
+// file imports no other module at run time: every policy file imports it, so it must not be part
+// of an import cycle.
+export const MISSING_KEY_MESSAGE = 'API key required: send it in the X-API-Key header (or as the JSON body field api_key)';
+export const MISSING_SCOPE_MESSAGE = (scope: string) => `this sub-key lacks the '${scope}' scope needed for this operation`;
+export const MASTER_KEY_REQUIRED_MESSAGE = 'this operation needs the account master key; sub-keys cannot call it';
 
 export type Permission = 'read' | 'change';
 

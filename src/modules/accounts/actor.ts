@@ -1,4 +1,4 @@
-import type { SubKeyScope } from '../api-keys/scopes.js';
+import type { SubKeyScope } from '../api-keys/index.js';
 
 /** Who is calling: the account behind the presented key, and what that key may do. */
 export interface Actor {

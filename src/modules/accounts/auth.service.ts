@@ -5,7 +5,8 @@ import type { Database } from '../../platform/database/database.js';
 import { Forbidden, Unauthenticated } from '../../platform/errors.js';
 import { DUMMY_HASH, displayPrefix, keyMatches, looksLikeKey } from './api-key.js';
 import type { Actor } from './actor.js';
-import { SUB_KEY_SCOPES, isSubKeyScope } from '../api-keys/scopes.js';
+import { SUB_KEY_SCOPES, isSubKeyScope } from '../api-keys/index.js';
+import { MISSING_KEY_MESSAGE } from '../access/index.js';
 
 interface KeyRow {
   key_id: number;
@@ -28,7 +29,6 @@ SELECT k.id AS key_id, k.kind, k."secretHash" AS secret_hash, k.scopes, k."credi
 FROM "ApiKey" k JOIN "Account" a ON a.id = k."accountId"
 WHERE k.prefix = $1`;
 
-export const MISSING_KEY_MESSAGE = 'API key required: send it in the X-API-Key header (or as the JSON body field api_key)';
 
 export class AuthService {
   constructor(private readonly db: Database) {}

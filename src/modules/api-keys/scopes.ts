@@ -9,5 +9,3 @@ export function isSubKeyScope(value: string): value is SubKeyScope {
   return (SUB_KEY_SCOPES as readonly string[]).includes(value);
 }
 
-export const MISSING_SCOPE_MESSAGE = (scope: string) => `this sub-key lacks the '${scope}' scope needed for this operation`;
-export const MASTER_KEY_REQUIRED_MESSAGE = 'this operation needs the account master key; sub-keys cannot call it';

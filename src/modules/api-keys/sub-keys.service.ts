@@ -5,11 +5,11 @@ import type { Database } from '../../platform/database/database.js';
 import { Conflict, NotFound } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import type { ApiKey } from '../../generated/prisma/client.js';
-import type { Actor } from '../accounts/actor.js';
+import type { Actor } from '../accounts/index.js';
 import { subKeyPolicy } from './sub-keys.access.js';
-import { displayPrefix, generateKey, keyMatches, SUB_KEY_PREFIX } from '../accounts/api-key.js';
+import { displayPrefix, generateKey, keyMatches, SUB_KEY_PREFIX } from '../accounts/index.js';
 import { SUB_KEY_SCOPES, isSubKeyScope } from './scopes.js';
-import { subKeyCounterKey } from '../quota/quota.service.js';
+import { subKeyCounterKey } from '../quota/index.js';
 import type { EventBus } from '../../platform/events.js';
 
 export const DEFAULT_CREDIT_LIMIT = 50;

@@ -9,11 +9,11 @@ import { AppError, Conflict } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Account, Prisma, Schedule } from '../../generated/prisma/client.js';
-import type { Actor } from '../accounts/actor.js';
+import type { Actor } from '../accounts/index.js';
 import { schedulePolicy } from './automation.access.js';
-import { SUB_KEY_SCOPES } from '../api-keys/scopes.js';
-import type { ScrapeService } from '../scrape/scrape.service.js';
-import { scrapeInputSchema } from '../scrape/scrape.input.js';
+import { SUB_KEY_SCOPES } from '../api-keys/index.js';
+import type { ScrapeService } from '../scrape/index.js';
+import { scrapeInputSchema } from '../scrape/index.js';
 import { DEFAULT_DAY_OF_WEEK, nextOccurrence, type Frequency } from './schedule-time.js';
 
 export type { Schedule };

@@ -1,7 +1,7 @@
 // Webhook event types, payloads and signatures (spec "Events"; the names, the body shape and the
 // signature encoding are ours and documented in the README).
 import { createHmac, randomUUID } from 'node:crypto';
-import type { Job } from '../jobs/jobs.service.js';
+import type { Job } from '../jobs/index.js';
 
 /** Event types a webhook can subscribe to; omitting `events` subscribes to all of them. */
 export const WEBHOOK_EVENTS = ['job.completed', 'job.failed'] as const;

@@ -12,9 +12,9 @@ import { parseInput } from '../../platform/validation.js';
 import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import { addressRefusal, isIpLiteral, type PrivateAddressAllowance } from '../../platform/http/address-policy.js';
 import type { Prisma, Webhook, WebhookDelivery } from '../../generated/prisma/client.js';
-import type { Actor } from '../accounts/actor.js';
+import type { Actor } from '../accounts/index.js';
 import { webhookPolicy } from './automation.access.js';
-import type { Job } from '../jobs/jobs.service.js';
+import type { Job } from '../jobs/index.js';
 import { TEST_EVENT, WEBHOOK_EVENTS, deliveryHeaders, envelope, isWebhookEvent, jobEventData, jobEventType } from './webhook-events.js';
 
 export type { Webhook, WebhookDelivery };

@@ -11,9 +11,9 @@ import { z } from 'zod';
 import type { Collection, MediaItem, Prisma } from '../../generated/prisma/client.js';
 import type { Database } from '../../platform/database/database.js';
 import { parseInput } from '../../platform/validation.js';
-import type { Actor } from '../accounts/actor.js';
+import type { Actor } from '../accounts/index.js';
 import { collectionPolicy } from './collections.access.js';
-import { mediaItemPolicy } from '../media/media.access.js';
+import { mediaItemPolicy } from '../media/index.js';
 
 export type { Collection };
 

@@ -10,7 +10,7 @@
 //   processes. A right password clears the count.
 import { createHash } from 'node:crypto';
 import type { UrlSigner } from '../../platform/url-signer.js';
-import type { QuotaService } from '../quota/quota.service.js';
+import type { QuotaService } from '../quota/index.js';
 import type { CollectionsService, Collection } from './collections.service.js';
 import { galleryPath } from './collections.service.js';
 

@@ -27,8 +27,8 @@ import type { Database } from '../../platform/database/database.js';
 import { Conflict, InvalidInput, NotFound } from '../../platform/errors.js';
 import type { BlobInfo, BlobStore } from '../../platform/storage/blob-store.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
-import type { Actor } from '../accounts/actor.js';
-import { mediaItemPolicy } from '../media/media.access.js';
+import type { Actor } from '../accounts/index.js';
+import { mediaItemPolicy } from '../media/index.js';
 
 export const TRANSFORM_FORMATS = ['webp', 'jpg', 'png', 'avif'] as const;
 export type TransformFormat = (typeof TRANSFORM_FORMATS)[number];

@@ -20,7 +20,7 @@ import { AppError, InvalidInput, NotFound } from '../../platform/errors.js';
 import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import type { BlobInfo, BlobStore } from '../../platform/storage/blob-store.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
-import type { Actor } from '../accounts/actor.js';
+import type { Actor } from '../accounts/index.js';
 
 export const POSITIONS = ['center', 'top-left', 'top-right', 'bottom-left', 'bottom-right'] as const;
 export type WatermarkPosition = (typeof POSITIONS)[number];

@@ -6,7 +6,7 @@ import type { Database } from '../../platform/database/database.js';
 import { Conflict, NotFound } from '../../platform/errors.js';
 import type { BlobInfo, BlobStore, ByteRange } from '../../platform/storage/blob-store.js';
 import type { ZipEntry } from '../../platform/storage/zip.js';
-import type { Actor } from '../accounts/actor.js';
+import type { Actor } from '../accounts/index.js';
 import { assetPolicy, jobPolicy } from './jobs.access.js';
 import type { Asset } from '../../generated/prisma/client.js';
 

@@ -3,7 +3,7 @@
 import type { Database } from '../../platform/database/database.js';
 import type { EventBus } from '../../platform/events.js';
 import type { Job, Prisma } from '../../generated/prisma/client.js';
-import type { Actor } from '../accounts/actor.js';
+import type { Actor } from '../accounts/index.js';
 import { jobPolicy } from './jobs.access.js';
 
 export type { Job };

@@ -6,7 +6,7 @@ import type { Database } from '../../platform/database/database.js';
 import { Conflict } from '../../platform/errors.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
 import { parseInput } from '../../platform/validation.js';
-import type { Actor } from '../accounts/actor.js';
+import type { Actor } from '../accounts/index.js';
 import { folderPolicy } from './media.access.js';
 
 export const nameSchema = z.object({

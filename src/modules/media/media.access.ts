@@ -1,6 +1,6 @@
 // Who may see and change library items and folders: the owning account, with the media scope.
 import { Prisma } from '../../generated/prisma/client.js';
-import type { Actor } from '../accounts/actor.js';
+import type { Actor } from '../accounts/index.js';
 import { definePolicy } from '../access/index.js';
 
 export const mediaItemPolicy = definePolicy<Prisma.MediaItemWhereInput>({

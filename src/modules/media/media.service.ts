@@ -10,7 +10,7 @@ import { MEDIA_VARIANTS, mediaFilePath, type MediaVariant } from './media-urls.j
 import { isUniqueViolation } from '../../platform/database/errors.js';
 import type { BlobStore } from '../../platform/storage/blob-store.js';
 import { parseInput } from '../../platform/validation.js';
-import type { Actor } from '../accounts/actor.js';
+import type { Actor } from '../accounts/index.js';
 import { folderPolicy, mediaItemPolicy, mediaItemSql } from './media.access.js';
 import { processUpload, type ProcessLimits } from './image.processor.js';
 import { parseHexColour, hexToLab } from './colour.js';

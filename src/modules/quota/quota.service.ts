@@ -8,7 +8,7 @@
 import type { Database } from '../../platform/database/database.js';
 import { QuotaExceeded } from '../../platform/errors.js';
 import type { TierLimits } from '../../config.js';
-import type { Actor } from '../accounts/actor.js';
+import type { Actor } from '../accounts/index.js';
 
 const DAY_MS = 86_400_000;
 const MINUTE_MS = 60_000;

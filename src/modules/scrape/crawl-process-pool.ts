@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CONFIG_VARIABLES } from '../../config.js';
 import { AppError } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
-import type { JobProgress } from '../jobs/jobs.service.js';
+import type { JobProgress } from '../jobs/index.js';
 import type { CrawlHooks } from './scrape.crawler.js';
 import type { CrawlError, CrawlProcessSettings, FromCrawlProcess, ToCrawlProcess } from './crawl-protocol.js';
 import type { Crawler } from './scrape.job.js';

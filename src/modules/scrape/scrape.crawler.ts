@@ -10,7 +10,7 @@ import { AppError } from '../../platform/errors.js';
 import type { FetchedResponse, SafeFetcher } from '../../platform/http/safe-fetch.js';
 import type { BlobStore } from '../../platform/storage/blob-store.js';
 import type { Logger } from '../../platform/logger.js';
-import type { JobProgress } from '../jobs/jobs.service.js';
+import type { JobProgress } from '../jobs/index.js';
 import { extractPageResources, type FoundResource } from './page-resources.js';
 import { filenameFor, sniffType, type ResourceKind } from './asset-types.js';
 import { RobotsRules } from './robots.js';

@@ -3,8 +3,8 @@
 // the files the crawl stores. The crawl itself runs in a crawl process of its own by default
 // (crawl-process-pool.ts) or, with SCRAPE_ISOLATION=inline, right here (inlineCrawler).
 import type { Database } from '../../platform/database/database.js';
-import type { JobHandler } from '../jobs/job-runner.js';
-import type { Job, JobProgress } from '../jobs/jobs.service.js';
+import type { JobHandler } from '../jobs/index.js';
+import type { Job, JobProgress } from '../jobs/index.js';
 import { crawl, type CrawlDependencies, type CrawlHooks } from './scrape.crawler.js';
 import { scrapeInputSchema, type ScrapeInput } from './scrape.input.js';
 

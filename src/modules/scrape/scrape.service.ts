@@ -1,6 +1,6 @@
 // POST /api/scrape: validates the options, records a queued job and hands it to the queue.
-import type { Actor } from '../accounts/actor.js';
-import type { JobsService, Job } from '../jobs/jobs.service.js';
+import type { Actor } from '../accounts/index.js';
+import type { JobsService, Job } from '../jobs/index.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { JobQueue } from '../../platform/queue/job-queue.js';
 import { parseInput } from '../../platform/validation.js';

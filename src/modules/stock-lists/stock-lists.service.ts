@@ -16,10 +16,10 @@ import { AppError, Conflict, Forbidden, NotFound } from '../../platform/errors.j
 import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import type { Logger } from '../../platform/logger.js';
 import { parseInput } from '../../platform/validation.js';
-import type { Actor } from '../accounts/actor.js';
+import type { Actor } from '../accounts/index.js';
 import { stockItemPolicy, stockListPolicy } from './stock-lists.access.js';
-import { mediaItemPolicy } from '../media/media.access.js';
-import type { MediaService } from '../media/media.service.js';
+import { mediaItemPolicy } from '../media/index.js';
+import type { MediaService } from '../media/index.js';
 
 export type { StockItem, StockList, StockListMember };
 

@@ -1,0 +1,2 @@
+// Public surface of the featured module: what other modules and the composition root use of it (a lint rule keeps modules to it).
+export { FeaturedService } from './featured.service.js';

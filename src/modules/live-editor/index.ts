@@ -1,0 +1,2 @@
+// Public surface of the live-editor module.
+export { liveEditorStatus, type LiveEditorStatus } from './live-editor.service.js';

@@ -1,0 +1,2 @@
+// Public surface of the search-links module.
+export { SEARCH_LINK_KINDS, querySchema, searchLinks, type SearchLink } from './search-links.service.js';
