@@ -4,14 +4,14 @@
 // default postgresql://postgres@127.0.0.1:5432/test, in a fresh database dropped afterwards;
 // BENCH_SKIP_PGLITE=1 measures PostgreSQL only; BENCH_WRITE=0 leaves RESULTS.md alone)
 import { randomBytes } from 'node:crypto';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import pg from 'pg';
 import { openDatabase, type Database } from '../src/platform/database/database.js';
 import { migrate, readMigrations } from '../src/platform/database/migrate.js';
 import { MIGRATIONS_DIR } from '../src/core.js';
 import { MediaService } from '../src/modules/media/media.service.js';
 import type { Actor } from '../src/modules/accounts/actor.js';
-import { SUB_KEY_SCOPES } from '../src/modules/platform/scopes.js';
+import { SUB_KEY_SCOPES } from '../src/modules/api-keys/scopes.js';
 import type { BlobStore } from '../src/platform/storage/blob-store.js';
 import { writeResultsSection } from './results.js';
 import { positiveIntEnv } from './env.js';
@@ -98,6 +98,7 @@ async function measure(label: string, db: Database): Promise<Array<{ query: stri
 }
 
 async function main() {
+  const loadAtStart = loadavg()[0]!;
   const name = `bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
@@ -127,7 +128,7 @@ async function main() {
   const section = `## Media library search at ${ITEMS.toLocaleString('en')} items
 
 - Date: ${new Date().toISOString()}
-- Machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, Node ${process.version}
+- Machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, Node ${process.version}; 1-minute load average ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end (other work on the machine shows here)
 - Command: \`npx tsx bench/search.bench.ts\` (${RUNS} runs per query after 10 warm-up runs; MediaService.search in process, 50 results a page)
 - Items: names a quarter each in words (\`sunset beach 17\`), hyphenated (\`sunset-beach-17.jpg\`), camera (\`IMG_17.jpg\`) and camelCase (\`SunsetBeach17.png\`) style; two tags and a caption each. Queries follow the README's word and prefix rules (the last word is a prefix)
 
