@@ -23,6 +23,7 @@ import { InvalidInput } from '../../src/platform/errors.js';
 import { page } from './collections.routes.js';
 import { count, cursorPageQuery, id, idParams, nextCursor, timestamp } from '../schemas.js';
 import { SAVE_STATUSES, STOCK_LIST_ROLES } from '../../src/modules/stock-lists/stock-lists.service.js';
+import { addItemsSchema, listSchema } from '../../src/modules/stock-lists/stock-lists.input.js';
 
 const role = z.enum(STOCK_LIST_ROLES);
 const listFields = {
@@ -53,14 +54,6 @@ const stockItem = z
   })
   .meta({ id: 'StockItem', description: 'An item of a stock list' });
 const listParams = idParams('stock list');
-const httpUrl = z.string().max(2048).describe('an http or https URL');
-const itemInput = z.object({
-  url: httpUrl,
-  title: z.string().max(255).optional(),
-  attribution: z.string().max(500).optional(),
-  source: z.string().max(100).optional().describe('provider name (unsplash, pexels ...)'),
-  thumbnail_url: httpUrl.optional(),
-});
 
 const ITEM_FIELDS = ['url', 'title', 'attribution', 'source', 'thumbnail_url'] as const;
 
@@ -144,7 +137,7 @@ export const stockListsRoutes = [
     scope: 'media',
     summary: 'Create a stock list: name (required), description',
     operation: CreateStockListDocument,
-    request: { body: z.object({ name: z.string().min(1).max(200), description: z.string().max(2000).optional() }) },
+    request: { body: listSchema },
     response: z.object({ list_id: id, ...listFields }),
     successStatus: 201,
     variables: ({ body }) => ({ input: { name: optionalString(body, 'name') ?? '', description: optionalString(body, 'description') } }),
@@ -194,7 +187,7 @@ export const stockListsRoutes = [
     scope: 'media',
     summary: 'Add items (owner or member): items, an array of {url (http/https, required), title, attribution, source, thumbnail_url}; URLs already in the list are skipped',
     operation: AddStockItemsDocument,
-    request: { params: listParams, body: z.object({ items: z.array(itemInput).min(1).max(100) }) },
+    request: { params: listParams, body: addItemsSchema },
     response: z.object({ list_id: id, added: count, already_in: count, item_count: count, items: z.array(stockItem).describe('the items added') }),
     errors: { 409: 'the list would hold more than 1000 items' },
     variables: ({ params, body }) => ({ listId: pathId(params, 'stock list'), items: stockItems(body) }),

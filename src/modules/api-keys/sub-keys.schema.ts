@@ -104,7 +104,7 @@ builder.subscriptionField('subKeyEvents', (t) =>
         type: f.field({ type: SubKeyEventTypeEnum, resolve: (e) => e.type }),
         subKey: f.prismaField({
           type: SubKeyRef,
-          resolve: (query, e, _args, ctx) => ctx.services.db.prisma.apiKey.findUniqueOrThrow({ ...query, where: { id: e.subKeyId } }),
+          resolve: (query, e, _args, ctx) => ctx.services.subKeys.get(ctx.actor, e.subKeyId, query),
         }),
       }),
     }),

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
 import { Conflict, NotFound } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
-import type { ApiKey } from '../../generated/prisma/client.js';
+import type { ApiKey, Prisma } from '../../generated/prisma/client.js';
 import type { Actor } from '../accounts/index.js';
 import { subKeyPolicy } from './sub-keys.access.js';
 import { displayPrefix, generateKey, keyMatches, SUB_KEY_PREFIX } from '../accounts/index.js';
@@ -94,6 +94,11 @@ export class SubKeysService {
       where: subKeyPolicy.where(actor),
       orderBy: { id: 'desc' },
     });
+  }
+
+  /** One of the account's sub-keys (master key only), with GraphQL's selection; another's is a 404. */
+  async get(actor: Actor | null, id: number, query: Pick<Prisma.ApiKeyFindFirstArgs, 'select' | 'include'> = {}): Promise<ApiKey> {
+    return subKeyPolicy.findOne(actor, id, (where) => this.db.prisma.apiKey.findFirst({ ...query, where }) as Promise<ApiKey | null>);
   }
 
   /** `keyOrPrefix` is the full sub-key or the display prefix shown in listings. Revoking twice is fine. */

@@ -9,7 +9,6 @@
 // active media item whose source URL is the item's URL (or, for the owner, the item's
 // savedMediaId). Every download goes through the SSRF-safe fetcher.
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
 import type { Prisma, StockItem, StockList, StockListMember } from '../../generated/prisma/client.js';
 import type { Database } from '../../platform/database/database.js';
 import { AppError, Conflict, Forbidden, NotFound } from '../../platform/errors.js';
@@ -20,6 +19,7 @@ import type { Actor } from '../accounts/index.js';
 import { stockItemPolicy, stockListPolicy } from './stock-lists.access.js';
 import { mediaItemPolicy } from '../media/index.js';
 import type { MediaService } from '../media/index.js';
+import { addItemsSchema, listSchema } from './stock-lists.input.js';
 
 export type { StockItem, StockList, StockListMember };
 
@@ -38,40 +38,6 @@ export const JOIN_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32,128}$/;
 export function joinPath(token: string): string {
   return `/api/community/lists/join/${token}`;
 }
-
-const listSchema = z.object({
-  name: z.string({ error: 'name is required: the list name' }).trim().min(1, 'name is required: the list name').max(200, 'expected at most 200 characters'),
-  description: z.string({ error: 'expected a string' }).trim().max(2000, 'expected at most 2000 characters').optional(),
-});
-
-const httpUrl = (what: string) =>
-  z
-    .string({ error: `expected an http(s) URL (${what})` })
-    .trim()
-    .max(2048, 'expected at most 2048 characters')
-    .refine((value) => {
-      try {
-        const url = new URL(value);
-        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
-      } catch {
-        return false;
-      }
-    }, `expected an http(s) URL (${what})`);
-
-const optionalText = (max: number) => z.string({ error: 'expected a string' }).trim().max(max, `expected at most ${max} characters`).optional();
-
-const itemSchema = z.object({
-  url: httpUrl('the image to download'),
-  title: optionalText(255),
-  attribution: optionalText(500),
-  source: optionalText(100),
-  thumbnail_url: httpUrl('a preview image').optional(),
-});
-
-const itemsMessage = 'items is required: an array of {url, title, attribution, source, thumbnail_url}';
-const addItemsSchema = z.object({
-  items: z.array(itemSchema, { error: itemsMessage }).min(1, itemsMessage).max(100, 'expected at most 100 items per request'),
-});
 
 /** Unchecked item fields (REST body or GraphQL input); validated here. */
 export interface StockItemInput {
