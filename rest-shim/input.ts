@@ -1,7 +1,7 @@
 // Readers for REST inputs (query string, JSON body, path). Each names the field and what was
 // expected when the value has the wrong type; ranges and meaning are the services' business.
 import { InvalidInput } from '../src/platform/errors.js';
-import { parsePathId } from '../src/platform/validation.js';
+import { INT_MAX, INT_MIN, parsePathId } from '../src/platform/validation.js';
 
 export type Source = Record<string, unknown>;
 
@@ -18,12 +18,16 @@ export function requiredString(source: Source, name: string, message?: string): 
   return value;
 }
 
-/** Integers from JSON numbers or query-string digits. */
+/**
+ * Integers from JSON numbers or query-string digits, within GraphQL's Int (32 bits): a larger one is
+ * the caller's mistake (400), not a variable GraphQL cannot take (which would surface as a 500).
+ */
 export function optionalInt(source: Source, name: string): number | undefined {
   const value = source[name];
   if (value === undefined || value === null || value === '') return undefined;
   const number = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isSafeInteger(number)) throw new InvalidInput(`${name}: expected an integer`, name);
+  if (number < INT_MIN || number > INT_MAX) throw new InvalidInput(`${name}: expected an integer from ${INT_MIN} to ${INT_MAX}`, name);
   return number;
 }
 

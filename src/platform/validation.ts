@@ -12,8 +12,12 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
   throw new InvalidInput(message, field || undefined);
 }
 
+/** GraphQL's Int: 32 bits, signed. Every integer of the API fits it. */
+export const INT_MIN = -2_147_483_648;
+export const INT_MAX = 2_147_483_647;
+
 /** The one rule for an object id (a path segment or a field): a positive 32-bit integer, GraphQL's Int. */
-export const objectId = z.int('expected an integer id').positive('expected a positive id').max(2_147_483_647, 'expected an id below 2^31');
+export const objectId = z.int('expected an integer id').positive('expected a positive id').max(INT_MAX, 'expected an id below 2^31');
 
 /** An object id from a path segment (digits only): a 400 naming the segment and the object otherwise. */
 export function parsePathId(value: string | undefined, name: string, what: string): number {
