@@ -14,6 +14,7 @@ import { MISSING_KEY_MESSAGE, requireKey, routeKeyRule } from '../src/modules/ac
 import type { Source } from './input.js';
 import { sendJson } from '../src/http/respond.js';
 import { isRefusal } from '../src/graphql/request-budget.js';
+import { refuseUnstorableText } from '../src/platform/validation.js';
 
 export function createRestRouter(yoga: Yoga, services: Services, table: AnyRoute[]): Router {
   const router = Router();
@@ -68,12 +69,20 @@ function streamHandler(yoga: Yoga, route: StreamRouteDefinition) {
       const opened = await openContext(yoga, route, req, res);
       context = opened.contextValue;
       requireKey(context.actor, routeKeyRule(route.scope));
+      refuseStoredTextProblems(opened.input);
       await route.handle(context, opened.input, req, res);
     } catch (error) {
       await refundIfRefused(context, error);
       next(error);
     }
   };
+}
+
+/** A NUL character or an unpaired surrogate anywhere in the input is a 400 naming the field. */
+function refuseStoredTextProblems(input: RestInput): void {
+  refuseUnstorableText(input.params);
+  refuseUnstorableText(input.query);
+  refuseUnstorableText(input.body);
 }
 
 /** A refused request gives its unit of the sub-key's request budget back (see request-budget.ts). */
@@ -88,6 +97,7 @@ function restHandler(yoga: Yoga, route: RouteDefinition) {
     try {
       const { enveloped, contextValue, input } = await openContext(yoga, route, req, res);
       context = contextValue;
+      refuseStoredTextProblems(input);
       // An absent REST field is an absent variable (undefined would reach resolvers as null,
       // and null means "clear this" for fields such as folder_id).
       const variableValues = withoutUndefined(route.variables?.(input) ?? {});

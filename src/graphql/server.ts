@@ -11,6 +11,7 @@ import { schema } from './schema.js';
 import { createContext, credentialsFromHeaders, type Context, type Credentials } from './context.js';
 import { makeMaskError, toGraphQLError } from './errors.js';
 import { useRequestBudget } from './request-budget.js';
+import { useStorableText } from './storable-text.js';
 import { AppError } from '../platform/errors.js';
 import type { Services } from '../services.js';
 import type { Logger } from '../platform/logger.js';
@@ -57,6 +58,7 @@ export function createGraphQLServer(services: Services, logger: Logger): Yoga {
     },
     plugins: [
       useRequestBudget(),
+      useStorableText(),
       EnvelopArmorPlugin({
         maxDepth: { n: config.graphql.maxDepth, ignoreIntrospection: true },
         maxAliases: { n: config.graphql.maxAliases },

@@ -26,3 +26,34 @@ export function parsePathId(value: string | undefined, name: string, what: strin
   if (!result.success) throw new InvalidInput(`${name}: expected an integer ${what ? `${what} ` : ''}id`, name);
   return result.data;
 }
+
+/**
+ * Text the database cannot store: a NUL character, or a UTF-16 surrogate without its pair (it has no
+ * UTF-8 form). Returns the path of the first such string in a value (`tags.2`), or null.
+ */
+export function findUnstorableText(value: unknown, path = ''): string | null {
+  // String.prototype.isWellFormed (Node 20) is not in TypeScript's ES2022 library.
+  if (typeof value === 'string') return value.includes('\u0000') || !(value as string & { isWellFormed(): boolean }).isWellFormed() ? path : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findUnstorableText(value[i], path ? `${path}.${i}` : String(i));
+      if (found !== null) return found;
+    }
+    return null;
+  }
+  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    for (const [key, item] of Object.entries(value)) {
+      const found = findUnstorableText(item, path ? `${path}.${key}` : key);
+      if (found !== null) return found;
+    }
+  }
+  return null;
+}
+
+/** Throws the 400 for such text, naming where it is. */
+export function refuseUnstorableText(value: unknown, where?: string): void {
+  const found = findUnstorableText(value);
+  if (found === null) return;
+  const field = [where, found].filter(Boolean).join('.') || undefined;
+  throw new InvalidInput(`${field ? `${field}: ` : ''}text with a NUL character or an unpaired surrogate cannot be stored`, field);
+}
