@@ -79,6 +79,11 @@ const envSchema = z.object({
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(10),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().positive().default(15),
   GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(5000),
+  // Browser origins allowed to call /graphql: `*` (any, without credentials) or a comma list of origins.
+  CORS_ORIGINS: z
+    .string()
+    .default('*')
+    .refine((v) => v.trim() === '*' || v.split(',').every((o) => /^https?:\/\/[^/\s,]+$/.test(o.trim())), 'CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example.org'),
   SUB_KEYS_PER_ACCOUNT: z.coerce.number().int().positive().default(100),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional(),
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'REDIS_PREFIX: letters, digits and _ . : - only').default('image-service'),
@@ -179,7 +184,7 @@ export interface Config {
   rewards: { rates: RewardRates; dailyCaps: RewardCaps };
   publicBaseUrl?: string;
   trustProxy: boolean;
-  graphql: { maxDepth: number; maxAliases: number; maxCost: number };
+  graphql: { maxDepth: number; maxAliases: number; maxCost: number; corsOrigins: '*' | string[] };
   subKeysPerAccount: number;
   redisUrl?: string;
   /** Namespace of this deployment's queues and channels in Redis. */
@@ -266,7 +271,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     rewards: { rates: e.REWARD_RATES ?? DEFAULT_REWARD_RATES, dailyCaps: e.REWARD_DAILY_CAPS ?? DEFAULT_REWARD_DAILY_CAPS },
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/$/, ''),
     trustProxy: e.TRUST_PROXY,
-    graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxAliases: e.GRAPHQL_MAX_ALIASES, maxCost: e.GRAPHQL_MAX_COST },
+    graphql: {
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      maxCost: e.GRAPHQL_MAX_COST,
+      corsOrigins: e.CORS_ORIGINS.trim() === '*' ? '*' : e.CORS_ORIGINS.split(',').map((o) => o.trim()),
+    },
     subKeysPerAccount: e.SUB_KEYS_PER_ACCOUNT,
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,

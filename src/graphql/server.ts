@@ -12,6 +12,7 @@ import { createContext, credentialsFromHeaders, type Context, type Credentials }
 import { makeMaskError, toGraphQLError } from './errors.js';
 import { useRequestBudget } from './request-budget.js';
 import { useStorableText } from './storable-text.js';
+import { useProductionSecrecy } from './production.js';
 import { AppError } from '../platform/errors.js';
 import type { Services } from '../services.js';
 import type { Logger } from '../platform/logger.js';
@@ -40,6 +41,10 @@ export function createGraphQLServer(services: Services, logger: Logger): Yoga {
     // holds about 35 MB in memory, which production processes and workers never need.
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     landingPage: false,
+    // Keys travel in a header, never in cookies: browsers get no credentials mode, so a page on
+    // another origin cannot ride on anything ambient (yoga's default reflects any origin with
+    // credentials allowed).
+    cors: { origin: config.graphql.corsOrigins, credentials: false, allowedHeaders: ['Content-Type', 'X-API-Key', 'X-Admin-Token', 'Authorization', 'X-Request-Id'], maxAge: 600 },
     batching: false,
     // GraphQL multipart uploads get the same size limit as REST uploads (the default is none).
     fetchAPI: createFetch({ formDataLimits: { fileSize: config.uploadMaxBytes, files: 5, fieldSize: 1024 * 1024, fields: 50 } }),
@@ -59,6 +64,7 @@ export function createGraphQLServer(services: Services, logger: Logger): Yoga {
     plugins: [
       useRequestBudget(),
       useStorableText(),
+      ...(production ? [useProductionSecrecy()] : []),
       EnvelopArmorPlugin({
         maxDepth: { n: config.graphql.maxDepth, ignoreIntrospection: true },
         maxAliases: { n: config.graphql.maxAliases },

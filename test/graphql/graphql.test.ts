@@ -7,7 +7,7 @@ let dev: TestApp;
 let prod: TestApp;
 beforeAll(async () => {
   [dev, prod] = await Promise.all([
-    startTestApp({ graphql: { maxDepth: 5, maxAliases: 3, maxCost: 60 } }),
+    startTestApp({ graphql: { maxDepth: 5, maxAliases: 3, maxCost: 60, corsOrigins: '*' } }),
     startTestApp({ env: 'production' }),
   ]);
 });
@@ -70,6 +70,53 @@ describe('hardening', () => {
     const prodRes = await prod.graphql('{ viewr { handle } }', {}, { key: prod.ownerKey });
     expect(prodRes.body.errors[0].message).toMatch(/Cannot query field "viewr"/);
     expect(prodRes.body.errors[0].message).not.toMatch(/Did you mean/);
+  });
+});
+
+describe('production secrecy', () => {
+  it('refuses introspection in production only', async () => {
+    const query = '{ __schema { types { name } } }';
+    expect((await dev.graphql(query, {}, { key: dev.ownerKey })).body.data.__schema.types.length).toBeGreaterThan(10);
+    const prodRes = await prod.graphql(query, {}, { key: prod.ownerKey });
+    expect(prodRes.body.data).toBeUndefined();
+    expect(prodRes.body.errors[0].message).toMatch(/introspection/i);
+  });
+
+  it('names no enum value in production, neither for a literal nor for a variable', async () => {
+    const literal = '{ viewer { jobs(state: complted) { totalCount } } }';
+    expect((await dev.graphql(literal, {}, { key: dev.ownerKey })).body.errors[0].message).toMatch(/Did you mean the enum value "completed"/);
+    const prodLiteral = await prod.graphql(literal, {}, { key: prod.ownerKey });
+    expect(prodLiteral.body.errors[0].message).toMatch(/complted/);
+    expect(prodLiteral.text).not.toMatch(/Did you mean|"completed"/);
+    const variable = await prod.graphql('query($s: JobState) { viewer { jobs(state: $s) { totalCount } } }', { s: 'complted' }, { key: prod.ownerKey });
+    expect(variable.body.errors[0].message).toMatch(/complted/);
+    expect(variable.text).not.toMatch(/Did you mean|"completed"/);
+  });
+});
+
+describe('CORS on /graphql', () => {
+  it('allows any origin without credentials by default (keys travel in a header, never in cookies)', async () => {
+    const res = await fetch(`${dev.url}/graphql`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type,x-api-key' },
+    });
+    // '*' or the origin echoed back (with Vary: Origin): either way, never with credentials.
+    expect(['*', 'https://elsewhere.example']).toContain(res.headers.get('access-control-allow-origin'));
+    expect(res.headers.get('access-control-allow-credentials')).not.toBe('true');
+    expect(res.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-api-key');
+  });
+
+  it('answers only the listed origins when CORS_ORIGINS names some', async () => {
+    const listed = await startTestApp({ graphql: { maxDepth: 10, maxAliases: 15, maxCost: 5000, corsOrigins: ['https://app.example.org'] } });
+    try {
+      const ask = (origin: string) => fetch(`${listed.url}/graphql`, { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': 'POST' } });
+      expect((await ask('https://app.example.org')).headers.get('access-control-allow-origin')).toBe('https://app.example.org');
+      const other = await ask('https://evil.example');
+      expect(other.headers.get('access-control-allow-origin')).not.toBe('https://evil.example');
+      expect(other.headers.get('access-control-allow-credentials')).not.toBe('true');
+    } finally {
+      await listed.stop();
+    }
   });
 });
 
