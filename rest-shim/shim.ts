@@ -7,7 +7,7 @@ import { validate, type DocumentNode } from 'graphql';
 import type { Yoga } from '../src/graphql/server.js';
 import type { Context, Credentials } from '../src/graphql/context.js';
 import { credentialsFromHeaders } from '../src/graphql/context.js';
-import { Unauthenticated } from '../src/platform/errors.js';
+import { InvalidInput, Unauthenticated } from '../src/platform/errors.js';
 import type { AnyRoute, RouteDefinition, RestInput, StreamRouteDefinition } from './route.js';
 import type { Services } from '../src/services.js';
 import { MISSING_KEY_MESSAGE, requireKey, routeKeyRule } from '../src/modules/access/index.js';
@@ -126,7 +126,11 @@ function restCredentials(req: Request, bodyKey: unknown): Credentials {
 function multipartBody(fileFields: string[], maxBytes: number) {
   const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: maxBytes, files: fileFields.length, fields: 50, fieldSize: 10 * 1024 * 1024 } });
   const parse = upload.fields(fileFields.map((name) => ({ name, maxCount: 1 })));
-  return (req: Request, res: Response, next: NextFunction) => (req.is('multipart/form-data') ? parse(req, res, next) : next());
+  // multer's own refusals (sizes, unexpected fields) keep their status; anything else it reports is
+  // the body's syntax (busboy: a missing boundary, a truncated or malformed part), the caller's 400.
+  const parsed = (next: NextFunction) => (error?: unknown) =>
+    next(error && !(error instanceof multer.MulterError) ? new InvalidInput(`malformed multipart body: ${error instanceof Error ? error.message : 'unreadable'}`) : error);
+  return (req: Request, res: Response, next: NextFunction) => (req.is('multipart/form-data') ? parse(req, res, parsed(next)) : next());
 }
 
 function uploadedFiles(req: Request): Record<string, File> {

@@ -132,3 +132,19 @@ describe('request logs', () => {
     expect(everything).not.toContain('secret-query');
   });
 });
+
+describe('malformed multipart bodies', () => {
+  it('answers 400 for a truncated body, a missing boundary and a malformed part, never a 500', async () => {
+    const boundary = 'XBOUNDARY';
+    const cases: Array<[string, string]> = [
+      [`multipart/form-data; boundary=${boundary}`, `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\nabcdef`],
+      ['multipart/form-data', 'xx'],
+      [`multipart/form-data; boundary=${boundary}`, `--${boundary}\r\ngarbage\r\n\r\n`],
+    ];
+    for (const [contentType, body] of cases) {
+      const res = await fetch(`${t.url}/api/media/upload`, { method: 'POST', headers: { 'X-API-Key': t.ownerKey, 'Content-Type': contentType }, body });
+      expect(res.status, body).toBe(400);
+      expect((await res.json()).error).toMatch(/^malformed multipart body: /);
+    }
+  });
+});
