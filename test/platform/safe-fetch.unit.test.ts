@@ -113,6 +113,20 @@ describe('addressRefusal', () => {
     expect(addressRefusal('fd00:ec2::254', true)).toMatch(/cloud metadata/);
   });
 
+  it.each([
+    '::ffff:169.254.169.254', // IPv4-mapped
+    '[::ffff:a9fe:a9fe]', // the same in hex, bracketed
+    '::ffff:0:169.254.169.254', // IPv4-translated
+    '64:ff9b::169.254.169.254', // NAT64
+    '2002:a9fe:a9fe::1', // 6to4
+    '::169.254.169.254', // IPv4-compatible
+    '::ffff:100.100.100.200', // Alibaba's, mapped
+  ])('refuses the metadata address inside %s whatever the private-address setting', (address) => {
+    for (const allowance of [true, ['169.254.169.254'], false] as const) {
+      expect(addressRefusal(address, allowance), String(allowance)).toMatch(/cloud metadata/);
+    }
+  });
+
   it('with a list allows exactly the listed addresses, in any spelling', () => {
     expect(addressRefusal('127.0.0.2', ['127.0.0.2'])).toBeNull();
     expect(addressRefusal('::ffff:127.0.0.2', ['127.0.0.2'])).toBeNull();

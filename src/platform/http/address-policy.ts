@@ -59,10 +59,13 @@ export function addressRefusal(address: string, allowPrivate: PrivateAddressAllo
   if (!ipaddr.isValid(text)) return `${text} is not an IP address`;
   const parsed = ipaddr.parse(text);
   if (CLOUD_METADATA.has(parsed.toNormalizedString())) return `${text} is a cloud metadata address`;
+  // Metadata addresses stay refused in every spelling, whatever FETCH_ALLOW_PRIVATE says: the
+  // IPv4 inside an IPv6 form is judged before any allowance.
+  const inner = parsed.kind() === 'ipv6' ? embeddedIPv4(parsed as ipaddr.IPv6) : null;
+  if (inner && CLOUD_METADATA.has(inner.toNormalizedString())) return `${text} embeds ${inner.toString()}, a cloud metadata address`;
   if (allowPrivate === true) return null;
   if (allowPrivate !== false && allowPrivate.some((allowed) => sameAddress(allowed, parsed))) return null;
 
-  const inner = parsed.kind() === 'ipv6' ? embeddedIPv4(parsed as ipaddr.IPv6) : null;
   if (inner) {
     const innerRefusal = rangeRefusal(inner);
     return innerRefusal ? `${text} embeds ${inner.toString()}, ${innerRefusal}` : null;
