@@ -41,7 +41,26 @@ export async function createContext(services: Services, credentials: Credentials
     refunded = true;
     await services.quota.refundBudget(actor);
   };
-  return { actor, admin, services, requestId: credentials.requestId, quotaHeaders, baseUrl, acceptedFields: new Set(), refusedFields: new Set(), refundBudget };
+  const chargeRootField = async () => {
+    if (actor) await services.quota.consume(actor);
+  };
+  const refundRootField = async () => {
+    if (actor) await services.quota.refundBudget(actor);
+  };
+  return {
+    actor,
+    admin,
+    services,
+    requestId: credentials.requestId,
+    quotaHeaders,
+    baseUrl,
+    acceptedFields: new Set(),
+    refusedFields: new Set(),
+    refundBudget,
+    rootFieldsStarted: 0,
+    chargeRootField,
+    refundRootField,
+  };
 }
 
 function checkAdminToken(presented: string, expected: string): boolean {

@@ -25,6 +25,15 @@ export interface BudgetHolder {
   refusedFields: Set<string>;
   /** Gives the unit back (once; nothing for keys without a budget). */
   refundBudget(): Promise<void>;
+  /** Root fields that have started; the first is paid by the request's own unit. */
+  rootFieldsStarted: number;
+  /**
+   * Work is counted by root field, so aliases cannot multiply it: every root field after the first
+   * takes a unit of every counter (daily, per minute, budget), or throws 429. Nothing without a key.
+   */
+  chargeRootField(): Promise<void>;
+  /** Gives back the budget unit of a further root field that was refused. */
+  refundRootField(): Promise<void>;
 }
 
 export function isRefusal(error: unknown): boolean {
@@ -102,7 +111,12 @@ export class RefusalsPlugin<Types extends SchemaTypes> extends BasePlugin<Types>
     return (parent, args, context, info) => {
       const holder = context as BudgetHolder;
       const key = String(info.path.key);
-      const record = (outcome: unknown) => (isRefusal(outcome) ? holder.refusedFields : holder.acceptedFields).add(key);
+      const further = holder.rootFieldsStarted++ > 0;
+      const record = (outcome: unknown) => {
+        const refused = isRefusal(outcome);
+        (refused ? holder.refusedFields : holder.acceptedFields).add(key);
+        if (refused && further) void holder.refundRootField();
+      };
       const answered = (value: unknown) => {
         record(value);
         return value;
@@ -111,12 +125,16 @@ export class RefusalsPlugin<Types extends SchemaTypes> extends BasePlugin<Types>
         record(error);
         throw error;
       };
-      try {
-        const value = resolver(parent, args, context, info);
-        return value instanceof Promise ? value.then(answered, failed) : answered(value);
-      } catch (error) {
-        return failed(error);
-      }
+      const run = () => {
+        try {
+          const value = resolver(parent, args, context, info);
+          return value instanceof Promise ? value.then(answered, failed) : answered(value);
+        } catch (error) {
+          return failed(error);
+        }
+      };
+      // A further root field pays its own unit before it runs (a 429 refuses only that field).
+      return further ? holder.chargeRootField().then(run) : run();
     };
   }
 }
