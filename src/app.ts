@@ -55,7 +55,7 @@ export async function buildApp(config: Config, options: { logger?: Logger } = {}
 
   const yoga = createGraphQLServer(services, logger);
   const server = createServer(createHttpApp({ config, logger, yoga, services, rest: restSurface(yoga, services, routes) }));
-  const closeWebSockets = attachWebSocketServer(server, yoga);
+  const closeWebSockets = attachWebSocketServer(server, yoga, config.bodyLimitBytes);
 
   return {
     services,

@@ -173,6 +173,8 @@ export interface Config {
   adminToken?: string;
   logLevel: string;
   bodyLimit: string;
+  /** BODY_LIMIT in bytes (also the largest WebSocket message). */
+  bodyLimitBytes: number;
   /** Largest uploaded file (multipart); larger ones get 413. */
   uploadMaxBytes: number;
   /** Largest image (width x height) decoded; larger ones are refused before decoding. */
@@ -264,6 +266,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     adminToken: e.ADMIN_TOKEN,
     logLevel: e.LOG_LEVEL,
     bodyLimit: e.BODY_LIMIT,
+    bodyLimitBytes: Number(/^\d+/.exec(e.BODY_LIMIT)![0]) * ({ b: 1, kb: 1024, mb: 1024 * 1024 } as Record<string, number>)[/[a-z]+$/i.exec(e.BODY_LIMIT)![0].toLowerCase()]!,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     uploadMaxPixels: e.UPLOAD_MAX_PIXELS,
     urlSigningKey: e.URL_SIGNING_KEY,

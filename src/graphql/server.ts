@@ -78,8 +78,10 @@ export function createGraphQLServer(services: Services, logger: Logger): Yoga {
 }
 
 /** graphql-ws on the GraphQL path; the API key travels in connectionParams (`X-API-Key` or `apiKey`). */
-export function attachWebSocketServer(httpServer: Server, yoga: Yoga): () => Promise<void> {
-  const wsServer = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH });
+export function attachWebSocketServer(httpServer: Server, yoga: Yoga, maxPayloadBytes: number): () => Promise<void> {
+  // A message larger than BODY_LIMIT closes the socket (1009) before it is buffered whole; the
+  // library's default allows 100 MiB per message, before any key is checked.
+  const wsServer = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: maxPayloadBytes });
   // The envelope's own execute/subscribe travel in rootValue from onSubscribe to here.
   type Run = (args: unknown) => ReturnType<Yoga['getEnveloped']>['execute'] extends (...a: never[]) => infer R ? R : never;
   type Root = { execute: Run; subscribe: Run };

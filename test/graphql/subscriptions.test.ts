@@ -85,3 +85,22 @@ describe('subKeyEvents over graphql-ws', () => {
     ]);
   });
 });
+
+describe('WebSocket message size', () => {
+  it('closes a socket whose message is larger than BODY_LIMIT (1009) before buffering it', async () => {
+    const socket = new WebSocket(t.url.replace('http', 'ws') + '/graphql', 'graphql-transport-ws');
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    socket.send(JSON.stringify({ type: 'connection_init', payload: { pad: 'x'.repeat(t.config.bodyLimitBytes + 1) } }));
+    expect(await closed).toBe(1009);
+  });
+
+  it('still takes a message within the limit', async () => {
+    const socket = new WebSocket(t.url.replace('http', 'ws') + '/graphql', 'graphql-transport-ws');
+    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const acked = new Promise<string>((resolve) => socket.once('message', (data) => resolve(String(data))));
+    socket.send(JSON.stringify({ type: 'connection_init', payload: { pad: 'x'.repeat(1000) } }));
+    expect(JSON.parse(await acked)).toMatchObject({ type: 'connection_ack' });
+    socket.close();
+  });
+});
