@@ -23,7 +23,8 @@ export function createRestRouter(yoga: Yoga, services: Services, table: AnyRoute
     // Mounted rows are served by their own routers (src/http); the table only documents them.
     if (route.kind === 'mounted') continue;
     const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
-    if (route.multipart) router[method](route.path, multipartBody(route.multipart.files, services.config.uploadMaxBytes));
+    // A multipart body is read only once its key checked out: nothing large is buffered for a stranger.
+    if (route.multipart) router[method](route.path, keyBeforeBody(services, route), multipartBody(route.multipart.files, services.config.uploadMaxBytes));
     if (route.kind === 'stream') {
       router[method](route.path, streamHandler(yoga, route));
       continue;
@@ -120,11 +121,28 @@ function restCredentials(req: Request, bodyKey: unknown): Credentials {
 }
 
 /**
+ * Checks the key of a multipart request from its headers before the body is read (a multipart
+ * body cannot carry api_key: that is the JSON body's). The request's quotas are counted later,
+ * with the operation, as for every request.
+ */
+function keyBeforeBody(services: Services, route: AnyRoute) {
+  return async (req: Request, _res: Response, next: NextFunction) => {
+    if (route.auth !== 'key' || !req.is('multipart/form-data')) return next();
+    try {
+      await services.auth.authenticate(restCredentials(req, undefined).apiKey);
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
+}
+
+/**
  * multipart/form-data into memory (bounded by UPLOAD_MAX_BYTES per file); other requests pass
  * through untouched. Text fields land in req.body as strings, files in req.files.
  */
 function multipartBody(fileFields: string[], maxBytes: number) {
-  const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: maxBytes, files: fileFields.length, fields: 50, fieldSize: 10 * 1024 * 1024 } });
+  const upload = multer({ storage: multer.memoryStorage(), limits: { fileSize: maxBytes, files: fileFields.length, fields: 20, fieldSize: 1024 * 1024 } });
   const parse = upload.fields(fileFields.map((name) => ({ name, maxCount: 1 })));
   // multer's own refusals (sizes, unexpected fields) keep their status; anything else it reports is
   // the body's syntax (busboy: a missing boundary, a truncated or malformed part), the caller's 400.

@@ -148,3 +148,31 @@ describe('malformed multipart bodies', () => {
     }
   });
 });
+
+describe('multipart bodies wait for the key', () => {
+  it('answers 401 to a multipart upload with a bad key before reading its body', async () => {
+    let sent = 0;
+    const chunk = new Uint8Array(1024 * 1024);
+    const header = new TextEncoder().encode('--B\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n');
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(header);
+      },
+      pull(controller) {
+        // Up to 200 MB, made only as fast as the server reads it.
+        if (sent >= 200 * 1024 * 1024) return controller.close();
+        sent += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const res = await fetch(`${t.url}/api/media/upload`, {
+      method: 'POST',
+      headers: { 'X-API-Key': 'mk_not-a-real-key-0000000000000000000000', 'Content-Type': 'multipart/form-data; boundary=B' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(res.status).toBe(401);
+    // The server answered without taking the body in: far less than it was offered was ever sent.
+    expect(sent).toBeLessThan(50 * 1024 * 1024);
+  });
+});
