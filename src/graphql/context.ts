@@ -58,6 +58,7 @@ export async function createContext(services: Services, credentials: Credentials
     refusedFields: new Set(),
     refundBudget,
     rootFieldsStarted: 0,
+    rootFieldsRunning: [],
     chargeRootField,
     refundRootField,
   };

@@ -28,6 +28,11 @@ export interface BudgetHolder {
   /** Root fields that have started; the first is paid by the request's own unit. */
   rootFieldsStarted: number;
   /**
+   * Outcomes of root fields still running: GraphQL answers as soon as a non-null root field fails,
+   * while its siblings may still run, so the outcome is judged once they have all settled.
+   */
+  rootFieldsRunning: Array<Promise<unknown>>;
+  /**
    * Work is counted by root field, so aliases cannot multiply it: every root field after the first
    * takes a unit of every counter (daily, per minute, budget), or throws 429. Nothing without a key.
    */
@@ -75,9 +80,10 @@ export function operationRefused(result: ExecutionResult, holder: BudgetHolder):
 export function useRequestBudget(): Plugin<BudgetHolder> {
   return {
     onExecute: () => ({
-      onExecuteDone: ({ args, result }) => {
+      onExecuteDone: async ({ args, result }) => {
         if (Symbol.asyncIterator in result) return;
-        if (operationRefused(result, args.contextValue)) return args.contextValue.refundBudget();
+        await Promise.allSettled(args.contextValue.rootFieldsRunning);
+        if (operationRefused(result, args.contextValue)) await args.contextValue.refundBudget();
       },
     }),
     onSubscribe: () => ({
@@ -134,7 +140,9 @@ export class RefusalsPlugin<Types extends SchemaTypes> extends BasePlugin<Types>
         }
       };
       // A further root field pays its own unit before it runs (a 429 refuses only that field).
-      return further ? holder.chargeRootField().then(run) : run();
+      const outcome = further ? holder.chargeRootField().then(run) : run();
+      if (outcome instanceof Promise) holder.rootFieldsRunning.push(outcome);
+      return outcome;
     };
   }
 }
