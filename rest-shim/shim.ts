@@ -10,6 +10,7 @@ import { credentialsFromHeaders } from '../src/graphql/context.js';
 import { InvalidInput, Unauthenticated } from '../src/platform/errors.js';
 import type { AnyRoute, RouteDefinition, RestInput, StreamRouteDefinition } from './route.js';
 import type { Services } from '../src/services.js';
+import type { Actor } from '../src/modules/accounts/index.js';
 import { MISSING_KEY_MESSAGE, requireKey, routeKeyRule } from '../src/modules/access/index.js';
 import type { Source } from './input.js';
 import { sendJson } from '../src/http/respond.js';
@@ -52,6 +53,8 @@ export function bySpecificity(table: AnyRoute[]): AnyRoute[] {
 async function openContext(yoga: Yoga, route: AnyRoute, req: Request, res: Response) {
   const { api_key: bodyKey, ...body } = isPlainObject(req.body) ? (req.body as Source) : {};
   const credentials = restCredentials(req, bodyKey);
+  const authenticated = res.locals.authenticated as Actor | undefined;
+  if (authenticated && credentials.apiKey) credentials.authenticated = authenticated;
   if (route.auth === 'key' && !credentials.apiKey) throw new Unauthenticated(MISSING_KEY_MESSAGE);
   if (route.auth === 'admin' && !credentials.adminToken) {
     throw new Unauthenticated('admin token required: send it as X-Admin-Token or Authorization: Bearer');
@@ -126,10 +129,11 @@ function restCredentials(req: Request, bodyKey: unknown): Credentials {
  * with the operation, as for every request.
  */
 function keyBeforeBody(services: Services, route: AnyRoute) {
-  return async (req: Request, _res: Response, next: NextFunction) => {
+  return async (req: Request, res: Response, next: NextFunction) => {
     if (route.auth !== 'key' || !req.is('multipart/form-data')) return next();
     try {
-      await services.auth.authenticate(restCredentials(req, undefined).apiKey);
+      // Kept for the context, so the key is looked up once.
+      res.locals.authenticated = await services.auth.authenticate(restCredentials(req, undefined).apiKey);
       next();
     } catch (error) {
       next(error);

@@ -12,6 +12,8 @@ export interface Credentials {
   requestId: string;
   /** Origin the caller reached us at, for absolute URLs (PUBLIC_BASE_URL wins when set). */
   origin?: string;
+  /** The actor of `apiKey` when the key was already checked for this request (multipart routes). */
+  authenticated?: Actor;
 }
 
 export interface Context extends BudgetHolder {
@@ -31,7 +33,7 @@ export async function createContext(services: Services, credentials: Credentials
   let actor: Actor | null = null;
   let quotaHeaders: Record<string, string> = {};
   if (credentials.apiKey !== undefined) {
-    actor = await services.auth.authenticate(credentials.apiKey);
+    actor = credentials.authenticated ?? (await services.auth.authenticate(credentials.apiKey));
     quotaHeaders = (await services.quota.consume(actor)).headers;
   }
   const baseUrl = services.config.publicBaseUrl ?? credentials.origin ?? `http://localhost:${services.config.port}`;

@@ -41,8 +41,10 @@ export function findUnstorableText(value: unknown, path = ''): string | null {
     }
     return null;
   }
-  if (value && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
-    for (const [key, item] of Object.entries(value)) {
+  // Plain objects, and the null-prototype ones Express makes of query strings and path parameters.
+  const proto = value && typeof value === 'object' ? Object.getPrototypeOf(value) : undefined;
+  if (proto === Object.prototype || proto === null) {
+    for (const [key, item] of Object.entries(value as object)) {
       const found = findUnstorableText(item, path ? `${path}.${key}` : key);
       if (found !== null) return found;
     }
@@ -51,9 +53,8 @@ export function findUnstorableText(value: unknown, path = ''): string | null {
 }
 
 /** Throws the 400 for such text, naming where it is. */
-export function refuseUnstorableText(value: unknown, where?: string): void {
-  const found = findUnstorableText(value);
-  if (found === null) return;
-  const field = [where, found].filter(Boolean).join('.') || undefined;
-  throw new InvalidInput(`${field ? `${field}: ` : ''}text with a NUL character or an unpaired surrogate cannot be stored`, field);
+export function refuseUnstorableText(value: unknown): void {
+  const field = findUnstorableText(value);
+  if (field === null) return;
+  throw new InvalidInput(`${field ? `${field}: ` : ''}text with a NUL character or an unpaired surrogate cannot be stored`, field || undefined);
 }

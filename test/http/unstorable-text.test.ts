@@ -29,6 +29,12 @@ describe('text the database cannot store', () => {
     expect(query.body.error).toMatch(/^q: /);
   });
 
+  it('REST: 400 naming the path parameter of a stream route (no GraphQL variable would catch it)', async () => {
+    const res = await t.request('GET', `/files/1/${encodeURIComponent(NUL)}.jpg`, { key: t.ownerKey });
+    expect(res.status, res.text).toBe(400);
+    expect(res.body.error).toMatch(/^filename: /);
+  });
+
   it('GraphQL: 400-class error for a variable and for a literal, not a 500', async () => {
     const variable = await t.graphql('mutation($name: String!) { createFolder(name: $name) { __typename } }', { name: LONE }, { key: t.ownerKey });
     expect(variable.body.errors?.[0]?.extensions?.status, variable.text).toBe(400);

@@ -72,7 +72,7 @@ export class QuotaService {
    * holds `limit`. Used where an attempt must be counted before slow work (gallery passwords).
    */
   async take(key: string, windowMs: number, limit: number, now = new Date()): Promise<{ taken: boolean; retryAfterSeconds: number }> {
-    const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+    const windowStart = windowOf(now, windowMs);
     const rows = await this.db.query<{ refused_at: number }>('SELECT refused_at FROM consume_quota($1::text[], $2::timestamp(3)[], $3::int[])', [
       [key],
       [windowStart.toISOString()],
@@ -83,7 +83,7 @@ export class QuotaService {
 
   /** Forgets the current window of such a counter (a right password clears the wrong ones). */
   async forget(key: string, windowMs: number, now = new Date()): Promise<void> {
-    const windowStart = new Date(Math.floor(now.getTime() / windowMs) * windowMs);
+    const windowStart = windowOf(now, windowMs);
     await this.db.query(`DELETE FROM "UsageCounter" WHERE "key" = $1 AND "windowStart" = $2::timestamp(3)`, [key, windowStart.toISOString()]);
   }
 
@@ -120,8 +120,8 @@ export class QuotaService {
 
   private countersFor(actor: Actor, now: Date): Counter[] {
     const limits = this.limitsFor(actor.tier);
-    const day = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS);
-    const minute = new Date(Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS);
+    const day = windowOf(now, DAY_MS);
+    const minute = windowOf(now, MINUTE_MS);
     // Always in this order (account day, account minute, key): consume_quota relies on one global order.
     const counters: Counter[] = [
       { key: `acct:${actor.accountId}:day`, windowStart: day, windowMs: DAY_MS, limit: limits.daily, what: `daily limit (${actor.tier} tier)` },
@@ -132,6 +132,11 @@ export class QuotaService {
     }
     return counters;
   }
+}
+
+/** The start of the fixed window of this length that holds `now`. */
+function windowOf(now: Date, windowMs: number): Date {
+  return new Date(Math.floor(now.getTime() / windowMs) * windowMs);
 }
 
 function hasBudget(actor: Actor): boolean {
