@@ -183,9 +183,16 @@ function requestBodyOf(route: AnyRoute, convert: Convert): Json {
     if (!schema) continue;
     const json = convert(schema, 'input');
     required ||= ((json.required ?? []) as string[]).length > 0;
-    content[type] = { schema: json };
+    content[type] = { schema: json, ...(schema === form ? jsonFieldsEncoding(json) : {}) };
   }
   return { requestBody: { required, content } };
+}
+
+/** A form field holding a list or an object is sent as JSON text (rest-shim/input.ts reads it so). */
+function jsonFieldsEncoding(json: Json): Json {
+  const properties = (json.properties ?? {}) as Record<string, Json>;
+  const structured = Object.keys(properties).filter((name) => properties[name]!.type === 'array' || properties[name]!.type === 'object');
+  return structured.length ? { encoding: Object.fromEntries(structured.map((name) => [name, { contentType: 'application/json' }])) } : {};
 }
 
 function responsesOf(route: AnyRoute, convert: Convert): Json {

@@ -14,9 +14,9 @@ export type RouteAuth = 'none' | 'key' | 'admin';
 /** What a key needs: a sub-key scope, `master` (account-level, no sub-key), or `any` valid key. */
 export type RouteScope = 'scrape' | 'generate' | 'search' | 'media' | 'master' | 'any';
 
-export interface RestInput {
-  query: Source;
-  body: Source;
+export interface RestInput<Query = Source, Body = Source> {
+  query: Query;
+  body: Body;
   params: Record<string, string>;
   /** Base for absolute URLs in answers (PUBLIC_BASE_URL or the request's own origin). */
   baseUrl: string;
@@ -37,6 +37,15 @@ export interface RouteRequest {
   /** Form fields: multipart/form-data where the route declares `multipart` (files as z.file()), else urlencoded. */
   form?: z.ZodObject;
 }
+
+/**
+ * What a route's `variables` reads: its query and body as its request schemas take them (checked
+ * and typed by rest-shim/input.ts before `variables` runs); a form body holds its files too.
+ */
+export type RequestInput<R extends RouteRequest> = RestInput<
+  R['query'] extends z.ZodObject ? z.input<R['query']> : Source,
+  R['body'] extends z.ZodObject ? z.input<R['body']> : R['form'] extends z.ZodObject ? z.input<R['form']> : Source
+>;
 
 /** The documented JSON after `success` (`success` itself is added by the document and the shim). */
 export type ResponseSchema = z.ZodObject | z.ZodUnion<readonly z.ZodObject[]>;
@@ -108,7 +117,8 @@ export function defineMountedRoute(route: Omit<MountedRouteDefinition, 'kind'>):
   return { ...route, kind: 'mounted' };
 }
 
-export interface RouteDefinition<TData = unknown, TVariables = Record<string, unknown>, TResponse extends ResponseSchema = ResponseSchema> extends RouteDocs {
+export interface RouteDefinition<TData = unknown, TVariables = Record<string, unknown>, TResponse extends ResponseSchema = ResponseSchema, TRequest extends RouteRequest = RouteRequest> extends RouteDocs {
+  request?: TRequest;
   kind?: 'graphql';
   multipart?: { files: string[] };
   method: Method;
@@ -118,7 +128,7 @@ export interface RouteDefinition<TData = unknown, TVariables = Record<string, un
   scope?: RouteScope;
   summary: string;
   operation: TypedDocumentNode<TData, TVariables>;
-  variables?: (input: RestInput) => TVariables;
+  variables?: (input: RequestInput<TRequest>) => TVariables;
   /** The documented answer after `success`: what `shape` returns, field for field and in order. */
   response: TResponse;
   /** The documented fields after `success` (never includes `success` itself). */
@@ -130,6 +140,8 @@ export interface RouteDefinition<TData = unknown, TVariables = Record<string, un
 }
 
 // Generic rows lose their types once in one array; defining them through this keeps each row checked.
-export function defineRoute<TData, TVariables, TResponse extends ResponseSchema>(route: RouteDefinition<TData, TVariables, TResponse>): RouteDefinition {
+export function defineRoute<TData, TVariables, TResponse extends ResponseSchema, TRequest extends RouteRequest = RouteRequest>(
+  route: RouteDefinition<TData, TVariables, TResponse, TRequest>,
+): RouteDefinition {
   return route as unknown as RouteDefinition;
 }

@@ -12,11 +12,4 @@ export const count = z.int().min(0);
 /** `:id` in a path: an integer id of the thing named. */
 export const idParams = (what: string) => z.object({ id: objectId.describe(`the ${what} id`) });
 
-/** `limit` and `cursor` of a list paged by cursor (answers `next_cursor`). */
-export const cursorPageQuery = (defaultSize: number, maxSize: number) =>
-  z.object({
-    limit: z.int().min(1).max(maxSize).default(defaultSize).describe(`page size (default ${defaultSize}, at most ${maxSize})`),
-    cursor: z.string().optional().describe('next_cursor of the previous page'),
-  });
-
 export const nextCursor = z.string().nullable().describe('pass as cursor for the next page; null on the last page');

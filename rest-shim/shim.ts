@@ -10,9 +10,8 @@ import { credentialsFromHeaders } from '../src/graphql/context.js';
 import { InvalidInput, Unauthenticated } from '../src/platform/errors.js';
 import type { AnyRoute, RouteDefinition, RestInput, StreamRouteDefinition } from './route.js';
 import type { Services } from '../src/services.js';
-import type { Actor } from '../src/modules/accounts/index.js';
 import { MISSING_KEY_MESSAGE, requireKey, routeKeyRule } from '../src/modules/access/index.js';
-import type { Source } from './input.js';
+import { readRequest, type Source } from './input.js';
 import { sendJson } from '../src/http/respond.js';
 import { isRefusal } from '../src/graphql/request-budget.js';
 import { refuseUnstorableText } from '../src/platform/validation.js';
@@ -24,8 +23,8 @@ export function createRestRouter(yoga: Yoga, services: Services, table: AnyRoute
     // Mounted rows are served by their own routers (src/http); the table only documents them.
     if (route.kind === 'mounted') continue;
     const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
-    // A multipart body is read only once its key checked out: nothing large is buffered for a stranger.
-    if (route.multipart) router[method](route.path, keyBeforeBody(services, route), multipartBody(route.multipart.files, services.config.uploadMaxBytes));
+    // A multipart body is read only once its key, scope and quotas checked out.
+    if (route.multipart) router[method](route.path, judgedBeforeBody(yoga, route), multipartBody(route.multipart.files, services.config.uploadMaxBytes));
     if (route.kind === 'stream') {
       router[method](route.path, streamHandler(yoga, route));
       continue;
@@ -49,12 +48,25 @@ export function bySpecificity(table: AnyRoute[]): AnyRoute[] {
   return [...table].sort((a, b) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0));
 }
 
-/** Authenticates and counts the request through the same context factory GraphQL uses. */
+type Enveloped = ReturnType<Yoga['getEnveloped']>;
+interface Opened {
+  enveloped: Enveloped;
+  contextValue: Context;
+}
+
+/**
+ * Authenticates and counts the request through the same context factory GraphQL uses (a multipart
+ * request was already judged before its body was read: that context is reused).
+ */
 async function openContext(yoga: Yoga, route: AnyRoute, req: Request, res: Response) {
-  const { api_key: bodyKey, ...body } = isPlainObject(req.body) ? (req.body as Source) : {};
-  const credentials = restCredentials(req, bodyKey);
-  const authenticated = res.locals.authenticated as Actor | undefined;
-  if (authenticated && credentials.apiKey) credentials.authenticated = authenticated;
+  const opened = (res.locals.opened as Opened | undefined) ?? (await authenticateRequest(yoga, route, req, res));
+  const { api_key: _bodyKey, ...body } = isPlainObject(req.body) ? (req.body as Source) : {};
+  const input: RestInput = { query: req.query as Source, body, params: req.params as Record<string, string>, baseUrl: opened.contextValue.baseUrl, files: uploadedFiles(req) };
+  return { ...opened, input };
+}
+
+async function authenticateRequest(yoga: Yoga, route: AnyRoute, req: Request, res: Response): Promise<Opened> {
+  const credentials = restCredentials(req, isPlainObject(req.body) ? (req.body as Source).api_key : undefined);
   if (route.auth === 'key' && !credentials.apiKey) throw new Unauthenticated(MISSING_KEY_MESSAGE);
   if (route.auth === 'admin' && !credentials.adminToken) {
     throw new Unauthenticated('admin token required: send it as X-Admin-Token or Authorization: Bearer');
@@ -62,8 +74,29 @@ async function openContext(yoga: Yoga, route: AnyRoute, req: Request, res: Respo
   const enveloped = yoga.getEnveloped({ req, res, credentials });
   const contextValue = (await enveloped.contextFactory()) as Context;
   res.set(contextValue.quotaHeaders);
-  const input: RestInput = { query: req.query as Source, body, params: req.params as Record<string, string>, baseUrl: contextValue.baseUrl, files: uploadedFiles(req) };
-  return { enveloped, contextValue, input };
+  return { enveloped, contextValue };
+}
+
+/**
+ * A multipart request's key, scope and quotas are judged from its headers before a byte of its
+ * body is read (a multipart body cannot carry api_key: that is the JSON body's). A stranger, a
+ * sub-key without the scope or an exhausted quota is refused with nothing buffered.
+ */
+function judgedBeforeBody(yoga: Yoga, route: AnyRoute) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    if (!req.is('multipart/form-data')) return next();
+    let context: Context | undefined;
+    try {
+      const opened = await authenticateRequest(yoga, route, req, res);
+      context = opened.contextValue;
+      if (route.auth === 'key') requireKey(context.actor, routeKeyRule(route.scope));
+      res.locals.opened = opened;
+      next();
+    } catch (error) {
+      await refundIfRefused(context, error);
+      next(error);
+    }
+  };
 }
 
 function streamHandler(yoga: Yoga, route: StreamRouteDefinition) {
@@ -102,9 +135,10 @@ function restHandler(yoga: Yoga, route: RouteDefinition) {
       const { enveloped, contextValue, input } = await openContext(yoga, route, req, res);
       context = contextValue;
       refuseStoredTextProblems(input);
+      const request = readRequest(route.request, input);
       // An absent REST field is an absent variable (undefined would reach resolvers as null,
       // and null means "clear this" for fields such as folder_id).
-      const variableValues = withoutUndefined(route.variables?.(input) ?? {});
+      const variableValues = withoutUndefined(route.variables?.(request) ?? {});
       const result = await enveloped.execute({ schema: enveloped.schema, document, variableValues, contextValue });
       if ('errors' in result && result.errors?.length) throw result.errors[0];
       sendJson(res, route.successStatus ?? 200, { success: route.successFlag?.(result.data) ?? true, ...route.shape(result.data, input) });
@@ -121,24 +155,6 @@ function restCredentials(req: Request, bodyKey: unknown): Credentials {
   // Spec "Authentication" 1: the key may come as the JSON body field api_key instead of the header.
   if (!credentials.apiKey && typeof bodyKey === 'string' && bodyKey.trim()) credentials.apiKey = bodyKey.trim();
   return credentials;
-}
-
-/**
- * Checks the key of a multipart request from its headers before the body is read (a multipart
- * body cannot carry api_key: that is the JSON body's). The request's quotas are counted later,
- * with the operation, as for every request.
- */
-function keyBeforeBody(services: Services, route: AnyRoute) {
-  return async (req: Request, res: Response, next: NextFunction) => {
-    if (route.auth !== 'key' || !req.is('multipart/form-data')) return next();
-    try {
-      // Kept for the context, so the key is looked up once.
-      res.locals.authenticated = await services.auth.authenticate(restCredentials(req, undefined).apiKey);
-      next();
-    } catch (error) {
-      next(error);
-    }
-  };
 }
 
 /**

@@ -9,6 +9,7 @@ import { writeSecretFile } from './platform/secrets-files.js';
 import type { Services } from './services.js';
 import { buildCore } from './core.js';
 import { attachWebSocketServer, createGraphQLServer, type Yoga } from './graphql/server.js';
+import { checkCredentials } from './graphql/context.js';
 import { createHttpApp, type RestSurface } from './http/app.js';
 import { routes } from '../rest-shim/routes.js';
 import { createRestRouter } from '../rest-shim/shim.js';
@@ -55,7 +56,7 @@ export async function buildApp(config: Config, options: { logger?: Logger } = {}
 
   const yoga = createGraphQLServer(services, logger);
   const server = createServer(createHttpApp({ config, logger, yoga, services, rest: restSurface(yoga, services, routes) }));
-  const closeWebSockets = attachWebSocketServer(server, yoga, config.bodyLimitBytes);
+  const closeWebSockets = attachWebSocketServer(server, yoga, config.bodyLimitBytes, (credentials) => checkCredentials(services, credentials));
 
   return {
     services,

@@ -154,6 +154,7 @@ const envSchema = z.object({
   VISION_LABEL_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.4),
   TRANSFORM_MAX_DIMENSION: z.coerce.number().int().min(16).max(16_384).default(4096),
   TRANSFORM_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+  TRANSFORM_MAX_FRAMES: z.coerce.number().int().min(1).max(10_000).default(200),
   WATERMARK_MAX_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
   WATERMARK_MAX_PIXELS: z.coerce.number().int().positive().default(40_000_000),
 });
@@ -223,7 +224,7 @@ export interface Config {
   };
   schedules: { pollMs: number; perAccount: number };
   /** Transformation URLs (POST /api/media/{id}/optimize): longest output side, renders at once. */
-  transform: { maxDimension: number; concurrency: number };
+  transform: { maxDimension: number; concurrency: number; maxFrames: number };
   /** Watermark inputs (image and overlay, each): largest download and decoded size. */
   watermark: { maxBytes: number; maxPixels: number };
   /** Image analysis (spec "Vision"): external providers are configured when their key is set. */
@@ -317,7 +318,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       perAccount: e.WEBHOOKS_PER_ACCOUNT,
     },
     schedules: { pollMs: e.SCHEDULER_POLL_MS, perAccount: e.SCHEDULES_PER_ACCOUNT },
-    transform: { maxDimension: e.TRANSFORM_MAX_DIMENSION, concurrency: e.TRANSFORM_CONCURRENCY },
+    transform: { maxDimension: e.TRANSFORM_MAX_DIMENSION, concurrency: e.TRANSFORM_CONCURRENCY, maxFrames: e.TRANSFORM_MAX_FRAMES },
     watermark: { maxBytes: e.WATERMARK_MAX_BYTES, maxPixels: e.WATERMARK_MAX_PIXELS },
     vision: {
       order: e.VISION_PROVIDER_ORDER,

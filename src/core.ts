@@ -14,6 +14,8 @@ import { createServices, type Services } from './services.js';
 import { startAutomation, type Loop } from './modules/automation/index.js';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+/** How often queued jobs are checked against the queue's own messages (Redis may have lost them). */
+const RESEND_INTERVAL_MS = 5_000;
 const QUOTA_SWEEP_INTERVAL_MS = 10 * 60_000;
 const LEDGER_SWEEP_INTERVAL_MS = 60_000;
 
@@ -26,7 +28,7 @@ export interface Core {
 }
 
 export async function buildCore(config: Config, logger: Logger): Promise<Core> {
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: config.inMemoryDatabase ? undefined : join(config.dataDir, 'db'),
@@ -35,7 +37,7 @@ export async function buildCore(config: Config, logger: Logger): Promise<Core> {
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
 
   const admin = resolveAdminToken(config.dataDir, config.adminToken);
-  const events = await createEventBus(config.redisUrl, config.redisPrefix);
+  const events = await createEventBus(config.redisUrl, config.redisPrefix, (error) => logger.warn({ err: error }, 'Redis event bus connection error'));
   const blobs = await createBlobStore({ dataDir: config.dataDir, s3: config.s3 });
   const services = createServices({ config, db, events: events.bus, logger, blobs, adminToken: admin.token });
   const timers: NodeJS.Timeout[] = [];
@@ -69,10 +71,22 @@ export async function buildCore(config: Config, logger: Logger): Promise<Core> {
       if (!workers) return;
       await recoverJobs();
       timers.push(setInterval(() => void recoverJobs(), Math.max(1000, Math.floor(config.jobs.leaseMs / 2))).unref());
-      // Queued rows whose queue message was lost (Redis restarted without persistence) run too;
-      // a second message for a job is harmless, since claiming a row is atomic.
+      // Queued rows whose queue message was lost (Redis restarted without persistence) run too:
+      // at start, and then every RESEND_INTERVAL_MS (5 s) for rows the queue no longer holds. A second
+      // message for a job is harmless, since claiming a row is atomic.
+      const resendLost = async () => {
+        try {
+          const queued = await db.prisma.job.findMany({ where: { state: 'queued' }, select: { id: true } });
+          const resent = await services.queue.resendMissing(queued.map((job) => job.id));
+          if (resent.length > 0) logger.warn({ jobs: resent }, 'queued jobs whose queue message was lost were sent again');
+        } catch (error) {
+          logger.warn({ err: error }, 'resending lost queue messages failed');
+        }
+      };
+      // Only a queue that can lose messages needs it (the in-process one polls the rows themselves).
       if (services.queue.kind === 'bullmq') {
-        for (const job of await db.prisma.job.findMany({ where: { state: 'queued' }, select: { id: true } })) await services.queue.enqueue(job.id);
+        await resendLost();
+        timers.push(setInterval(() => void resendLost(), RESEND_INTERVAL_MS).unref());
       }
       services.queue.startWorkers();
       // Webhook deliverer and scheduler: several processes may run them (rows are claimed atomically).

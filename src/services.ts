@@ -81,14 +81,14 @@ export interface Platform {
 
 export function createServices({ config, db, events, logger, blobs, adminToken }: Platform): Services {
   const fetcher = new SafeFetcher(config.fetch);
-  const jobs = new JobsService(db, events);
+  const jobs = new JobsService(db, events, blobs, logger);
   const jobRunner = new JobRunner(jobs, logger, config.jobs.leaseMs);
   const claimAndRun = (jobId?: number) => jobRunner.claimAndRun(jobId);
   const queue: JobQueue = config.redisUrl
     ? new BullMqQueue(config.redisUrl, claimAndRun, logger, { concurrency: config.jobs.concurrency, prefix: config.redisPrefix })
     : new InProcessQueue(claimAndRun, logger, { concurrency: config.jobs.concurrency, pollMs: config.jobs.pollMs });
 
-  const scrape = new ScrapeService(jobs, queue);
+  const scrape = new ScrapeService(jobs, queue, (url) => fetcher.refusal(url));
   const webhooks = new WebhooksService(db, fetcher, logger, {
     ...config.webhooks,
     allowPrivateAddresses: config.fetch.allowPrivateAddresses,
@@ -111,7 +111,7 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
           idleMs: config.scrape.processIdleMs,
           logger,
         })
-      : inlineCrawler({ fetcher, blobs, logger, scrape: config.scrape, userAgent: config.fetch.userAgent });
+      : inlineCrawler({ fetcher, blobs, logger, scrape: config.scrape, userAgent: config.fetch.userAgent, maxRedirects: config.fetch.maxRedirects });
   jobRunner.register(SCRAPE_JOB_KIND, createScrapeHandler({ db, crawler, cacheSeconds: config.scrape.cacheSeconds, labeler }));
   const signer = UrlSigner.fromConfig(config.dataDir, config.urlSigningKey);
   const media = new MediaService(db, blobs, { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels }, signer);
@@ -145,7 +145,7 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     featured: new FeaturedService(fetcher, config.scrape.maxPageBytes),
     vision,
     signer,
-    transforms: new TransformService(db, blobs, { maxDimension: config.transform.maxDimension, maxInputPixels: config.uploadMaxPixels, concurrency: config.transform.concurrency }, signer),
+    transforms: new TransformService(db, blobs, { maxDimension: config.transform.maxDimension, maxInputPixels: config.uploadMaxPixels, concurrency: config.transform.concurrency, maxFrames: config.transform.maxFrames }, signer),
     watermarks: new WatermarkService(fetcher, blobs, config.watermark, signer),
     media,
     folders: new FoldersService(db),

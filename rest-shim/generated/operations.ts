@@ -46,8 +46,8 @@ export type CreateScheduleInput = {
   /** Most assets per run; default 100 */
   maxFiles?: number | null | undefined;
   name: string;
-  /** daily, weekly (default) or monthly */
-  schedule?: string | null | undefined;
+  /** weekly when left out */
+  schedule?: ScheduleFrequency | null | undefined;
   /** default true */
   sniperMode?: boolean | null | undefined;
   /** Page to scrape */

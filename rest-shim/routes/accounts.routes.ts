@@ -1,7 +1,6 @@
 // Operator routes behind the admin token (our design; the spec has no admin surface). The CLI uses them.
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
-import { optionalString, requiredString } from '../input.js';
 import { unwrap } from '../result.js';
 import {
   AdminCreateAccountDocument,
@@ -13,10 +12,10 @@ import {
 } from '../generated/operations.js';
 
 import { id, timestamp } from '../schemas.js';
-import { createSchema as createAccountSchema } from '../../src/modules/accounts/accounts.service.js';
-import { ACCOUNT_STATUSES } from '../../src/modules/accounts/accounts.service.js';
+import { ACCOUNT_STATUSES, createSchema as createAccountSchema, tierInputSchema, type AccountStatusValue } from '../../src/modules/accounts/accounts.service.js';
 
-const handleParams = z.object({ handle: z.string().describe("the account's handle") });
+/** `:handle` in a path: the accounts service reads it by its own rule (also for the ledger routes). */
+export const handleParams = z.object({ handle: z.string().describe("the account's handle") });
 
 const account = z
   .object({
@@ -34,7 +33,7 @@ export function accountJson(a: AccountFieldsFragment): z.input<typeof account> {
   return { account_id: a.databaseId, handle: a.handle, email: a.email, status: a.status, tier: a.tier, created_at: a.createdAt };
 }
 
-const statusRoute = (action: 'suspend' | 'activate' | 'deactivate', status: 'suspended' | 'active' | 'inactive') =>
+const statusRoute = (action: 'suspend' | 'activate' | 'deactivate', status: AccountStatusValue) =>
   defineRoute({
     method: 'POST',
     path: `/api/admin/accounts/:handle/${action}`,
@@ -43,7 +42,7 @@ const statusRoute = (action: 'suspend' | 'activate' | 'deactivate', status: 'sus
     operation: AdminSetAccountStatusDocument,
     request: { params: handleParams },
     response: account,
-    variables: ({ params }) => ({ handle: requiredString(params, 'handle'), status }),
+    variables: ({ params }) => ({ handle: params.handle!, status }),
     shape: (data) => accountJson(unwrap(data.adminSetAccountStatus)),
   });
 
@@ -58,11 +57,7 @@ export const accountsRoutes = [
     response: accountWithKey,
     errors: { 409: 'the handle or email is taken' },
     successStatus: 201,
-    variables: ({ body }) => ({
-      handle: requiredString(body, 'handle'),
-      email: optionalString(body, 'email'),
-      tier: optionalString(body, 'tier'),
-    }),
+    variables: ({ body }) => ({ handle: body.handle, email: body.email, tier: body.tier }),
     shape: (data) => {
       const { account, apiKey } = unwrap(data.adminCreateAccount);
       return { ...accountJson(account), api_key: apiKey };
@@ -76,7 +71,7 @@ export const accountsRoutes = [
     operation: AdminGetAccountDocument,
     request: { params: handleParams },
     response: account,
-    variables: ({ params }) => ({ handle: requiredString(params, 'handle') }),
+    variables: ({ params }) => ({ handle: params.handle! }),
     shape: (data) => accountJson(data.adminAccount),
   }),
   statusRoute('suspend', 'suspended'),
@@ -88,9 +83,9 @@ export const accountsRoutes = [
     auth: 'admin',
     summary: "Set an account's tier (body: tier)",
     operation: AdminSetAccountTierDocument,
-    request: { params: handleParams, body: z.object({ tier: z.string().describe('a configured tier') }) },
+    request: { params: handleParams, body: tierInputSchema.extend({ tier: tierInputSchema.shape.tier.describe('a configured tier') }) },
     response: account,
-    variables: ({ params, body }) => ({ handle: requiredString(params, 'handle'), tier: requiredString(body, 'tier') }),
+    variables: ({ params, body }) => ({ handle: params.handle!, tier: body.tier }),
     shape: (data) => accountJson(unwrap(data.adminSetAccountTier)),
   }),
   defineRoute({
@@ -101,7 +96,7 @@ export const accountsRoutes = [
     operation: AdminRotateKeyDocument,
     request: { params: handleParams },
     response: accountWithKey,
-    variables: ({ params }) => ({ handle: requiredString(params, 'handle') }),
+    variables: ({ params }) => ({ handle: params.handle! }),
     shape: (data) => {
       const { account, apiKey } = unwrap(data.adminRotateKey);
       return { ...accountJson(account), api_key: apiKey };

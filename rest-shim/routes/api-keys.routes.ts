@@ -1,13 +1,11 @@
 // Spec "Platform": sub-keys.
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
-import { optionalInt, optionalString, requiredString } from '../input.js';
 import { unwrap } from '../result.js';
 import { CreateSubKeyDocument, ListSubKeysDocument, RevokeSubKeyDocument, type SubKeyFieldsFragment } from '../generated/operations.js';
 import { SUB_KEY_SCOPES } from '../../src/modules/api-keys/scopes.js';
-import { createSchema as createSubKeySchema } from '../../src/modules/api-keys/sub-keys.service.js';
-import { count, cursorPageQuery, id, nextCursor, timestamp } from '../schemas.js';
-import { SUB_KEY_STATUSES } from '../../src/modules/api-keys/sub-keys.service.js';
+import { createSchema as createSubKeySchema, listSchema, revokeSchema, SUB_KEY_PAGE, SUB_KEY_STATUSES } from '../../src/modules/api-keys/sub-keys.service.js';
+import { count, id, nextCursor, timestamp } from '../schemas.js';
 
 const scopesText = z.string().describe(`comma-separated subset of ${SUB_KEY_SCOPES.join(', ')}`);
 
@@ -73,14 +71,7 @@ export const apiKeysRoutes = [
     }),
     errors: { 409: 'the account has as many live sub-keys as it may' },
     successStatus: 201,
-    variables: ({ body }) => ({
-      input: {
-        label: optionalString(body, 'label'),
-        requestBudget: optionalInt(body, 'credit_limit'),
-        scopes: optionalString(body, 'scopes'),
-        expiresDays: optionalInt(body, 'expires_days'),
-      },
-    }),
+    variables: ({ body }) => ({ input: { label: body.label, requestBudget: body.credit_limit, scopes: body.scopes, expiresDays: body.expires_days } }),
     shape: (data) => {
       const { secret, subKey } = unwrap(data.createSubKey);
       const listed = subKeyJson(subKey);
@@ -101,11 +92,11 @@ export const apiKeysRoutes = [
     path: '/api/platform/sub-keys',
     auth: 'key',
     scope: 'master',
-    summary: "List the account's sub-keys with usage, newest first (limit default 100, max 200; cursor for the next page)",
+    summary: `List the account's sub-keys with usage, newest first (limit default ${SUB_KEY_PAGE.defaultSize}, max ${SUB_KEY_PAGE.maxSize}; cursor for the next page)`,
     operation: ListSubKeysDocument,
-    request: { query: cursorPageQuery(100, 200) },
+    request: { query: listSchema },
     response: z.object({ sub_keys: z.array(subKey), total: count, next_cursor: nextCursor }),
-    variables: ({ query }) => ({ first: optionalInt(query, 'limit') ?? 100, after: optionalString(query, 'cursor') }),
+    variables: ({ query }) => ({ first: query.limit, after: query.cursor }),
     shape: (data) => {
       const connection = data.viewer.subKeys;
       return {
@@ -122,9 +113,9 @@ export const apiKeysRoutes = [
     scope: 'master',
     summary: 'Revoke a sub-key (the key itself or its listed prefix) at once',
     operation: RevokeSubKeyDocument,
-    request: { params: z.object({ key: z.string().describe('the sub-key, or its listed prefix') }) },
+    request: { params: revokeSchema.extend({ key: revokeSchema.shape.key.describe('the sub-key, or its listed prefix') }) },
     response: z.object({ revoked: z.literal(true), prefix: z.string(), revoked_at: timestamp.nullable(), sub_key: subKey }),
-    variables: ({ params }) => ({ key: requiredString(params, 'key') }),
+    variables: ({ params }) => ({ key: params.key! }),
     shape: (data) => {
       const subKey = subKeyJson(unwrap(data.revokeSubKey));
       return { revoked: true as const, prefix: subKey.prefix, revoked_at: subKey.revoked_at, sub_key: subKey };

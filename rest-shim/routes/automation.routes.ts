@@ -1,7 +1,7 @@
 // Spec "Automation": webhooks (with their delivery log, our route) and schedules.
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
-import { optionalBool, optionalInt, optionalString, pathId, type Source } from '../input.js';
+import { pathId } from '../input.js';
 import { unwrap } from '../result.js';
 import {
   CreateScheduleDocument,
@@ -15,18 +15,19 @@ import {
   ToggleScheduleDocument,
   type ScheduleFieldsFragment,
   type WebhookDeliveryFieldsFragment,
-  type WebhookDeliveryState,
   type WebhookFieldsFragment,
 } from '../generated/operations.js';
-import { InvalidInput } from '../../src/platform/errors.js';
-import { WEBHOOK_EVENTS } from '../../src/modules/automation/webhook-events.js';
-import { createSchema as createScheduleSchema, FREQUENCIES } from '../../src/modules/automation/schedules.service.js';
-import { eventsSchema, secretSchema } from '../../src/modules/automation/webhooks.service.js';
-import { count, cursorPageQuery, id, idParams, nextCursor, timestamp } from '../schemas.js';
-import { WEBHOOK_DELIVERY_STATES } from '../../src/modules/automation/webhooks.service.js';
-
-const webhookUrl = z.string().max(2048).describe('an https:// URL (http only where the service sets WEBHOOK_ALLOW_HTTP=true)');
-const webhookSecret = secretSchema.describe('signs deliveries: HMAC-SHA256 in the X-Service-Signature header');
+import { createSchema as createScheduleSchema, FREQUENCIES, SCHEDULES_PAGE, toggleSchema } from '../../src/modules/automation/schedules.service.js';
+import {
+  createWebhookSchema,
+  DELIVERIES_PAGE,
+  deliveriesFilterSchema,
+  testWebhookSchema,
+  WEBHOOK_DELIVERY_STATES,
+  WEBHOOKS_PAGE,
+} from '../../src/modules/automation/webhooks.service.js';
+import { count, id, idParams, nextCursor, timestamp } from '../schemas.js';
+import { cursorPageSchema } from '../../src/graphql/connection-cursor.js';
 
 const webhook = z.object({ id, url: z.string(), events: z.array(z.string()), has_secret: z.boolean(), created_at: timestamp }).meta({ id: 'Webhook', description: 'A webhook; its secret is never shown' });
 
@@ -73,24 +74,6 @@ const createScheduleBody = createScheduleSchema.safeExtend({
   day_of_week: createScheduleSchema.shape.day_of_week.describe('0 = Monday to 6 = Sunday; weekly schedules only (default 0)'),
 });
 
-/** An array of strings; a comma-separated string is accepted too. */
-function optionalStringList(source: Source, name: string): string[] | undefined {
-  const value = source[name];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter(Boolean);
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw new InvalidInput(`${name}: expected an array of strings`, name);
-  return value as string[];
-}
-
-const DELIVERY_STATES: WebhookDeliveryState[] = ['pending', 'delivered', 'failed'];
-
-function deliveryStatus(query: Source): WebhookDeliveryState | undefined {
-  const value = optionalString(query, 'status');
-  if (value === undefined || value === '') return undefined;
-  if (!DELIVERY_STATES.includes(value as WebhookDeliveryState)) throw new InvalidInput(`status: expected ${DELIVERY_STATES.join(', ')}`, 'status');
-  return value as WebhookDeliveryState;
-}
-
 /** A webhook as listed (our shape). The secret is never shown; has_secret says whether one is set. */
 export function webhookJson(w: WebhookFieldsFragment): z.input<typeof webhook> {
   return { id: w.databaseId, url: w.url, events: w.events, has_secret: w.hasSecret, created_at: w.createdAt };
@@ -135,7 +118,9 @@ export function scheduleJson(s: ScheduleFieldsFragment): z.input<typeof schedule
   };
 }
 
-const page = (query: Source, defaultSize: number) => ({ first: optionalInt(query, 'limit') ?? defaultSize, after: optionalString(query, 'cursor') });
+/** `limit` and `cursor` of a list as the connection's `first` and `after` (absent: its default size). */
+const page = (query: { limit?: number; cursor?: string }) => ({ first: query.limit, after: query.cursor });
+
 
 export const automationRoutes = [
   defineRoute({
@@ -145,19 +130,11 @@ export const automationRoutes = [
     scope: 'master',
     summary: 'Register a webhook: url (https), secret (signs deliveries), events (default all)',
     operation: CreateWebhookDocument,
-    request: {
-      body: z.object({
-        url: webhookUrl,
-        secret: webhookSecret.optional(),
-        events: eventsSchema.describe(`event types to receive: some of ${WEBHOOK_EVENTS.join(', ')} (default all; a comma-separated string works too)`),
-      }),
-    },
+    request: { body: createWebhookSchema },
     response: z.object({ webhook_id: id, url: z.string(), events: z.array(z.string()), has_secret: z.boolean(), created_at: timestamp }),
     errors: { 409: 'the account has as many webhooks as it may' },
     successStatus: 201,
-    variables: ({ body }) => ({
-      input: { url: optionalString(body, 'url') ?? '', secret: optionalString(body, 'secret'), events: optionalStringList(body, 'events') },
-    }),
+    variables: ({ body }) => ({ input: { url: body.url, secret: body.secret, events: body.events } }),
     shape: (data) => {
       const { id, ...rest } = webhookJson(unwrap(data.createWebhook));
       return { webhook_id: id, ...rest };
@@ -170,9 +147,9 @@ export const automationRoutes = [
     scope: 'master',
     summary: "List the account's webhooks, newest first (limit default 100, max 200; cursor); secrets are never shown",
     operation: ListWebhooksDocument,
-    request: { query: cursorPageQuery(100, 200) },
+    request: { query: cursorPageSchema(WEBHOOKS_PAGE) },
     response: z.object({ webhooks: z.array(webhook), total: count, next_cursor: nextCursor }),
-    variables: ({ query }) => page(query, 100),
+    variables: ({ query }) => page(query),
     shape: (data) => {
       const connection = data.viewer.webhooks;
       return {
@@ -201,7 +178,7 @@ export const automationRoutes = [
     scope: 'master',
     summary: "Post a webhook.test payload to url now (signed when secret is given) and report the receiver's answer",
     operation: TestWebhookDocument,
-    request: { body: z.object({ url: webhookUrl, secret: webhookSecret.optional() }) },
+    request: { body: testWebhookSchema },
     response: z.object({
       delivered: z.boolean().describe('the receiver answered 2xx'),
       status_code: z.int().nullable().describe("the receiver's status; null when unreachable"),
@@ -210,7 +187,7 @@ export const automationRoutes = [
       event: z.string().describe('webhook.test'),
       duration_ms: count,
     }),
-    variables: ({ body }) => ({ input: { url: optionalString(body, 'url') ?? '', secret: optionalString(body, 'secret') } }),
+    variables: ({ body }) => ({ input: { url: body.url, secret: body.secret } }),
     shape: (data) => {
       const result = unwrap(data.testWebhook);
       return {
@@ -230,9 +207,9 @@ export const automationRoutes = [
     scope: 'master',
     summary: 'Delivery log of a webhook, newest first: status, attempts, last status code and error, next attempt (limit default 50, max 200; cursor; status)',
     operation: ListWebhookDeliveriesDocument,
-    request: { params: idParams('webhook'), query: cursorPageQuery(50, 200).extend({ status: z.enum(WEBHOOK_DELIVERY_STATES).optional() }) },
+    request: { params: idParams('webhook'), query: cursorPageSchema(DELIVERIES_PAGE).extend(deliveriesFilterSchema.shape) },
     response: z.object({ webhook_id: id, deliveries: z.array(delivery), total: count, next_cursor: nextCursor }),
-    variables: ({ params, query }) => ({ id: pathId(params, 'webhook'), ...page(query, 50), status: deliveryStatus(query) }),
+    variables: ({ params, query }) => ({ id: pathId(params, 'webhook'), ...page(query), status: query.status }),
     shape: (data) => {
       const connection = data.webhook.deliveries;
       return {
@@ -256,14 +233,14 @@ export const automationRoutes = [
     successStatus: 201,
     variables: ({ body }) => ({
       input: {
-        url: optionalString(body, 'url') ?? '',
-        name: optionalString(body, 'name') ?? '',
-        schedule: optionalString(body, 'schedule'),
-        hour: optionalInt(body, 'hour'),
-        dayOfWeek: optionalInt(body, 'day_of_week'),
-        maxFiles: optionalInt(body, 'max_files'),
-        sniperMode: optionalBool(body, 'sniper_mode'),
-        aiLabeling: optionalBool(body, 'ai_labeling'),
+        url: body.url,
+        name: body.name,
+        schedule: body.schedule,
+        hour: body.hour,
+        dayOfWeek: body.day_of_week,
+        maxFiles: body.max_files,
+        sniperMode: body.sniper_mode,
+        aiLabeling: body.ai_labeling,
       },
     }),
     shape: (data) => {
@@ -278,9 +255,9 @@ export const automationRoutes = [
     scope: 'scrape',
     summary: "List the account's schedules, newest first (limit default 100, max 200; cursor)",
     operation: ListSchedulesDocument,
-    request: { query: cursorPageQuery(100, 200) },
+    request: { query: cursorPageSchema(SCHEDULES_PAGE) },
     response: z.object({ schedules: z.array(schedule), total: count, next_cursor: nextCursor }),
-    variables: ({ query }) => page(query, 100),
+    variables: ({ query }) => page(query),
     shape: (data) => {
       const connection = data.viewer.schedules;
       return {
@@ -309,9 +286,9 @@ export const automationRoutes = [
     scope: 'scrape',
     summary: 'Enable or disable a schedule (body enabled: true or false; omitted flips it); enabling sets a fresh next_run',
     operation: ToggleScheduleDocument,
-    request: { params: idParams('schedule'), body: z.object({ enabled: z.boolean().optional().describe('omitted: flips it') }) },
+    request: { params: idParams('schedule'), body: toggleSchema },
     response: z.object({ schedule_id: id, enabled, next_run, ...scheduleFieldsButState }),
-    variables: ({ params, body }) => ({ id: pathId(params, 'schedule'), enabled: optionalBool(body, 'enabled') }),
+    variables: ({ params, body }) => ({ id: pathId(params, 'schedule'), enabled: body.enabled }),
     shape: (data) => {
       const { id, enabled, next_run, ...rest } = scheduleJson(unwrap(data.toggleSchedule));
       return { schedule_id: id, enabled, next_run, ...rest };

@@ -1,10 +1,9 @@
 // Spec "Media library": collections, and "Share link (collection)". Shapes are ours where the spec
 // leaves them open (README "Media: collections"); items are media items exactly as the library
 // routes show them (mediaJson), with signed url and thumbnail_url.
-import { parsePrismaCursor } from '@pothos/plugin-prisma';
 import { z } from 'zod';
 import { defineMountedRoute, defineRoute } from '../route.js';
-import { optionalBool, optionalInt, optionalString, pathId, type Source } from '../input.js';
+import { pathId } from '../input.js';
 import { unwrap } from '../result.js';
 import {
   AddCollectionItemsDocument,
@@ -15,10 +14,9 @@ import {
   ShareCollectionDocument,
   type CollectionFieldsFragment,
 } from '../generated/operations.js';
-import { InvalidInput } from '../../src/platform/errors.js';
 import { mediaItem, mediaJson } from './media.routes.js';
-import { count, cursorPageQuery, id, idParams, nextCursor, timestamp } from '../schemas.js';
-import { addItemsSchema, collectionSchema, shareSchema } from '../../src/modules/collections/collections.service.js';
+import { count, id, idParams, nextCursor, timestamp } from '../schemas.js';
+import { addItemsSchema, COLLECTION_ITEMS_PAGE, collectionSchema, COLLECTIONS_PAGE, cursorPageSchema, shareSchema } from '../../src/modules/collections/collections.input.js';
 
 const collectionFields = {
   name: z.string(),
@@ -35,37 +33,11 @@ const collection = z.object({ id, ...collectionFields }).meta({ id: 'Collection'
 const collectionParams = idParams('collection');
 const galleryParams = z.object({ token: z.string().describe('share_token of a shared collection') });
 const htmlPage = (status: number, description: string) => ({ status, description, contentTypes: ['text/html'] });
+const collectionsPage = cursorPageSchema(COLLECTIONS_PAGE);
+const itemsPage = cursorPageSchema(COLLECTION_ITEMS_PAGE);
 
-const MAX_INT = 2_147_483_647;
-
-/** An array of positive integer ids, or undefined when absent (the service says it is required). */
-export function optionalIdList(source: Source, name: string, what: string): number[] | undefined {
-  const value = source[name];
-  if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value)) throw new InvalidInput(`${name}: expected an array of ${what} ids`, name);
-  value.forEach((v, i) => {
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1 || v > MAX_INT) throw new InvalidInput(`${name}.${i}: expected ${what} ids (positive integers)`, `${name}.${i}`);
-  });
-  return value as number[];
-}
-
-/**
- * `limit` (1 to max) and `cursor` (a next_cursor as answered) of a connection; both are checked here
- * so that a malformed one is a 400 naming it, not a failure inside the connection.
- */
-export function page(query: Source, defaultSize: number, maxSize: number) {
-  const limit = optionalInt(query, 'limit') ?? defaultSize;
-  if (limit < 1 || limit > maxSize) throw new InvalidInput(`limit: expected an integer from 1 to ${maxSize}`, 'limit');
-  const cursor = optionalString(query, 'cursor') || undefined;
-  if (cursor !== undefined) {
-    try {
-      parsePrismaCursor(cursor);
-    } catch {
-      throw new InvalidInput('cursor: not a cursor of this list (pass next_cursor as answered)', 'cursor');
-    }
-  }
-  return { first: limit, after: cursor };
-}
+/** A checked cursor page (limit, cursor) as the connection's first and after; absent: the connection's default (empty cursor: the first page). */
+export const pageVariables = (query: { limit?: number; cursor?: string }) => ({ first: query.limit, after: query.cursor || undefined });
 
 /** A collection as listed and answered (our shape). */
 export function collectionJson(c: CollectionFieldsFragment): z.input<typeof collection> {
@@ -91,9 +63,9 @@ export const collectionsRoutes = [
     scope: 'media',
     summary: "List the caller's collections, newest first (limit default 100, max 200; cursor)",
     operation: ListCollectionsDocument,
-    request: { query: cursorPageQuery(100, 200) },
+    request: { query: collectionsPage },
     response: z.object({ collections: z.array(collection), total: count, next_cursor: nextCursor }),
-    variables: ({ query }) => page(query, 100, 200),
+    variables: ({ query }) => pageVariables(query),
     shape: (data) => {
       const connection = data.viewer.collections;
       return {
@@ -113,7 +85,7 @@ export const collectionsRoutes = [
     request: { body: collectionSchema },
     response: z.object({ collection_id: id, ...collectionFields }),
     successStatus: 201,
-    variables: ({ body }) => ({ input: { name: optionalString(body, 'name') ?? '', description: optionalString(body, 'description') } }),
+    variables: ({ body }) => ({ input: { name: body.name, description: body.description } }),
     shape: (data) => {
       const { id, ...rest } = collectionJson(unwrap(data.createCollection));
       return { collection_id: id, ...rest };
@@ -126,9 +98,9 @@ export const collectionsRoutes = [
     scope: 'media',
     summary: 'A collection with its items (media items not in the trash, in collection order; limit default 100, max 500; cursor)',
     operation: GetCollectionDocument,
-    request: { params: collectionParams, query: cursorPageQuery(100, 500) },
+    request: { params: collectionParams, query: itemsPage },
     response: z.object({ collection_id: id, ...collectionFields, items: z.array(mediaItem.extend({ added_at: timestamp })), next_cursor: nextCursor }),
-    variables: ({ params, query }) => ({ id: pathId(params, 'collection'), ...page(query, 100, 500) }),
+    variables: ({ params, query }) => ({ id: pathId(params, 'collection'), ...pageVariables(query) }),
     shape: (data) => {
       const { items, ...collection } = data.collection;
       const { id, ...rest } = collectionJson(collection);
@@ -150,7 +122,7 @@ export const collectionsRoutes = [
     request: { params: collectionParams, body: addItemsSchema },
     response: z.object({ collection_id: id, added: count, already_in: count, item_count: count }),
     errors: { 404: "the collection, or a media id that is missing or another account's (nothing is added)" },
-    variables: ({ params, body }) => ({ id: pathId(params, 'collection'), mediaIds: optionalIdList(body, 'media_ids', 'media') }),
+    variables: ({ params, body }) => ({ id: pathId(params, 'collection'), mediaIds: body.media_ids }),
     shape: (data) => {
       const result = unwrap(data.addCollectionItems);
       return { collection_id: result.collection.databaseId, added: result.added, already_in: result.alreadyIn, item_count: result.collection.itemCount };
@@ -175,10 +147,7 @@ export const collectionsRoutes = [
     scope: 'media',
     summary: 'Share a collection at /gallery/<share_token> (always a new token): password protects it; public false without a password turns sharing off',
     operation: ShareCollectionDocument,
-    request: {
-      params: collectionParams,
-      body: shareSchema.extend({ public: shareSchema.shape.public.describe('false without a password turns sharing off'), password: shareSchema.shape.password.describe('protects the gallery page') }),
-    },
+    request: { params: collectionParams, body: shareSchema },
     response: z.object({
       share_token: z.string().nullable(),
       share_url: z.string().nullable().describe('/gallery/<share_token>'),
@@ -187,7 +156,7 @@ export const collectionsRoutes = [
       password_protected: z.boolean(),
       collection_id: id,
     }),
-    variables: ({ params, body }) => ({ id: pathId(params, 'collection'), public: optionalBool(body, 'public'), password: optionalString(body, 'password') }),
+    variables: ({ params, body }) => ({ id: pathId(params, 'collection'), public: body.public, password: body.password }),
     shape: (data) => {
       const share = unwrap(data.shareCollection);
       return {

@@ -1,7 +1,6 @@
 // Spec "Featured image": GET /api/featured-image (src/modules/featured/).
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
-import { optionalBool, optionalInt, optionalString } from '../input.js';
 import { unwrap } from '../result.js';
 import { FeaturedImageDocument } from '../generated/operations.js';
 import { inputSchema as featuredInput } from '../../src/modules/featured/featured.service.js';
@@ -32,7 +31,7 @@ export const featuredRoutes = [
       all: z.array(z.object({ url: z.string(), score, source: z.enum(FEATURED_SOURCES) })).optional().describe('with all=true: every candidate, best first'),
     }),
     errors: { 400: 'a missing or malformed url, or a page that answers an error or is not HTML' },
-    variables: ({ query }) => ({ url: optionalString(query, 'url') ?? '', all: optionalBool(query, 'all'), minScore: optionalInt(query, 'min_score') }),
+    variables: ({ query }) => ({ url: query.url, all: query.all, minScore: query.min_score }),
     shape: (data) => {
       const result = unwrap(data.featuredImage);
       return {

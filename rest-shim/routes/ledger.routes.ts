@@ -2,14 +2,13 @@
 // reward rates and daily caps. Behind the admin token, like the other admin routes; the CLI uses
 // them (`credits grant`, `rewards show|set`). The caller's own credits are GET /api/media/credits.
 import { z } from 'zod';
-import { defineRoute, type RestInput } from '../route.js';
-import { optionalString, requiredString, type Source } from '../input.js';
+import { defineRoute } from '../route.js';
 import { unwrap } from '../result.js';
-import { InvalidInput } from '../../src/platform/errors.js';
 import { AdminGrantCreditsDocument, AdminRewardsDocument, AdminUpdateRewardsDocument, type RewardSettingsFieldsFragment } from '../generated/operations.js';
 import { id, timestamp } from '../schemas.js';
-
-const handleParams = z.object({ handle: z.string().describe("the account's handle") });
+import { handleParams } from './accounts.routes.js';
+import { grantSchema } from '../../src/modules/ledger/credits.service.js';
+import { settingsPatchSchema } from '../../src/modules/ledger/rewards.service.js';
 
 const rewardSettings = z
   .object({
@@ -27,33 +26,6 @@ function settingsJson(s: RewardSettingsFieldsFragment): z.input<typeof rewardSet
   };
 }
 
-/** An object of names to values (`rates`, `daily_caps`), or undefined when absent. */
-function optionalMap(body: Source, name: string): Record<string, unknown> | undefined {
-  const value = body[name];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'object' || Array.isArray(value)) throw new InvalidInput(`${name}: expected an object of names and values`, name);
-  return value as Record<string, unknown>;
-}
-
-/** The values' types (the service checks names and ranges): numbers for rates, whole numbers or null for caps. */
-function typed(name: string, map: Record<string, unknown>, check: (v: unknown) => boolean, expected: string): void {
-  for (const [key, value] of Object.entries(map)) {
-    if (!check(value)) throw new InvalidInput(`${name}.${key}: expected ${expected}`, `${name}.${key}`);
-  }
-}
-
-function rewardsPatch({ body }: RestInput) {
-  const rates = optionalMap(body, 'rates');
-  const caps = optionalMap(body, 'daily_caps');
-  if (!rates && !caps) throw new InvalidInput('rates or daily_caps is required', 'rates');
-  if (rates) typed('rates', rates, (v) => typeof v === 'number' && Number.isFinite(v), 'a number');
-  if (caps) typed('daily_caps', caps, (v) => v === null || (typeof v === 'number' && Number.isSafeInteger(v)), 'a whole number of awards, or null for no cap');
-  return {
-    rates: rates ? Object.entries(rates).map(([key, value]) => ({ key, value: value as number })) : undefined,
-    dailyCaps: caps ? Object.entries(caps).map(([action, cap]) => ({ action, cap: cap as number | null })) : undefined,
-  };
-}
-
 export const ledgerRoutes = [
   defineRoute({
     method: 'POST',
@@ -62,14 +34,7 @@ export const ledgerRoutes = [
     summary: 'Grant API credits to an account (amount; reference and idempotency_key optional)',
     description: 'A repeat with the same idempotency_key grants nothing more and answers the first grant (`replayed: true`); the same key with another account or amount is a 409.',
     operation: AdminGrantCreditsDocument,
-    request: {
-      params: handleParams,
-      body: z.object({
-        amount: z.number().positive().describe('credits to add (at most 4 decimals)'),
-        reference: z.string().max(500).optional().describe('why (shown in the credit ledger)'),
-        idempotency_key: z.string().max(120).optional().describe('makes a retried grant count once'),
-      }),
-    },
+    request: { params: handleParams, body: grantSchema },
     response: z.object({
       account_id: id,
       handle: z.string(),
@@ -79,12 +44,7 @@ export const ledgerRoutes = [
       replayed: z.boolean().describe('true when this idempotency_key was granted before (nothing added now)'),
     }),
     errors: { 409: 'the idempotency_key was used for another grant' },
-    variables: ({ params, body }) => {
-      const amount = body.amount;
-      if (amount === undefined || amount === null || amount === '') throw new InvalidInput('amount is required: the credits to add', 'amount');
-      if (typeof amount !== 'number') throw new InvalidInput('amount: expected a number', 'amount');
-      return { handle: requiredString(params, 'handle'), amount, reference: optionalString(body, 'reference'), idempotencyKey: optionalString(body, 'idempotency_key') };
-    },
+    variables: ({ params, body }) => ({ handle: params.handle!, amount: body.amount, reference: body.reference, idempotencyKey: body.idempotency_key }),
     shape: (data) => {
       const g = unwrap(data.adminGrantCredits);
       return { account_id: g.accountId, handle: g.handle, amount: g.amount, balance: g.balance, transfer_id: g.transferId, replayed: g.replayed };
@@ -105,14 +65,12 @@ export const ledgerRoutes = [
     auth: 'admin',
     summary: 'Change reward rates and daily caps for every process (rates, daily_caps: objects merged over those in force)',
     operation: AdminUpdateRewardsDocument,
-    request: {
-      body: z.object({
-        rates: z.record(z.string(), z.number()).optional().describe('e.g. {"tagging": 0.75, "coin_multiplier": 2}'),
-        daily_caps: z.record(z.string(), z.int().min(1).nullable()).optional().describe('e.g. {"wiki_vote": 100, "tagging": null}'),
-      }),
-    },
+    request: { body: settingsPatchSchema },
     response: rewardSettings,
-    variables: rewardsPatch,
+    variables: ({ body }) => ({
+      rates: body.rates && Object.entries(body.rates).map(([key, value]) => ({ key, value })),
+      dailyCaps: body.daily_caps && Object.entries(body.daily_caps).map(([action, cap]) => ({ action, cap })),
+    }),
     shape: (data) => settingsJson(unwrap(data.adminUpdateRewards)),
   }),
 ];

@@ -3,9 +3,8 @@
 // `limit`, `offset`; a folder is `folder`. See the README's media section.
 import { z } from 'zod';
 import { defineMountedRoute, defineRoute } from '../route.js';
-import { optionalInt, optionalString, pathId, requiredString, type Source } from '../input.js';
+import { pathId } from '../input.js';
 import { unwrap } from '../result.js';
-import { InvalidInput } from '../../src/platform/errors.js';
 import {
   AddMediaMirrorDocument,
   BulkMediaDocument,
@@ -26,7 +25,7 @@ import {
   type MediaFieldsFragment,
   type MediaPageFieldsFragment,
 } from '../generated/operations.js';
-import { bulkSchema, MEDIA_KINDS, mirrorSchema, pageSchema, searchSchema, tagChangeSchema, updateSchema, uploadSchema } from '../../src/modules/media/media.input.js';
+import { BULK_ACTIONS, bulkSchema, MEDIA_KINDS, mirrorSchema, pageSchema, searchSchema, tagChangeSchema, updateSchema, uploadSchema } from '../../src/modules/media/media.input.js';
 import { count, id, idParams, timestamp } from '../schemas.js';
 import { nameSchema as folderName } from '../../src/modules/media/folders.service.js';
 import { MEDIA_VARIANTS } from '../../src/modules/media/media-urls.js';
@@ -67,7 +66,6 @@ const mediaPage = z.object({ items: z.array(mediaItem), total: count, limit: cou
 const mediaParams = idParams('media item');
 const folderParams = idParams('folder');
 const folder = z.object({ id, name: z.string(), created_at: timestamp });
-const tagsText = z.string().describe('a JSON array of strings, e.g. ["beach","sunset"]');
 
 export function mediaJson(m: MediaFieldsFragment): z.input<typeof mediaItem> {
   return {
@@ -102,44 +100,6 @@ export function mediaJson(m: MediaFieldsFragment): z.input<typeof mediaItem> {
 
 const pageJson = (p: MediaPageFieldsFragment) => ({ items: p.items.map(mediaJson), total: p.total, limit: p.limit, offset: p.offset });
 
-/** Multipart sends every field as text: `tags` is a JSON array there, an array in JSON bodies. */
-function tagsField(body: Source): string[] | undefined {
-  const raw = body.tags;
-  if (raw === undefined || raw === null || raw === '') return undefined;
-  let value: unknown = raw;
-  if (typeof raw === 'string') {
-    try {
-      value = JSON.parse(raw);
-    } catch {
-      throw new InvalidInput('tags: expected a JSON array of strings, e.g. ["beach","sunset"]', 'tags');
-    }
-  }
-  if (!Array.isArray(value) || value.some((t) => typeof t !== 'string')) throw new InvalidInput('tags: expected an array of strings', 'tags');
-  return value as string[];
-}
-
-function boolField(body: Source, name: string): boolean | undefined {
-  const value = body[name];
-  if (value === undefined || value === null || value === '') return undefined;
-  if (value === true || value === 'true' || value === '1' || value === 1) return true;
-  if (value === false || value === 'false' || value === '0' || value === 0) return false;
-  throw new InvalidInput(`${name}: expected true or false`, name);
-}
-
-function idsField(body: Source): number[] {
-  const ids = body.ids;
-  if (ids === undefined || ids === null) throw new InvalidInput('ids is required: an array of media ids', 'ids');
-  if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'number' || !Number.isSafeInteger(id))) throw new InvalidInput('ids: expected an array of integer media ids', 'ids');
-  return ids as number[];
-}
-
-/** null (explicitly sent) clears; absent leaves unchanged. */
-function nullable<T>(body: Source, name: string, read: (s: Source, n: string) => T | undefined): T | null | undefined {
-  return body[name] === null ? null : read(body, name);
-}
-
-const BULK_ACTIONS = ['trash', 'restore', 'purge', 'move', 'tag', 'list'] as const;
-
 export const mediaRoutes = [
   defineRoute({
     method: 'POST',
@@ -149,13 +109,10 @@ export const mediaRoutes = [
     summary: 'Upload a file (multipart: file, name, group, tags as a JSON array, auto_tag); the same bytes twice answer the first item',
     multipart: { files: ['file'] },
     operation: UploadMediaDocument,
-    request: { form: uploadSchema.pick({ name: true, group: true, auto_tag: true }).extend({ file: z.file(), tags: tagsText.optional() }) },
+    request: { form: uploadSchema.pick({ name: true, group: true, tags: true, auto_tag: true }).extend({ file: z.file({ error: 'file is required: send the file as the multipart field "file"' }) }) },
     response: z.object({ media_id: id, url: z.string(), tags: z.array(z.string()), duplicate: z.boolean().describe('the same bytes were already in the library: that item is answered'), media: mediaItem }),
     errors: { 409: 'auto_tag was asked for and image analysis is not available on this server', 413: 'the file is larger than UPLOAD_MAX_BYTES' },
-    variables: ({ body, files }) => {
-      if (!files.file) throw new InvalidInput('file is required: send the file as the multipart field "file"', 'file');
-      return { file: files.file, name: optionalString(body, 'name'), group: optionalString(body, 'group'), tags: tagsField(body), autoTag: boolField(body, 'auto_tag') };
-    },
+    variables: ({ body }) => ({ file: body.file, name: body.name, group: body.group, tags: body.tags, autoTag: body.auto_tag }),
     successStatus: 201,
     shape: (data) => {
       const { media, duplicate } = unwrap(data.uploadMedia);
@@ -171,7 +128,7 @@ export const mediaRoutes = [
     operation: ListMediaDocument,
     request: { query: pageSchema },
     response: mediaPage,
-    variables: ({ query }) => ({ limit: optionalInt(query, 'limit'), offset: optionalInt(query, 'offset') }),
+    variables: ({ query }) => ({ limit: query.limit, offset: query.offset }),
     shape: (data) => pageJson(unwrap(data.mediaList)),
   }),
   defineRoute({
@@ -183,20 +140,7 @@ export const mediaRoutes = [
     operation: SearchMediaDocument,
     request: { query: searchSchema },
     response: z.object({ query: z.string().nullable(), ...mediaPage.shape }),
-    variables: ({ query }) => {
-      const type = optionalString(query, 'type');
-      if (type !== undefined && !['image', 'video', 'document'].includes(type)) throw new InvalidInput('type: expected one of image, video, document', 'type');
-      return {
-        q: optionalString(query, 'q'),
-        tag: optionalString(query, 'tag'),
-        group: optionalString(query, 'group'),
-        folderId: optionalInt(query, 'folder_id'),
-        type: type as 'image' | 'video' | 'document' | undefined,
-        color: optionalString(query, 'color'),
-        limit: optionalInt(query, 'limit'),
-        offset: optionalInt(query, 'offset'),
-      };
-    },
+    variables: ({ query }) => ({ q: query.q, tag: query.tag, group: query.group, folderId: query.folder_id, type: query.type, color: query.color, limit: query.limit, offset: query.offset }),
     shape: (data) => {
       const page = unwrap(data.mediaSearch);
       return { query: page.query, ...pageJson(page) };
@@ -211,7 +155,7 @@ export const mediaRoutes = [
     operation: ListMediaDocument,
     request: { query: pageSchema },
     response: mediaPage,
-    variables: ({ query }) => ({ limit: optionalInt(query, 'limit'), offset: optionalInt(query, 'offset'), trashed: true }),
+    variables: ({ query }) => ({ limit: query.limit, offset: query.offset, trashed: true }),
     shape: (data) => pageJson(unwrap(data.mediaList)),
   }),
   defineRoute({
@@ -224,11 +168,7 @@ export const mediaRoutes = [
     request: { body: bulkSchema },
     response: z.object({ action: z.enum(BULK_ACTIONS), count, items: z.array(mediaItem) }),
     errors: { 404: 'an id is not one of your media items (nothing changed)', 409: 'purge of items not in the trash' },
-    variables: ({ body }) => {
-      const action = requiredString(body, 'action', `action is required: one of ${BULK_ACTIONS.join(', ')}`);
-      if (!(BULK_ACTIONS as readonly string[]).includes(action)) throw new InvalidInput(`action: expected one of ${BULK_ACTIONS.join(', ')}`, 'action');
-      return { ids: idsField(body), action: action as (typeof BULK_ACTIONS)[number], folderId: nullable(body, 'folder_id', optionalInt), tags: tagsField(body) };
-    },
+    variables: ({ body }) => ({ ids: body.ids, action: body.action, folderId: body.folder_id, tags: body.tags }),
     shape: (data) => {
       const result = unwrap(data.bulkMedia);
       return { action: result.action, count: result.items.length, items: result.items.map(mediaJson) };
@@ -251,7 +191,7 @@ export const mediaRoutes = [
       limit: count,
       offset: count,
     }),
-    variables: ({ query }) => ({ limit: optionalInt(query, 'limit'), offset: optionalInt(query, 'offset') }),
+    variables: ({ query }) => ({ limit: query.limit, offset: query.offset }),
     shape: (data) => {
       const c = unwrap(data.credits);
       return {
@@ -275,11 +215,7 @@ export const mediaRoutes = [
     request: { body: mirrorSchema },
     response: z.object({ mirrors: z.array(z.object({ id, url: z.string(), created_at: timestamp })) }),
     errors: { 404: 'media_id is not one of your media items' },
-    variables: ({ body }) => {
-      const mediaId = optionalInt(body, 'media_id');
-      if (mediaId === undefined) throw new InvalidInput('media_id is required: the id of a media item', 'media_id');
-      return { mediaId, url: requiredString(body, 'url', 'url is required: where the same image is also found') };
-    },
+    variables: ({ body }) => ({ mediaId: body.media_id, url: body.url }),
     shape: (data) => {
       const mirrors = unwrap(data.addMediaMirror);
       return { mirrors: mirrors.map((m) => ({ id: m.databaseId, url: m.url, created_at: m.createdAt })) };
@@ -306,7 +242,7 @@ export const mediaRoutes = [
     response: z.object({ folder }),
     errors: { 409: 'a folder of that name exists' },
     successStatus: 201,
-    variables: ({ body }) => ({ name: requiredString(body, 'name', 'name is required: the folder name') }),
+    variables: ({ body }) => ({ name: body.name }),
     shape: (data) => {
       const f = unwrap(data.createFolder);
       return { folder: { id: f.databaseId, name: f.name, created_at: f.createdAt } };
@@ -322,7 +258,7 @@ export const mediaRoutes = [
     request: { params: folderParams, body: folderName },
     response: z.object({ folder }),
     errors: { 409: 'a folder of that name exists' },
-    variables: ({ params, body }) => ({ id: pathId(params, 'folder'), name: requiredString(body, 'name', 'name is required: the folder name') }),
+    variables: ({ params, body }) => ({ id: pathId(params, 'folder'), name: body.name }),
     shape: (data) => {
       const f = unwrap(data.renameFolder);
       return { folder: { id: f.databaseId, name: f.name, created_at: f.createdAt } };
@@ -363,13 +299,7 @@ export const mediaRoutes = [
     response: z.object({ media: mediaItem }),
     variables: ({ params, body }) => ({
       id: pathId(params, 'media item'),
-      input: {
-        name: optionalString(body, 'name'),
-        group: nullable(body, 'group', optionalString),
-        folderId: nullable(body, 'folder_id', optionalInt),
-        caption: nullable(body, 'caption', optionalString),
-        tags: tagsField(body),
-      },
+      input: { name: body.name, group: body.group, folderId: body.folder_id, caption: body.caption, tags: body.tags },
     }),
     shape: (data) => ({ media: mediaJson(unwrap(data.updateMedia)) }),
   }),
@@ -397,13 +327,7 @@ export const mediaRoutes = [
     operation: ChangeMediaTagsDocument,
     request: { params: mediaParams, body: tagChangeSchema },
     response: z.object({ media_id: id, tags: z.array(z.string()) }),
-    variables: ({ params, body }) => {
-      const action = optionalString(body, 'action');
-      if (action !== undefined && !['add', 'remove', 'replace'].includes(action)) throw new InvalidInput('action: expected one of add, remove, replace', 'action');
-      const tags = tagsField(body);
-      if (!tags) throw new InvalidInput('tags is required: an array of strings', 'tags');
-      return { id: pathId(params, 'media item'), action: action as 'add' | 'remove' | 'replace' | undefined, tags };
-    },
+    variables: ({ params, body }) => ({ id: pathId(params, 'media item'), action: body.action, tags: body.tags }),
     shape: (data) => {
       const m = unwrap(data.changeMediaTags);
       return { media_id: m.databaseId, tags: m.tags };

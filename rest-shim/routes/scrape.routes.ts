@@ -1,29 +1,11 @@
 // Spec "Scraping": POST /api/scrape starts a scrape job (src/modules/scrape/); jobs.routes.ts polls it.
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
-import { optionalBool, optionalInt, optionalString, type Source } from '../input.js';
 import { unwrap } from '../result.js';
 import { StartScrapeDocument } from '../generated/operations.js';
 import { scrapeInputSchema } from '../../src/modules/scrape/scrape.input.js';
 import { JOB_STATES } from '../../src/modules/jobs/jobs.service.js';
 import { id } from '../schemas.js';
-
-function scrapeVariables(body: Source) {
-  return {
-    input: {
-      url: optionalString(body, 'url') ?? '',
-      sniperMode: optionalBool(body, 'sniper_mode'),
-      maxFiles: optionalInt(body, 'max_files'),
-      minSizeKb: optionalInt(body, 'min_size_kb'),
-      keywordFilter: optionalString(body, 'keyword_filter'),
-      downloadVideos: optionalBool(body, 'download_videos'),
-      downloadDocs: optionalBool(body, 'download_docs'),
-      aiLabeling: optionalBool(body, 'ai_labeling'),
-      crawlDepth: optionalInt(body, 'crawl_depth'),
-      force: optionalBool(body, 'force'),
-    },
-  };
-}
 
 export const scrapeRoutes = [
   defineRoute({
@@ -36,7 +18,20 @@ export const scrapeRoutes = [
     request: { body: scrapeInputSchema },
     response: z.object({ status: z.enum(JOB_STATES), job_id: id, message: z.string(), poll_url: z.string().describe('GET it to follow the job') }),
     successStatus: 202,
-    variables: ({ body }) => scrapeVariables(body),
+    variables: ({ body }) => ({
+      input: {
+        url: body.url,
+        sniperMode: body.sniper_mode,
+        maxFiles: body.max_files,
+        minSizeKb: body.min_size_kb,
+        keywordFilter: body.keyword_filter,
+        downloadVideos: body.download_videos,
+        downloadDocs: body.download_docs,
+        aiLabeling: body.ai_labeling,
+        crawlDepth: body.crawl_depth,
+        force: body.force,
+      },
+    }),
     shape: (data) => {
       const job = unwrap(data.startScrape);
       const poll = `/api/jobs/${job.databaseId}`;

@@ -2,7 +2,7 @@
 // sharing a list, joining it, its members. Shapes are ours (README "Media: stock lists").
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
-import { optionalBool, optionalString, pathId, requiredString, type Source } from '../input.js';
+import { pathId } from '../input.js';
 import { unwrap } from '../result.js';
 import {
   AddStockItemsDocument,
@@ -16,14 +16,13 @@ import {
   ShareStockListDocument,
   StockListMembersDocument,
   type StockItemFieldsFragment,
-  type StockItemInput,
   type StockListFieldsFragment,
 } from '../generated/operations.js';
-import { InvalidInput } from '../../src/platform/errors.js';
-import { page } from './collections.routes.js';
-import { count, cursorPageQuery, id, idParams, nextCursor, timestamp } from '../schemas.js';
+import { pageVariables } from './collections.routes.js';
+import { count, id, idParams, nextCursor, timestamp } from '../schemas.js';
 import { SAVE_STATUSES, STOCK_LIST_ROLES } from '../../src/modules/stock-lists/stock-lists.service.js';
-import { addItemsSchema, listSchema } from '../../src/modules/stock-lists/stock-lists.input.js';
+import { addItemsSchema, listSchema, shareSchema, STOCK_ITEMS_PAGE, STOCK_LISTS_PAGE } from '../../src/modules/stock-lists/stock-lists.input.js';
+import { cursorPageSchema } from '../../src/modules/collections/collections.input.js';
 
 const role = z.enum(STOCK_LIST_ROLES);
 const listFields = {
@@ -54,28 +53,8 @@ const stockItem = z
   })
   .meta({ id: 'StockItem', description: 'An item of a stock list' });
 const listParams = idParams('stock list');
-
-const ITEM_FIELDS = ['url', 'title', 'attribution', 'source', 'thumbnail_url'] as const;
-
-/**
- * `items`: an array of objects whose fields are strings; what they must contain is the service's
- * business (it names the field: `items.0.url: ...`). Absent: undefined (the service says it is required).
- */
-function stockItems(body: Source): StockItemInput[] | undefined {
-  const value = body.items;
-  if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value)) throw new InvalidInput('items: expected an array of {url, title, attribution, source, thumbnail_url}', 'items');
-  return value.map((item: unknown, i) => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new InvalidInput(`items.${i}: expected an object with url, title, attribution, source, thumbnail_url`, `items.${i}`);
-    const fields = item as Source;
-    for (const name of ITEM_FIELDS) {
-      const v = fields[name];
-      if (v !== undefined && v !== null && typeof v !== 'string') throw new InvalidInput(`items.${i}.${name}: expected a string`, `items.${i}.${name}`);
-    }
-    const text = (name: (typeof ITEM_FIELDS)[number]) => (fields[name] as string | null | undefined) ?? undefined;
-    return { url: text('url'), title: text('title'), attribution: text('attribution'), source: text('source'), thumbnailUrl: text('thumbnail_url') };
-  });
-}
+const listsPage = cursorPageSchema(STOCK_LISTS_PAGE);
+const itemsPage = cursorPageSchema(STOCK_ITEMS_PAGE);
 
 /** A stock list as listed and answered. share_token and join_path are shown to the owner only. */
 export function stockListJson(l: StockListFieldsFragment): z.input<typeof stockList> {
@@ -118,9 +97,9 @@ export const stockListsRoutes = [
     scope: 'media',
     summary: 'Stock lists the caller owns or joined, newest first (limit default 100, max 200; cursor)',
     operation: ListStockListsDocument,
-    request: { query: cursorPageQuery(100, 200) },
+    request: { query: listsPage },
     response: z.object({ lists: z.array(stockList), total: count, next_cursor: nextCursor }),
-    variables: ({ query }) => page(query, 100, 200),
+    variables: ({ query }) => pageVariables(query),
     shape: (data) => {
       const connection = data.viewer.stockLists;
       return {
@@ -140,7 +119,7 @@ export const stockListsRoutes = [
     request: { body: listSchema },
     response: z.object({ list_id: id, ...listFields }),
     successStatus: 201,
-    variables: ({ body }) => ({ input: { name: optionalString(body, 'name') ?? '', description: optionalString(body, 'description') } }),
+    variables: ({ body }) => ({ input: { name: body.name, description: body.description } }),
     shape: (data) => {
       const { id, ...rest } = stockListJson(unwrap(data.createStockList));
       return { list_id: id, ...rest };
@@ -153,9 +132,9 @@ export const stockListsRoutes = [
     scope: 'media',
     summary: 'A stock list (owner or member) with its items, oldest first (limit default 100, max 500; cursor)',
     operation: GetStockListDocument,
-    request: { params: listParams, query: cursorPageQuery(100, 500) },
+    request: { params: listParams, query: itemsPage },
     response: z.object({ list_id: id, ...listFields, items: z.array(stockItem), next_cursor: nextCursor }),
-    variables: ({ params, query }) => ({ id: pathId(params, 'stock list'), ...page(query, 100, 500) }),
+    variables: ({ params, query }) => ({ id: pathId(params, 'stock list'), ...pageVariables(query) }),
     shape: (data) => {
       const { items, ...list } = data.stockList;
       const { id, ...rest } = stockListJson(list);
@@ -190,7 +169,10 @@ export const stockListsRoutes = [
     request: { params: listParams, body: addItemsSchema },
     response: z.object({ list_id: id, added: count, already_in: count, item_count: count, items: z.array(stockItem).describe('the items added') }),
     errors: { 409: 'the list would hold more than 1000 items' },
-    variables: ({ params, body }) => ({ listId: pathId(params, 'stock list'), items: stockItems(body) }),
+    variables: ({ params, body }) => ({
+      listId: pathId(params, 'stock list'),
+      items: body.items.map((item) => ({ url: item.url, title: item.title, attribution: item.attribution, source: item.source, thumbnailUrl: item.thumbnail_url })),
+    }),
     shape: (data) => {
       const result = unwrap(data.addStockItems);
       return {
@@ -256,10 +238,10 @@ export const stockListsRoutes = [
     scope: 'media',
     summary: 'Share a stock list (owner only): its join token, made on first use; rotate: true replaces it (members stay)',
     operation: ShareStockListDocument,
-    request: { params: listParams, body: z.object({ rotate: z.boolean().default(false).describe('replace the token (members stay)') }) },
+    request: { params: listParams, body: shareSchema },
     response: z.object({ share_token: z.string(), join_path: z.string(), list_id: id, name: z.string() }),
     errors: { 403: 'a member, not the owner' },
-    variables: ({ params, body }) => ({ id: pathId(params, 'stock list'), rotate: optionalBool(body, 'rotate') }),
+    variables: ({ params, body }) => ({ id: pathId(params, 'stock list'), rotate: body.rotate }),
     shape: (data) => {
       const share = unwrap(data.shareStockList);
       return { share_token: share.shareToken, join_path: share.joinPath, list_id: share.list.databaseId, name: share.list.name };
@@ -275,7 +257,8 @@ export const stockListsRoutes = [
     request: { params: z.object({ token: z.string().describe("the list's share_token") }) },
     response: z.object({ list_id: id, name: z.string(), owner: z.string(), role, joined_at: timestamp, already_member: z.boolean() }),
     errors: { 409: 'the owner cannot join its own list' },
-    variables: ({ params }) => ({ token: requiredString(params, 'token') }),
+    // The path always holds :token; a malformed one is a 404 like an unknown one (the service's rule).
+    variables: ({ params }) => ({ token: params.token! }),
     shape: (data) => {
       const join = unwrap(data.joinStockList);
       return {

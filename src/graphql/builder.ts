@@ -13,6 +13,7 @@ import './request-budget.js';
 import type { SubKeyScope } from '../modules/api-keys/index.js';
 import { MASTER_KEY_REQUIRED_MESSAGE, MISSING_KEY_MESSAGE, MISSING_SCOPE_MESSAGE } from '../modules/access/index.js';
 import { AppError, Forbidden, InvalidInput, Unauthenticated } from '../platform/errors.js';
+import { GraphQLError } from 'graphql';
 
 export const builder = new SchemaBuilder<{
   Context: Context;
@@ -103,12 +104,13 @@ function flatten(failure: Failure): Failure[] {
   return failure.failures ? failure.failures.flatMap(flatten) : [failure];
 }
 
+// A value a scalar refuses is the caller's mistake: a GraphQLError (a TypeError would be answered 500).
 builder.scalarType('DateTime', {
   description: 'ISO 8601 timestamp in UTC',
   serialize: (value) => value.toISOString(),
   parseValue: (value) => {
     const date = new Date(String(value));
-    if (Number.isNaN(date.getTime())) throw new TypeError('DateTime: expected an ISO 8601 timestamp');
+    if (Number.isNaN(date.getTime())) throw new GraphQLError('DateTime: expected an ISO 8601 timestamp');
     return date;
   },
 });
@@ -122,7 +124,7 @@ builder.scalarType('File', {
     // Yoga hands over its own File implementation, not Node's global class: check the shape.
     const file = value as File | null;
     if (file && typeof file === 'object' && typeof file.arrayBuffer === 'function' && typeof file.name === 'string') return file;
-    throw new TypeError('File: expected an uploaded file');
+    throw new GraphQLError('File: expected an uploaded file');
   },
 });
 

@@ -12,8 +12,6 @@ export interface Credentials {
   requestId: string;
   /** Origin the caller reached us at, for absolute URLs (PUBLIC_BASE_URL wins when set). */
   origin?: string;
-  /** The actor of `apiKey` when the key was already checked for this request (multipart routes). */
-  authenticated?: Actor;
 }
 
 export interface Context extends BudgetHolder {
@@ -33,7 +31,7 @@ export async function createContext(services: Services, credentials: Credentials
   let actor: Actor | null = null;
   let quotaHeaders: Record<string, string> = {};
   if (credentials.apiKey !== undefined) {
-    actor = credentials.authenticated ?? (await services.auth.authenticate(credentials.apiKey));
+    actor = await services.auth.authenticate(credentials.apiKey);
     quotaHeaders = (await services.quota.consume(actor)).headers;
   }
   const baseUrl = services.config.publicBaseUrl ?? credentials.origin ?? `http://localhost:${services.config.port}`;
@@ -66,16 +64,34 @@ export async function createContext(services: Services, credentials: Credentials
   };
 }
 
+/**
+ * Judges credentials without counting a request against any quota: a WebSocket's connection_init,
+ * whose operations are each authenticated and counted again when they start. Throws what
+ * createContext throws for the same credentials.
+ */
+export async function checkCredentials(services: Services, credentials: Credentials): Promise<void> {
+  if (credentials.adminToken !== undefined) {
+    if (!checkAdminToken(credentials.adminToken, services.adminToken)) throw new Unauthenticated('invalid admin token');
+    if (credentials.apiKey === undefined) return;
+  }
+  await services.auth.authenticate(credentials.apiKey);
+}
+
 function checkAdminToken(presented: string, expected: string): boolean {
   const digest = (s: string) => createHash('sha256').update(s).digest();
   return timingSafeEqual(digest(presented), digest(expected));
 }
 
-/** Reads credentials from request headers (GraphQL over HTTP and the REST shim). */
+/**
+ * Reads credentials from request headers (GraphQL over HTTP and the REST shim). `Authorization:
+ * Bearer` is the admin token's second spelling (spec "Authentication"), read only when no API key
+ * is sent: beside a key it is ignored, since proxies and browser tools add their own.
+ */
 export function credentialsFromHeaders(headers: { get(name: string): string | null }, requestId: string, origin?: string): Credentials {
-  const bearer = headers.get('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1];
+  const apiKey = headers.get('x-api-key')?.trim() || undefined;
+  const bearer = apiKey ? undefined : headers.get('authorization')?.match(/^Bearer\s+(.+)$/i)?.[1];
   return {
-    apiKey: headers.get('x-api-key')?.trim() || undefined,
+    apiKey,
     adminToken: headers.get('x-admin-token')?.trim() || bearer?.trim() || undefined,
     requestId,
     origin,

@@ -1,6 +1,8 @@
 // How service errors look on the wire in GraphQL: message kept, status and code in extensions.
 import { GraphQLError } from 'graphql';
-import { AppError, InvalidInput } from '../platform/errors.js';
+import { AppError, InvalidInput, Unavailable } from '../platform/errors.js';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../platform/database/unavailable.js';
+import { CURSOR_EXPECTED } from './connection-cursor.js';
 import { currentRequestId, type Logger } from '../platform/logger.js';
 
 export function toGraphQLError(error: AppError, from?: GraphQLError): GraphQLError {
@@ -26,6 +28,13 @@ export function isGraphQLError(value: unknown): value is GraphQLError {
   return value instanceof Error && value.name === 'GraphQLError';
 }
 
+/** Pothos's words for a bad connection argument, turned into ours, naming the argument. */
+function connectionArgumentError(message: string): InvalidInput {
+  if (/^(Invalid cursor|Cursor must be)/.test(message)) return new InvalidInput(`after: ${CURSOR_EXPECTED}`, 'after');
+  const argument = /^Argument (\w+) (.*)$/.exec(message);
+  return argument ? new InvalidInput(`${argument[1]}: ${argument[2]}`, argument[1]) : new InvalidInput(message);
+}
+
 /** Yoga's maskError: our errors pass through, anything unexpected is logged and hidden. */
 export function makeMaskError(logger: Logger) {
   return (error: unknown, message: string): Error => {
@@ -33,9 +42,13 @@ export function makeMaskError(logger: Logger) {
     if (original instanceof AppError) return toGraphQLError(original, isGraphQLError(error) ? error : undefined);
     // Pothos refuses bad connection arguments (negative first, a malformed cursor): the caller's mistake.
     if (original instanceof Error && original.name === 'PothosValidationError') {
-      return toGraphQLError(new InvalidInput(original.message), isGraphQLError(error) ? error : undefined);
+      return toGraphQLError(connectionArgumentError(original.message), isGraphQLError(error) ? error : undefined);
     }
     if (isGraphQLError(error) && (!original || isGraphQLError(original))) return isGraphQLError(original) ? original : error;
+    if (isDatabaseUnavailable(original)) {
+      logger.warn({ err: original }, 'database unavailable');
+      return toGraphQLError(new Unavailable(DATABASE_UNAVAILABLE_MESSAGE), isGraphQLError(error) ? error : undefined);
+    }
     const requestId = currentRequestId();
     logger.error({ err: original }, 'unexpected error in GraphQL operation');
     return new GraphQLError(`${message} (request id ${requestId ?? 'unknown'})`, {

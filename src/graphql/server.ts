@@ -47,7 +47,7 @@ export function createGraphQLServer(services: Services, logger: Logger): Yoga {
     cors: { origin: config.graphql.corsOrigins, credentials: false, allowedHeaders: ['Content-Type', 'X-API-Key', 'X-Admin-Token', 'Authorization', 'X-Request-Id'], maxAge: 600 },
     batching: false,
     // GraphQL multipart uploads get the same size limit as REST uploads (the default is none).
-    fetchAPI: createFetch({ formDataLimits: { fileSize: config.uploadMaxBytes, files: 5, fieldSize: 1024 * 1024, fields: 50 } }),
+    fetchAPI: createFetch({ formDataLimits: { fileSize: config.uploadMaxBytes, files: 5, fieldSize: 1024 * 1024, fields: 20 } }),
     logging: false,
     maskedErrors: { maskError: makeMaskError(logger) },
     context: async (initial) => {
@@ -77,8 +77,20 @@ export function createGraphQLServer(services: Services, logger: Logger): Yoga {
   });
 }
 
-/** graphql-ws on the GraphQL path; the API key travels in connectionParams (`X-API-Key` or `apiKey`). */
-export function attachWebSocketServer(httpServer: Server, yoga: Yoga, maxPayloadBytes: number): () => Promise<void> {
+/** What a socket's connection_init must show: judged without counting a request (context.ts). */
+type ConnectionCheck = (credentials: Credentials) => Promise<void>;
+
+/** Time a new socket has to send connection_init with its key; then it is closed (4408). */
+export const CONNECTION_INIT_TIMEOUT_MS = 3_000;
+
+/**
+ * graphql-ws on the GraphQL path; the API key travels in connectionParams (`X-API-Key` or `apiKey`).
+ * connection_init is authenticated: without a valid key (or admin token) the socket is closed with
+ * 4401 (4403 for a suspended account) and the HTTP message as reason, and a socket that does not
+ * send it within CONNECTION_INIT_TIMEOUT_MS is closed too. Each operation is authenticated and
+ * counted again when it starts, so a revoked key stops at its next operation.
+ */
+export function attachWebSocketServer(httpServer: Server, yoga: Yoga, maxPayloadBytes: number, checkConnection: ConnectionCheck): () => Promise<void> {
   // A message larger than BODY_LIMIT closes the socket (1009) before it is buffered whole; the
   // library's default allows 100 MiB per message, before any key is checked.
   const wsServer = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: maxPayloadBytes });
@@ -87,17 +99,22 @@ export function attachWebSocketServer(httpServer: Server, yoga: Yoga, maxPayload
   type Root = { execute: Run; subscribe: Run };
   const disposable = useServer(
     {
+      connectionInitWaitTimeout: CONNECTION_INIT_TIMEOUT_MS,
+      onConnect: async (ctx) => {
+        try {
+          await checkConnection(connectionCredentials(ctx));
+          return true;
+        } catch (error) {
+          if (!(error instanceof AppError) || (error.status !== 401 && error.status !== 403)) throw error;
+          // graphql-ws closes a refused connection with a bare 4403; the reason says why, as HTTP would.
+          ctx.extra.socket.close(error.status === 401 ? 4401 : 4403, closeReason(error.message));
+          return false;
+        }
+      },
       execute: (args) => (args.rootValue as Root).execute(args) as never,
       subscribe: (args) => (args.rootValue as Root).subscribe(args) as never,
       onSubscribe: async (ctx, _id, payload) => {
-        const params = ctx.connectionParams ?? {};
-        const credentials: Credentials = {
-          apiKey: stringParam(params['X-API-Key'] ?? params['x-api-key'] ?? params.apiKey),
-          adminToken: stringParam(params['X-Admin-Token'] ?? params.adminToken),
-          requestId: randomUUID(),
-          origin: ctx.extra.request.headers.host ? `http://${ctx.extra.request.headers.host}` : undefined,
-        };
-        const enveloped = yoga.getEnveloped({ req: ctx.extra.request, credentials, params: payload });
+        const enveloped = yoga.getEnveloped({ req: ctx.extra.request, credentials: connectionCredentials(ctx), params: payload });
         let document;
         try {
           document = enveloped.parse(payload.query);
@@ -129,6 +146,24 @@ export function attachWebSocketServer(httpServer: Server, yoga: Yoga, maxPayload
     await disposable.dispose();
     await new Promise<void>((resolve) => wsServer.close(() => resolve()));
   };
+}
+
+type SocketContext = { connectionParams?: Readonly<Record<string, unknown>>; extra: { request: IncomingMessage } };
+
+function connectionCredentials(ctx: SocketContext): Credentials {
+  const params = ctx.connectionParams ?? {};
+  return {
+    apiKey: stringParam(params['X-API-Key'] ?? params['x-api-key'] ?? params.apiKey),
+    adminToken: stringParam(params['X-Admin-Token'] ?? params.adminToken),
+    requestId: randomUUID(),
+    origin: ctx.extra.request.headers.host ? `http://${ctx.extra.request.headers.host}` : undefined,
+  };
+}
+
+/** A close frame's reason is at most 123 bytes. */
+function closeReason(message: string): string {
+  const bytes = Buffer.from(message);
+  return bytes.length <= 123 ? message : `${bytes.subarray(0, 120).toString().replace(/\uFFFD$/, '')}...`;
 }
 
 /** Express has already applied TRUST_PROXY to protocol and host. */

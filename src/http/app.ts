@@ -1,13 +1,16 @@
 // The Express application: request log, health check, JSON body parsing with a size limit, the REST
 // shim, GraphQL, and JSON answers for unknown routes and every error.
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import cors from 'cors';
 import { isGraphQLError } from '../graphql/errors.js';
 import { match } from 'path-to-regexp';
 import type { Config } from '../config.js';
 import type { Logger } from '../platform/logger.js';
 import type { Services } from '../services.js';
 import { AppError } from '../platform/errors.js';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../platform/database/unavailable.js';
 import { GRAPHQL_PATH, type Yoga } from '../graphql/server.js';
+import { checkCredentials, credentialsFromHeaders } from '../graphql/context.js';
 import type { OpenApiInfo } from './docs.js';
 import { requestLog } from './request-log.js';
 import { compressResponses } from './compression.js';
@@ -50,11 +53,23 @@ export function createHttpApp({ config, logger, yoga, services, rest }: HttpAppO
     }
   });
 
+  // Browser front ends on other origins (CORS_ORIGINS) reach REST as they reach /graphql, whose
+  // answers yoga sends itself: never with credentials, since keys travel in a header.
+  const restCors = cors({
+    origin: config.graphql.corsOrigins,
+    credentials: false,
+    allowedHeaders: ['Content-Type', 'X-API-Key', 'X-Admin-Token', 'Authorization', 'X-Request-Id', 'If-None-Match', 'Range', 'If-Range'],
+    exposedHeaders: ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'ETag', 'Content-Disposition', 'Content-Range', 'Accept-Ranges'],
+    maxAge: 600,
+  });
+  app.use((req, res, next) => (req.path === GRAPHQL_PATH ? next() : restCors(req, res, next)));
+
   // GET /openapi.json and the /docs page (no key).
   app.use(docsRouter({ buildDocument: rest.buildOpenApiDocument, publicBaseUrl: config.publicBaseUrl }));
 
   app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
   app.use(rest.router);
+  app.post(GRAPHQL_PATH, credentialsBeforeMultipart(services));
   app.all(GRAPHQL_PATH, (req, res) => yoga(req, res));
   app.use(mediaFilesRouter(services));
   // Public HTML page of a shared collection (its own urlencoded parser for the password form).
@@ -73,11 +88,29 @@ export function createHttpApp({ config, logger, yoga, services, rest }: HttpAppO
 
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const answer = errorAnswer(error, config.bodyLimit, config.uploadMaxBytes);
-    if (answer.status >= 500) logger.error({ err: error, requestId: req.id }, 'request failed');
+    if (answer.status === 503) logger.warn({ err: error, requestId: req.id }, 'request failed: a dependency is unavailable');
+    else if (answer.status >= 500) logger.error({ err: error, requestId: req.id }, 'request failed');
     if (res.headersSent) return res.end();
     sendError(res, answer.status, answer.message, answer.headers);
   });
   return app;
+}
+
+/**
+ * A GraphQL multipart request (file uploads) is read by yoga before its operation runs, so its key
+ * (or admin token), sent in headers, is checked first: a stranger gets 401 with nothing of the body
+ * read. The operation's scope and the quotas are judged as for any request once the body is in.
+ */
+function credentialsBeforeMultipart(services: Services) {
+  return async (req: Request, _res: Response, next: NextFunction) => {
+    if (!req.is('multipart/form-data')) return next();
+    try {
+      await checkCredentials(services, credentialsFromHeaders({ get: (name) => req.get(name) ?? null }, String(req.id)));
+      next();
+    } catch (error) {
+      next(error);
+    }
+  };
 }
 
 interface ErrorAnswer {
@@ -102,9 +135,13 @@ function errorAnswer(error: unknown, bodyLimit: string, uploadMaxBytes: number):
     return { status: 400, message: `malformed multipart body: ${bodyError.message}` };
   }
   if (bodyError?.type === 'entity.parse.failed') return { status: 400, message: 'malformed JSON in the request body' };
+  // Express's router cannot percent-decode a path segment ("Failed to decode param '%FF'").
+  const undecodable = error instanceof URIError ? /^Failed to decode param '(.*)'$/.exec(error.message) : null;
+  if (undecodable) return { status: 400, message: `path: '${undecodable[1]}' is not percent-encoded UTF-8` };
   if (bodyError?.type === 'entity.too.large') return { status: 413, message: `request body is larger than the limit of ${bodyLimit}` };
   if (typeof bodyError?.status === 'number' && bodyError.status >= 400 && bodyError.status < 500) {
     return { status: bodyError.status, message: bodyError.message ?? 'bad request' };
   }
+  if (isDatabaseUnavailable(error)) return { status: 503, message: DATABASE_UNAVAILABLE_MESSAGE, headers: { 'Retry-After': '5' } };
   return { status: 500, message: 'internal server error; retry, and quote the X-Request-Id header when reporting it' };
 }

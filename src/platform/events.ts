@@ -34,12 +34,17 @@ export interface EventBusHandle {
  * In-process by default; through Redis when a URL is given, so every process sees every event.
  * Redis channels carry the namespace, so several deployments (or test runs) can share one Redis.
  */
-export async function createEventBus(redisUrl?: string, namespace = 'image-service'): Promise<EventBusHandle> {
+export async function createEventBus(redisUrl?: string, namespace = 'image-service', onError: (error: Error) => void = () => {}): Promise<EventBusHandle> {
   if (!redisUrl) return { bus: createPubSub<EventTopics>(), close: async () => {} };
   // Loaded only with Redis configured: a single process never needs them.
   const [{ createRedisEventTarget }, { Redis }] = await Promise.all([import('@graphql-yoga/redis-event-target'), import('ioredis')]);
-  const publishClient = new Redis(redisUrl, { maxRetriesPerRequest: null });
-  const subscribeClient = new Redis(redisUrl, { maxRetriesPerRequest: null });
+  // Reconnects within a second of Redis returning; a connection error is logged by the caller
+  // (without a listener ioredis prints each one as an unhandled stack trace).
+  const options = { maxRetriesPerRequest: null, retryStrategy: (attempt: number) => Math.min(attempt * 100, 1000) };
+  const publishClient = new Redis(redisUrl, options);
+  const subscribeClient = new Redis(redisUrl, options);
+  publishClient.on('error', onError);
+  subscribeClient.on('error', onError);
   const inner = createPubSub<Record<string, [number, unknown]>>({ eventTarget: createRedisEventTarget({ publishClient, subscribeClient }) });
   const bus = {
     publish: (topic: string, id: number, payload: unknown) => inner.publish(`${namespace}:${topic}`, id, payload),

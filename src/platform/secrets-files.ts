@@ -11,7 +11,7 @@ export function writeSecretFile(path: string, content: string): void {
 /** ADMIN_TOKEN when configured; otherwise DATA_DIR/admin-token, generated on first start. */
 export function resolveAdminToken(dataDir: string, configured?: string): { token: string; file?: string; created: boolean } {
   if (configured) return { token: configured, created: false };
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = join(dataDir, 'admin-token');
   if (existsSync(file)) return { token: readFileSync(file, 'utf8').trim(), file, created: false };
   const token = `adm_${randomBytes(32).toString('base64url')}`;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -80,6 +80,22 @@ describe('admin surface', () => {
     const wrong = await t.request('POST', '/api/admin/accounts', { body: { handle: 'x1' }, headers: { 'X-Admin-Token': 'nope' } });
     expect(wrong.status).toBe(401);
     expect(wrong.body.error).toBe('invalid admin token');
+  });
+
+  it('takes Authorization: Bearer as the admin token, and ignores it beside an API key', async () => {
+    const bearer = await t.request('GET', '/api/admin/rewards', { headers: { Authorization: `Bearer ${ADMIN_TOKEN}` } });
+    expect(bearer.status).toBe(200);
+    const wrongBearer = await t.request('GET', '/api/admin/rewards', { headers: { Authorization: 'Bearer nope' } });
+    expect(wrongBearer.status).toBe(401);
+    // A proxy's or a tool's own bearer beside a valid key does not turn the request into a failed admin login.
+    const beside = await t.request('GET', '/api/media/list', { key: t.ownerKey, headers: { Authorization: 'Bearer x' } });
+    expect(beside.status).toBe(200);
+    const graphql = await t.request('POST', '/graphql', { key: t.ownerKey, headers: { Authorization: 'Bearer x' }, body: { query: '{ viewer { handle } }' } });
+    expect(graphql.status).toBe(200);
+    expect(graphql.body.data.viewer.handle).toBeTruthy();
+    // An explicit X-Admin-Token is still judged.
+    const wrongAdmin = await t.request('GET', '/api/media/list', { key: t.ownerKey, headers: { 'X-Admin-Token': 'nope' } });
+    expect(wrongAdmin.status).toBe(401);
   });
 
   it('refuses an API key on admin routes', async () => {

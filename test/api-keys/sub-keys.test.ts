@@ -110,6 +110,11 @@ describe('revocation and expiry', () => {
     expect((await t.request('GET', '/api/live-editor/status', { key: theirs.body.sub_key })).status).toBe(200);
   });
 
+  it('GraphQL revokeSubKey reads the key by the same rule: a blank one is a 400 naming it', async () => {
+    const res = await t.graphql('mutation { revokeSubKey(key: "  ") { ... on ServiceError { status field message } } }', {}, { key: t.ownerKey });
+    expect(res.body.data.revokeSubKey).toEqual({ status: 400, field: 'key', message: 'key is required: the sub-key or its prefix' });
+  });
+
   it('refuses an expired sub-key with 401 at once', async () => {
     const created = await t.request('POST', '/api/platform/sub-keys', { key: t.ownerKey, body: { expires_days: 1 } });
     await t.app.services.db.prisma.apiKey.update({ where: { id: created.body.id }, data: { expiresAt: new Date(Date.now() - 1000) } });

@@ -69,6 +69,17 @@ describe('POST /api/automation/schedules', () => {
     expectNextRun(res.body.next_run, { frequency: 'weekly', hour: 8, dayOfWeek: 0 }, before, after);
   });
 
+  it('refuses a URL the crawler may not fetch up front (400, no schedule)', async () => {
+    for (const [url, reason] of [
+      ['http://10.0.0.8/', '10.0.0.8 is a private address'],
+      ['http://169.254.169.254/', '169.254.169.254 is a cloud metadata address'],
+    ]) {
+      const res = await t.request('POST', '/api/automation/schedules', { key: t.ownerKey, body: { url, name: 'nope' } });
+      expect(res.status, url).toBe(400);
+      expect(res.body.error).toBe(`url: refused: ${reason}`);
+    }
+  });
+
   it('computes next_run for daily, weekly and monthly schedules', async () => {
     const before = new Date();
     const daily = await create(t.ownerKey, { url: `${site.url}/`, name: 'd', schedule: 'daily', hour: 23 });
@@ -127,6 +138,10 @@ describe('listing, toggling and deleting', () => {
     expect(still.body).toMatchObject({ enabled: true, next_run: on.body.next_run });
     const disabled = await t.request('POST', `/api/automation/schedules/${created.schedule_id}/toggle`, { key, body: { enabled: false } });
     expect(disabled.body.enabled).toBe(false);
+
+    const refused = await t.request('POST', `/api/automation/schedules/${created.schedule_id}/toggle`, { key, body: { enabled: 'maybe' } });
+    expect(refused.status, refused.text).toBe(400);
+    expect(refused.body.error).toBe('enabled: expected true or false (or 1 or 0)');
   });
 
   it('lists, deletes, and answers 404 for another account or a missing id', async () => {

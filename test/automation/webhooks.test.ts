@@ -93,12 +93,26 @@ describe('POST /api/automation/webhooks', () => {
     [{ url: 'https://user:pw@hooks.example.com/' }, /^url: URLs with credentials/],
     [{ url: 'https://hooks.example.com/', events: ['job.completed', 'job.exploded'] }, /^events: unknown event type "job\.exploded"/],
     [{ url: 'https://hooks.example.com/', events: [] }, /^events: expected at least one/],
-    [{ url: 'https://hooks.example.com/', events: [3] }, /^events: expected an array of strings/],
-    [{ url: 'https://hooks.example.com/', secret: '' }, /^secret: expected at least 1 character/],
+    [{ url: 'https://hooks.example.com/', events: [3] }, /^events\.0: expected an event type name \(a string\)$/],
+    [{ url: 'https://hooks.example.com/', events: 'job.failed' }, /^events: expected an array of event types \(job\.completed, job\.failed\)$/],
+    [{ url: 'https://hooks.example.com/', secret: 42 }, /^secret: expected a string$/],
+    [{ url: 'https://hooks.example.com/', secret: 'x'.repeat(257) }, /^secret: expected at most 256 characters$/],
   ])('refuses %j with 400', async (body, message) => {
     const res = await t.request('POST', '/api/automation/webhooks', { key: t.ownerKey, body });
     expect(res.status, res.text).toBe(400);
     expect(res.body).toEqual({ success: false, error: expect.stringMatching(message) });
+  });
+
+  it('refuses an empty secret over REST and GraphQL in the same words (a JSON "" is a value, not an absent field)', async () => {
+    const rest = await t.request('POST', '/api/automation/webhooks', { key: t.ownerKey, body: { url: 'https://hooks.example.com/empty', secret: '' } });
+    expect(rest.status, rest.text).toBe(400);
+    expect(rest.body.error).toBe('secret: expected at least 1 character (or leave it out)');
+    const gql = await t.graphql(
+      'mutation { createWebhook(input: { url: "https://hooks.example.com/empty", secret: "" }) { __typename ... on ServiceError { message status field } } }',
+      {},
+      { key: t.ownerKey },
+    );
+    expect(gql.body.data.createWebhook).toEqual({ __typename: 'ServiceError', message: 'secret: expected at least 1 character (or leave it out)', status: 400, field: 'secret' });
   });
 
   it('refuses cloud metadata and other forbidden addresses, on registration and on test', async () => {
@@ -294,7 +308,9 @@ describe('retries and the delivery log', () => {
     expect(receiver.requests.filter((r) => r.path === '/always-down')).toHaveLength(RETRY_DELAYS.length + 1);
     const onlyFailed = await t.request('GET', `/api/automation/webhooks/${hook}/deliveries?status=failed`, { key });
     expect(onlyFailed.body.total).toBe(1);
-    expect((await t.request('GET', `/api/automation/webhooks/${hook}/deliveries?status=lost`, { key })).status).toBe(400);
+    const lost = await t.request('GET', `/api/automation/webhooks/${hook}/deliveries?status=lost`, { key });
+    expect(lost.status).toBe(400);
+    expect(lost.body.error).toBe('status: expected pending, delivered, failed');
   });
 
   it('sends a due delivery once even when several deliverers claim at the same time', async () => {

@@ -12,7 +12,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site.js';
 import { createTestDatabase, usePostgres } from '../helpers/database.js';
-import { childProcesses, startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
+import { childProcesses, sampleProcessTree, startServiceProcess, type ServiceProcess } from '../helpers/service-process.js';
+import WebSocket from 'ws';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const redisUrl = process.env.REDIS_URL;
@@ -117,6 +118,42 @@ describe(`the built service${distributed ? ' (API process + worker process, Post
       expect(res.status, asset).toBe(200);
       await res.arrayBuffer();
     }
+  });
+
+  it('reads nothing large before authentication: keyless 200 MB bodies and 50 MB socket messages leave RSS within 100 MB of where it was', async () => {
+    const api = processes[0]!.child.pid!;
+    const sampling = sampleProcessTree(api);
+    const offers = ['/api/media/upload', '/api/vision/analyze', '/graphql'].map(async (path) => {
+      let sent = 0;
+      const upload = new AbortController();
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent >= 200 * 1024 * 1024) return controller.close();
+          sent += 1024 * 1024;
+          controller.enqueue(new Uint8Array(1024 * 1024));
+        },
+      });
+      const res = await fetch(base + path, { method: 'POST', headers: { 'Content-Type': 'multipart/form-data; boundary=B' }, body, duplex: 'half', signal: upload.signal } as RequestInit);
+      const status = res.status;
+      await res.arrayBuffer();
+      upload.abort();
+      return { path, status };
+    });
+    const messages = [1, 2, 3].map(async () => {
+      const socket = new WebSocket(base.replace('http', 'ws') + '/graphql', 'graphql-transport-ws');
+      await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+      const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+      socket.send(Buffer.alloc(50 * 1024 * 1024, 0x20));
+      return closed;
+    });
+    expect(await Promise.all(offers)).toEqual([
+      { path: '/api/media/upload', status: 401 },
+      { path: '/api/vision/analyze', status: 401 },
+      { path: '/graphql', status: 401 },
+    ]);
+    expect(await Promise.all(messages)).toEqual([1009, 1009, 1009]);
+    const { root } = sampling.stop();
+    expect(root.peakRssMb - root.baselineRssMb).toBeLessThan(100);
   });
 
   it('runs a scrape job to completion and serves its files', async () => {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { form, photo } from '../helpers/images.js';
 import { GALLERY_CSP } from '../../src/http/gallery.js';
-import { ACCESS_HOURS, MAX_FAILURES } from '../../src/modules/collections/gallery.service.js';
+import { ACCESS_HOURS, LINK_MAX_FAILURES, MAX_FAILURES } from '../../src/modules/collections/gallery.service.js';
 
 let t: TestApp;
 let seed = 500;
@@ -215,6 +215,27 @@ describe('GET /gallery/{token}', () => {
     // Durable: the count lives in the database, where every process (and the next start) sees it.
     const rows = await t.app.services.db.query<{ count: number }>(`SELECT "count" FROM "UsageCounter" WHERE "key" LIKE $1`, [`gallery:${id}:%`]);
     expect(rows.map((r) => r.count)).toEqual([MAX_FAILURES]);
+  });
+
+  it(`checks exactly ${LINK_MAX_FAILURES} passwords of one link when guesses come from many addresses at once`, async () => {
+    const id = await collectionWith(owner.key, 'Spread', []);
+    const spread = await share(owner.key, id, { password: 'the real one' });
+    const gallery = t.app.services.gallery;
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => gallery.unlock(spread, `guess ${i}`, `198.51.100.${i}`)));
+    expect(answers.filter((a) => a.state === 'wrong')).toHaveLength(LINK_MAX_FAILURES);
+    expect(answers.filter((a) => a.state === 'blocked')).toHaveLength(60 - LINK_MAX_FAILURES);
+    // The link stays closed to every address until the window ends, the right password included.
+    expect((await gallery.unlock(spread, 'the real one', '203.0.113.9')).state).toBe('blocked');
+  });
+
+  it("gives a right password's unit of the link's count back: visitors who know it never use the link up", async () => {
+    const id = await collectionWith(owner.key, 'Visited', []);
+    const visited = await share(owner.key, id, { password: 'the real one' });
+    const gallery = t.app.services.gallery;
+    for (let i = 0; i < LINK_MAX_FAILURES - 1; i++) expect((await gallery.unlock(visited, `guess ${i}`, `198.51.100.${i}`)).state).toBe('wrong');
+    for (let i = 0; i < 5; i++) expect((await gallery.unlock(visited, 'the real one', `203.0.113.${i}`)).state).toBe('unlocked');
+    expect((await gallery.unlock(visited, 'one more guess', '192.0.2.1')).state).toBe('wrong');
+    expect((await gallery.unlock(visited, 'and another', '192.0.2.2')).state).toBe('blocked');
   });
 
   it('answers the 404 page for an unshared collection', async () => {

@@ -73,12 +73,15 @@ describe('GET /api/media/collections', () => {
     const page2 = await t.request('GET', `/api/media/collections?limit=1&cursor=${encodeURIComponent(page1.body.next_cursor)}`, { key: alice.key });
     expect(page2.body.collections.map((c: { id: number }) => c.id)).toEqual([first]);
     expect(page2.body.next_cursor).toBeNull();
+    // An empty cursor is the first page.
+    const blank = await t.request('GET', '/api/media/collections?limit=1&cursor=', { key: alice.key });
+    expect(blank.body.collections.map((c: { id: number }) => c.id)).toEqual([second]);
 
     for (const [query, error] of [
       ['limit=abc', 'limit: expected an integer'],
       ['limit=0', 'limit: expected an integer from 1 to 200'],
       ['limit=201', 'limit: expected an integer from 1 to 200'],
-      ['cursor=garbage', 'cursor: not a cursor of this list (pass next_cursor as answered)'],
+      ['cursor=garbage', 'cursor: expected a cursor this list gave out (next_cursor, or the endCursor of a page)'],
     ]) {
       const bad = await t.request('GET', `/api/media/collections?${query}`, { key: alice.key });
       expect(bad.status, query).toBe(400);
@@ -176,6 +179,13 @@ describe('collection items', () => {
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error).toBe(error);
     }
+    // GraphQL callers meet the same schema and message.
+    const graphql = await t.graphql(
+      'mutation($id: Int!, $ids: [Int!]) { addCollectionItems(id: $id, mediaIds: $ids) { __typename ... on ServiceError { status message field } } }',
+      { id, ids: [0] },
+      { key: account.key },
+    );
+    expect(graphql.body.data.addCollectionItems).toEqual({ __typename: 'ServiceError', status: 400, message: 'media_ids.0: expected media ids (positive integers)', field: 'media_ids.0' });
   });
 });
 

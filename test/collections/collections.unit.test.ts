@@ -41,7 +41,7 @@ describe('gallery tokens and cookies', () => {
   const signer = new UrlSigner('unit-test-key');
   // Cookies need only the signer; the collections and the attempt counter are not reached here.
   const accessCookie = ({ signer }: { signer: UrlSigner }, c: Collection, exp: number) =>
-    new GalleryService({} as CollectionsService, {} as Pick<QuotaService, 'take' | 'forget'>, signer).accessCookie(c, exp);
+    new GalleryService({} as CollectionsService, {} as Pick<QuotaService, 'take' | 'forget' | 'giveBack'>, signer).accessCookie(c, exp);
   const collection = (token: string, passwordHash: string | null): Collection => ({
     id: 1,
     accountId: 1,

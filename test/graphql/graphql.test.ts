@@ -120,6 +120,32 @@ describe('CORS on /graphql', () => {
   });
 });
 
+describe('CORS on the REST routes', () => {
+  it('answers a preflight with the same policy as /graphql and lets a script read the quota headers', async () => {
+    const preflight = await fetch(`${dev.url}/api/media/list`, {
+      method: 'OPTIONS',
+      headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'x-api-key' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-api-key');
+    const call = await fetch(`${dev.url}/api/media/list`, { headers: { Origin: 'https://elsewhere.example', 'X-API-Key': dev.ownerKey } });
+    expect(call.headers.get('access-control-expose-headers')).toContain('RateLimit-Remaining');
+  });
+
+  it('names no other origin when CORS_ORIGINS lists some', async () => {
+    const listed = await startTestApp({ graphql: { maxDepth: 10, maxAliases: 15, maxCost: 5000, corsOrigins: ['https://app.example.org'] } });
+    try {
+      const ask = (origin: string) => fetch(`${listed.url}/api/media/list`, { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': 'GET' } });
+      expect((await ask('https://app.example.org')).headers.get('access-control-allow-origin')).toBe('https://app.example.org');
+      expect((await ask('https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
+    } finally {
+      await listed.stop();
+    }
+  });
+});
+
 describe('authentication over GraphQL', () => {
   it('answers 401 for an invalid key and lets public fields through without one', async () => {
     const bad = await dev.graphql('{ health }', {}, { key: 'mk_wrong' });
@@ -169,5 +195,20 @@ describe('relay node lookups', () => {
     const crossAccount = await dev.graphql('query ($id: ID!) { node(id: $id) { id } }', { id: ownerViewer.body.data.viewer.id }, { key: other.key });
     expect(crossAccount.body.data.node).toBeNull();
     expect(viewer.body.data.viewer.id).not.toBe(ownerViewer.body.data.viewer.id);
+  });
+});
+
+describe('answers shaped by the selection', () => {
+  it('answers a mutation asked for nothing but __typename (Pothos gave Prisma an empty select: a 500)', async () => {
+    const created = await dev.graphql('mutation { createFolder(name: "typename only") { __typename } }', {}, { key: dev.ownerKey });
+    expect(created.body).toEqual({ data: { createFolder: { __typename: 'MutationCreateFolderSuccess' } } });
+    const renamed = await dev.graphql('mutation ($id: Int!) { renameFolder(id: $id, name: "still typename only") { __typename } }', { id: (await dev.request('GET', '/api/media/folders', { key: dev.ownerKey })).body.folders[0].id }, { key: dev.ownerKey });
+    expect(renamed.body).toEqual({ data: { renameFolder: { __typename: 'MutationRenameFolderSuccess' } } });
+  });
+
+  it('answers a File variable of the wrong shape as a request error, not a 500', async () => {
+    const res = await dev.graphql('mutation ($file: File!) { uploadMedia(file: $file) { __typename } }', { file: 'not a file' }, { key: dev.ownerKey });
+    expect(res.status).toBe(200); // GraphQL over HTTP answers a request error in JSON with 200 (was 500)
+    expect(res.body.errors[0].message).toMatch(/File: expected an uploaded file/);
   });
 });

@@ -3,6 +3,8 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { MISSING_KEY_MESSAGE } from '../../src/modules/access/index.js';
+import { CONNECTION_INIT_TIMEOUT_MS } from '../../src/graphql/server.js';
 
 let t: TestApp;
 const clients: Client[] = [];
@@ -72,9 +74,26 @@ describe('subKeyEvents over graphql-ws', () => {
     expect(await theirs.done).toEqual([{ data: { subKeyEvents: { type: 'created', subKey: { label: 'theirs', status: 'active' } } } }]);
   });
 
-  it('refuses an invalid key with the same message as HTTP', async () => {
-    const { done } = collect(connect('mk_invalid'), QUERY, 1);
-    await expect(done).rejects.toEqual([expect.objectContaining({ message: 'invalid API key' })]);
+  it('closes a connection without a valid key at connection_init (4401, with the message HTTP gives)', async () => {
+    const invalid = collect(connect('mk_invalid'), QUERY, 1);
+    await expect(invalid.done).rejects.toMatchObject({ code: 4401, reason: 'invalid API key' });
+    const keyless = collect(connect(), QUERY, 1);
+    await expect(keyless.done).rejects.toMatchObject({ code: 4401, reason: MISSING_KEY_MESSAGE });
+  });
+
+  it('closes the connection of a suspended account (4403)', async () => {
+    const suspended = await t.createAccount('ws-suspended');
+    await t.request('POST', `/api/admin/accounts/${suspended.handle}/suspend`, { admin: true });
+    const { done } = collect(connect(suspended.key), QUERY, 1);
+    await expect(done).rejects.toMatchObject({ code: 4403, reason: `account @${suspended.handle} is suspended; contact the service administrator` });
+  });
+
+  it('closes a socket that sends no connection_init within the deadline (4408)', async () => {
+    const socket = new WebSocket(t.url.replace('http', 'ws') + '/graphql', 'graphql-transport-ws');
+    const started = Date.now();
+    const closed = await new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    expect(closed).toBe(4408);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(CONNECTION_INIT_TIMEOUT_MS - 100);
   });
 
   it('refuses a sub-key (sub-key events need the master key)', async () => {
@@ -99,7 +118,7 @@ describe('WebSocket message size', () => {
     const socket = new WebSocket(t.url.replace('http', 'ws') + '/graphql', 'graphql-transport-ws');
     await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
     const acked = new Promise<string>((resolve) => socket.once('message', (data) => resolve(String(data))));
-    socket.send(JSON.stringify({ type: 'connection_init', payload: { pad: 'x'.repeat(1000) } }));
+    socket.send(JSON.stringify({ type: 'connection_init', payload: { 'X-API-Key': t.ownerKey, pad: 'x'.repeat(1000) } }));
     expect(JSON.parse(await acked)).toMatchObject({ type: 'connection_ack' });
     socket.close();
   });

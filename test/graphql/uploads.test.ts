@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { photo } from '../helpers/images.js';
+import { MISSING_KEY_MESSAGE } from '../../src/modules/access/index.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -29,5 +30,26 @@ describe('GraphQL uploads', () => {
     const body = await res.json();
     expect(body.data?.uploadMedia?.__typename).not.toBe('MutationUploadMediaSuccess');
     expect(JSON.stringify(body)).toMatch(/size|limit|large/i);
+  });
+
+  it('checks the key of a multipart request before reading its body', async () => {
+    // A body that never ends: only a refusal made from the headers can answer it.
+    const endless = () => new ReadableStream<Uint8Array>({ pull: (controller) => new Promise((resolve) => setTimeout(() => resolve(controller.enqueue(new Uint8Array(64 * 1024))), 5)) });
+    for (const [headers, error] of [
+      [{}, MISSING_KEY_MESSAGE],
+      [{ 'X-API-Key': 'mk_invalid' }, 'invalid API key'],
+    ] as const) {
+      const upload = new AbortController();
+      const res = await fetch(`${t.url}/graphql`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'multipart/form-data; boundary=xyz', ...headers },
+        body: endless(),
+        duplex: 'half',
+        signal: upload.signal,
+      } as RequestInit);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ success: false, error });
+      upload.abort();
+    }
   });
 });

@@ -1,13 +1,12 @@
 // Response compression: GraphiQL and JSON answers come compressed when the client asks (and decode
 // to exactly what an uncompressing client gets); job files, ranges, ZIP downloads and SSE
 // subscriptions are never compressed and still stream.
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { waitForJob } from '../helpers/jobs.js';
+import { startPhotoSite, type PhotoSite } from '../helpers/photo-site.js';
 import { loadConfig } from '../../src/config.js';
 
 interface RawResponse {
@@ -32,23 +31,15 @@ function raw(url: string, options: { method?: string; headers?: Record<string, s
 }
 
 let t: TestApp;
-let site: Server;
+let site: PhotoSite;
 let siteUrl: string;
 let png: Buffer;
 const defaults = loadConfig({});
 
 beforeAll(async () => {
-  // Noise does not compress: a PNG of a few hundred KB to take ranges of.
-  const noise = Buffer.alloc(300 * 300 * 3);
-  for (let i = 0; i < noise.length; i++) noise[i] = (i * 7919 + (i >> 5) * 104729) % 251;
-  png = await sharp(noise, { raw: { width: 300, height: 300, channels: 3 } }).png().toBuffer();
-  site = createServer((req, res) => {
-    if (req.url === '/photo.png') return res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': png.length }).end(png);
-    if (req.url === '/robots.txt') return res.writeHead(404).end();
-    res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><html><body><img src="/photo.png"></body></html>');
-  });
-  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-  siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await startPhotoSite();
+  siteUrl = site.url;
+  png = site.png;
   t = await startTestApp({
     fetch: { ...defaults.fetch, allowPrivateAddresses: ['127.0.0.1'] },
     jobs: { concurrency: 1, leaseMs: 10_000, pollMs: 50 },
@@ -56,7 +47,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.stop();
-  await new Promise((resolve) => site.close(resolve));
+  await site?.close();
 });
 
 describe('compressed answers', () => {

@@ -2,6 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
+import { MISSING_SCOPE_MESSAGE } from '../../src/modules/access/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -149,17 +150,18 @@ describe('malformed multipart bodies', () => {
   });
 });
 
-describe('multipart bodies wait for the key', () => {
-  it('answers 401 to a multipart upload with a bad key before reading its body', async () => {
+describe('multipart bodies wait for the key, the scope and the quotas', () => {
+  /** Offers up to 200 MB of multipart body, made only as fast as the server reads it. */
+  async function offerLargeUpload(key: string) {
     let sent = 0;
     const chunk = new Uint8Array(1024 * 1024);
     const header = new TextEncoder().encode('--B\r\nContent-Disposition: form-data; name="file"; filename="a.jpg"\r\nContent-Type: image/jpeg\r\n\r\n');
+    const upload = new AbortController();
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
         controller.enqueue(header);
       },
       pull(controller) {
-        // Up to 200 MB, made only as fast as the server reads it.
         if (sent >= 200 * 1024 * 1024) return controller.close();
         sent += chunk.length;
         controller.enqueue(chunk);
@@ -167,12 +169,33 @@ describe('multipart bodies wait for the key', () => {
     });
     const res = await fetch(`${t.url}/api/media/upload`, {
       method: 'POST',
-      headers: { 'X-API-Key': 'mk_not-a-real-key-0000000000000000000000', 'Content-Type': 'multipart/form-data; boundary=B' },
+      headers: { 'X-API-Key': key, 'Content-Type': 'multipart/form-data; boundary=B' },
       body,
       duplex: 'half',
+      signal: upload.signal,
     } as RequestInit);
-    expect(res.status).toBe(401);
+    const answer = { status: res.status, error: ((await res.json()) as { error: string }).error, sent };
+    upload.abort();
+    return answer;
+  }
+
+  it('answers 401 to a multipart upload with a bad key before reading its body', async () => {
+    const answer = await offerLargeUpload('mk_not-a-real-key-0000000000000000000000');
+    expect(answer.status).toBe(401);
     // The server answered without taking the body in: far less than it was offered was ever sent.
-    expect(sent).toBeLessThan(50 * 1024 * 1024);
+    expect(answer.sent).toBeLessThan(50 * 1024 * 1024);
+  });
+
+  it('answers 403 to a sub-key without the route\'s scope, and 429 to a spent request budget, before reading the body', async () => {
+    const searchOnly = await t.request('POST', '/api/platform/sub-keys', { key: t.ownerKey, body: { scopes: 'search' } });
+    const scopeless = await offerLargeUpload(searchOnly.body.sub_key);
+    expect(scopeless).toMatchObject({ status: 403, error: MISSING_SCOPE_MESSAGE('media') });
+    expect(scopeless.sent).toBeLessThan(50 * 1024 * 1024);
+
+    const oneRequest = await t.request('POST', '/api/platform/sub-keys', { key: t.ownerKey, body: { scopes: 'media', credit_limit: 1 } });
+    expect((await t.request('GET', '/api/media/list', { key: oneRequest.body.sub_key })).status).toBe(200);
+    const spent = await offerLargeUpload(oneRequest.body.sub_key);
+    expect(spent.status).toBe(429);
+    expect(spent.sent).toBeLessThan(50 * 1024 * 1024);
   });
 });

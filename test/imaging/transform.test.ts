@@ -129,6 +129,23 @@ describe('POST /api/media/{id}/optimize', () => {
     const bad = await t.graphql(query, { id: photo, w: 0 }, { key: alice.key });
     expect(bad.body.data.optimizeMedia).toMatchObject({ __typename: 'ServiceError', status: 400, field: 'width' });
   });
+
+  it('holds GraphQL callers to the same rules and messages as REST ones (one schema)', async () => {
+    const query = `mutation($id: Int!, $w: Int, $q: String, $f: String) { optimizeMedia(id: $id, width: $w, quality: $q, format: $f) { __typename
+      ... on ServiceError { status message field } } }`;
+    const cases: Array<[Record<string, unknown>, Record<string, unknown>, string, string]> = [
+      [{ width: 0 }, { w: 0 }, 'width', 'width: expected a positive integer (pixels)'],
+      [{ width: 4097 }, { w: 4097 }, 'width', 'width: expected at most 4096 (pixels: the largest output side)'],
+      [{ quality: 'best' }, { q: 'best' }, 'quality', `quality: expected 'auto' or an integer from 1 to 100, got "best"`],
+      [{ format: 'gif' }, { f: 'gif' }, 'format', 'format: expected one of webp, jpg, png, avif, got "gif"'],
+    ];
+    for (const [body, variables, field, message] of cases) {
+      const rest = await optimize(photo, body);
+      expect([rest.status, rest.body.error], JSON.stringify(body)).toEqual([400, message]);
+      const graphql = await t.graphql(query, { id: photo, ...variables }, { key: alice.key });
+      expect(graphql.body.data.optimizeMedia, JSON.stringify(variables)).toEqual({ __typename: 'ServiceError', status: 400, message, field });
+    }
+  });
 });
 
 describe('the transformation endpoint', () => {

@@ -179,6 +179,13 @@ describe('POST /api/watermark', () => {
     expect(first.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     const again = await download(res.body.url, { 'If-None-Match': first.headers.get('etag')! });
     expect(again.status).toBe(304);
+    // Byte ranges as every file route (src/http/send-blob.ts).
+    expect(first.headers.get('accept-ranges')).toBe('bytes');
+    const part = await download(res.body.url, { Range: 'bytes=8-', 'If-Range': first.headers.get('etag')! });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 8-${res.body.bytes - 1}/${res.body.bytes}`);
+    expect(part.bytes.equals(first.bytes.subarray(8))).toBe(true);
+    expect((await download(res.body.url, { Range: `bytes=${res.body.bytes}-` })).status).toBe(416);
   });
 
   it('answers 403 for a tampered or unsigned result URL', async () => {
@@ -240,6 +247,25 @@ describe('refusals', () => {
     const res = await post(body());
     expect(res.status, res.text).toBe(400);
     expect(res.body).toEqual({ success: false, error: expect.stringMatching(message) });
+  });
+
+  it('holds GraphQL callers to the same rules and messages as REST ones (one schema)', async () => {
+    const query = `mutation($i: String!, $w: String!, $p: String, $o: Int) { watermark(image: $i, watermark: $w, position: $p, opacity: $o) { __typename
+      ... on ServiceError { status message field } } }`;
+    const cases: Array<[Record<string, unknown>, string, string]> = [
+      [{ image: '', watermark: overlay() }, 'image', 'image is required: the URL of the image to watermark'],
+      [{ image: 'ftp://127.0.0.1/x.png', watermark: overlay() }, 'image', 'image: only http and https URLs can be fetched'],
+      [{ image: image(), watermark: 'not a url' }, 'watermark', 'watermark: not a valid URL'],
+      [{ image: image(), watermark: overlay(), position: 'middle' }, 'position', 'position: expected one of center, top-left, top-right, bottom-left, bottom-right, got "middle"'],
+      [{ image: image(), watermark: overlay(), opacity: 101 }, 'opacity', 'opacity: expected an integer from 0 to 100'],
+    ];
+    for (const [body, field, message] of cases) {
+      const rest = await post(body);
+      expect([rest.status, rest.body.error], JSON.stringify(body)).toEqual([400, message]);
+      const { image: i, watermark: w, position: p, opacity: o } = body;
+      const graphql = await t.graphql(query, { i, w, p, o }, { key });
+      expect(graphql.body.data.watermark, JSON.stringify(body)).toEqual({ __typename: 'ServiceError', status: 400, message, field });
+    }
   });
 
   it('answers 400 for a bad opacity in the query', async () => {

@@ -105,8 +105,9 @@ describe('/api/admin/rewards', () => {
       [{ rates: { tagging: 'a lot' } }, 'rates.tagging: expected a number'],
       [{ rates: { tagging: -1 } }, 'rates.tagging: expected 0 to 10000'],
       [{ rates: { jackpot: 1 } }, expect.stringMatching(/^rates\.jackpot: unknown rate; expected one of community_upload, /)],
-      [{ daily_caps: { tagging: 1.5 } }, 'daily_caps.tagging: expected a whole number of awards, or null for no cap'],
+      [{ daily_caps: { tagging: 1.5 } }, 'daily_caps.tagging: expected a whole number of awards, 1 or more, or null for no cap'],
       [{ daily_caps: { tagging: 0 } }, 'daily_caps.tagging: expected a whole number of awards, 1 or more, or null for no cap'],
+      [{ rates: { tagging: 0.5 }, rate: { tagging: 1 } }, 'rate: unknown field; expected rates or daily_caps'],
     ];
     for (const [body, error] of cases) {
       const res = await t.request('PATCH', '/api/admin/rewards', { admin: true, body });

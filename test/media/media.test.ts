@@ -73,7 +73,7 @@ describe('POST /api/media/upload', () => {
     expect((await none.json()).error).toBe('file is required: send the file as the multipart field "file"');
     const badTags = await upload(await photo('#222222', { seed: 4 }), { tags: 'sea,boats' });
     expect(badTags.status).toBe(400);
-    expect(badTags.body.error).toMatch(/^tags: expected a JSON array/);
+    expect(badTags.body.error).toMatch(/^tags: expected an array of strings, e.g. \["beach","sunset"\] \(JSON text in a form\)$/);
   });
 });
 
@@ -194,7 +194,7 @@ describe('changing and the trash', () => {
     [{ action: 'trash' }, 'ids is required: an array of media ids'],
     [{ ids: [1], action: 'shred' }, 'action: expected one of trash, restore, purge, move, tag, list'],
     [{ ids: [1] }, 'action is required: one of trash, restore, purge, move, tag, list'],
-    [{ ids: ['a'], action: 'trash' }, 'ids: expected an array of integer media ids'],
+    [{ ids: ['a'], action: 'trash' }, 'ids.0: expected media ids (integers)'],
     [{ ids: [1], action: 'tag' }, 'tags is required for tag: a non-empty array'],
     [{ ids: [1], action: 'move' }, 'folder_id is required for move (null moves out of any folder)'],
   ])('refuses bulk %j with 400', async (body, message) => {

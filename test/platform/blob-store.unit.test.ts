@@ -1,7 +1,7 @@
 // One contract for every BlobStore adapter: the local folder store in a temp dir, and the S3 store
 // against a real S3-compatible server (s3rver on a random port), so both behave the same to callers.
 import { createHash } from 'node:crypto';
-import { mkdtemp, mkdir, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readdir, readFile, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -265,6 +265,16 @@ describe('LocalBlobStore on disk', () => {
     expect((await collect(store.list(''))).map((info) => info.key)).toEqual(['plain/file.txt']);
     expect((await readdir(outside)).sort()).toEqual(['secret.txt']);
     expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('secret');
+  });
+
+  it("writes files for the service's user only (0600) in folders only it can open (0700)", async () => {
+    await store.put('modes/deep/a.jpg', Buffer.from('jpeg'), { contentType: 'image/jpeg' });
+    const mode = async (path: string) => (await stat(path)).mode & 0o777;
+    expect(await mode(join(root, 'modes/deep/a.jpg'))).toBe(0o600);
+    expect(await mode(join(root, 'modes/deep/a.jpg~meta.json'))).toBe(0o600);
+    expect(await mode(join(root, 'modes/deep'))).toBe(0o700);
+    expect(await mode(join(root, 'modes'))).toBe(0o700);
+    expect(await mode(root)).toBe(0o700);
   });
 
   it('keeps the sidecar next to the blob, never listed, and leaves no temp files', async () => {

@@ -5,7 +5,7 @@ import { EventEmitter, once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AddressRefused, addressRefusal, createGuardedLookup } from '../../src/platform/http/address-policy.js';
+import { AddressRefused, addressRefusal, createGuardedLookup, hostRefusal } from '../../src/platform/http/address-policy.js';
 import { FetchFailed, FetchRefused, SafeFetcher } from '../../src/platform/http/safe-fetch.js';
 
 interface Fixture {
@@ -135,6 +135,29 @@ describe('addressRefusal', () => {
   });
 });
 
+describe('hostRefusal and SafeFetcher.refusal: what is judged at request time, without the network', () => {
+  it.each([
+    ['10.0.0.1', false, '10.0.0.1 is a private address'],
+    ['[::ffff:169.254.169.254]', true, '::ffff:169.254.169.254 embeds 169.254.169.254, a cloud metadata address'],
+    ['localhost', false, 'localhost names this machine (a loopback address)'],
+    ['API.Localhost.', false, 'API.Localhost. names this machine (a loopback address)'],
+    ['localhost', ['127.0.0.1'], null],
+    ['localhost', true, null],
+    ['example.com', false, null], // a name: judged when connecting, by its DNS answers
+    ['localhost.example.com', false, null],
+  ] as const)('%s (private allowed: %j) → %s', (host, allowPrivate, expected) => {
+    expect(hostRefusal(host, allowPrivate as boolean | string[])).toBe(expected);
+  });
+
+  it('tells a caller why a URL would be refused before any work is queued', () => {
+    const fetcher = new SafeFetcher();
+    expect(fetcher.refusal('http://example.com/')).toBeNull();
+    expect(fetcher.refusal('http://localhost:8080/')).toBe('localhost names this machine (a loopback address)');
+    expect(fetcher.refusal('ftp://example.com/')).toBe('only http: and https: URLs can be fetched');
+    expect(fetcher.refusal('http://user:pw@example.com/')).toBe('URLs with credentials (user:password@) are not allowed');
+  });
+});
+
 describe('createGuardedLookup', () => {
   // A resolver that answers from a table, so no DNS server is asked.
   const resolver =
@@ -216,14 +239,14 @@ describe('SafeFetcher with private addresses refused (the default)', () => {
     const error = await refusal(fetcher.fetch(spelling.replace('PORT', String(target.port))));
     expect(error.status).toBe(400);
     expect(error.code).toBe('FETCH_REFUSED');
-    expect(error.message).toMatch(/^refused to fetch https?:\/\/\S+:\d+\/: \S+ (is|embeds) /);
+    expect(error.message).toMatch(/^refused to fetch https?:\/\/\S+:\d+\/: \S+ (is|embeds|names) /);
     expect(target.connections).toBe(0);
   });
 
   it('names the host and the reason', async () => {
     expect((await refusal(fetcher.fetch('http://10.0.0.1/'))).message).toBe('refused to fetch http://10.0.0.1/: 10.0.0.1 is a private address');
     expect((await refusal(fetcher.fetch(`http://localhost:${target.port}/x?token=secret`))).message).toBe(
-      `refused to fetch http://localhost:${target.port}/: 127.0.0.1 is a loopback address`,
+      `refused to fetch http://localhost:${target.port}/: localhost names this machine (a loopback address)`,
     );
   });
 
@@ -293,8 +316,9 @@ describe('SafeFetcher re-checks every redirect hop', () => {
     ['http://127.0.0.1:PORT/', '127.0.0.1 is a loopback address'],
     ['http://0x7f.1:PORT/', '127.0.0.1 is a loopback address'],
     ['http://[::ffff:127.0.0.1]:PORT/', 'embeds 127.0.0.1'],
-    // A name: only the connect-time lookup can see where it leads.
-    ['http://localhost:PORT/', '127.0.0.1 is a loopback address'],
+    // localhost is loopback by definition (RFC 6761), judged before any lookup; other names are
+    // judged by the connect-time lookup (createGuardedLookup, above).
+    ['http://localhost:PORT/', 'localhost names this machine (a loopback address)'],
     ['file:///etc/passwd', 'only http: and https: URLs'],
   ])('refuses a redirect to %s', async (target, reason) => {
     const error = await refusal(fetcher.fetch(via(target.replace('PORT', String(forbidden.port)))));
@@ -427,6 +451,24 @@ describe('SafeFetcher with private addresses allowed', () => {
       for await (const _chunk of response.body);
     })();
     await expect(reading).rejects.toThrow(`could not fetch ${site.origin}/: timed out after 200 ms`);
+  });
+
+  it('stops a request and its body when the caller aborts', async () => {
+    const caller = new AbortController();
+    const waiting = fetcher.fetch(`${site.origin}/stalled`, { signal: caller.signal }).catch((caught: unknown) => caught);
+    setTimeout(() => caller.abort(), 50);
+    expect(await waiting).toMatchObject({ code: 'FETCH_FAILED', message: `could not fetch ${site.origin}/: the request was cancelled` });
+
+    const reader = new AbortController();
+    const response = await fetcher.stream(`${site.origin}/stalled-body`, { signal: reader.signal });
+    const reading = (async () => {
+      for await (const _chunk of response.body);
+    })();
+    reader.abort();
+    await expect(reading).rejects.toThrow(`could not fetch ${site.origin}/: the request was cancelled`);
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(fetcher.fetch(`${site.origin}/hello`, { signal: aborted.signal })).rejects.toThrow('the request was cancelled');
   });
 
   it('reports a refused connection as FetchFailed', async () => {

@@ -213,10 +213,11 @@ describe('the crawl process pool', () => {
     const crawling = pool.crawl(7002, input('/'), h);
     await until(() => site.imageRequests === requestsBefore + 2, 'two image requests (the host limit)');
     abort.abort();
-    site.release();
+    // The two in flight are cancelled: the crawl ends without waiting for their answers.
     await expect(crawling).rejects.toThrow('the job was stopped');
+    site.release();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    // The two in flight were answered, but neither stored; the other four never asked for.
+    // Neither was stored, and the other four were never asked for.
     expect(site.imageRequests - requestsBefore).toBe(2);
     expect(saved).toEqual([]);
   });

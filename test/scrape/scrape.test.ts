@@ -194,9 +194,19 @@ describe('ai_labeling', () => {
 });
 
 describe('failures', () => {
-  it('fails the job with the reason when the URL leads to a forbidden address', async () => {
-    const { done } = await scrape({ url: 'http://169.254.169.254/latest/meta-data/' });
-    expect(done.body).toMatchObject({ success: false, status: 'failed', error: expect.stringMatching(/^refused to fetch http:\/\/169\.254\.169\.254\/: /) });
+  it('refuses a URL whose host is a forbidden address up front (400, no job)', async () => {
+    for (const [url, reason] of [
+      ['http://169.254.169.254/latest/meta-data/', '169.254.169.254 is a cloud metadata address'],
+      ['http://10.1.2.3/', '10.1.2.3 is a private address'],
+      ['http://[::ffff:10.1.2.3]/', '::ffff:a01:203 embeds 10.1.2.3, a private address'],
+    ]) {
+      const jobCount = async () => (await t.graphql('{ viewer { jobs { totalCount } } }', {}, { key: t.ownerKey })).body.data.viewer.jobs.totalCount as number;
+      const before = await jobCount();
+      const res = await t.request('POST', '/api/scrape', { key: t.ownerKey, body: { url } });
+      expect(res.status, url).toBe(400);
+      expect(res.body.error).toBe(`url: refused: ${reason}`);
+      expect(await jobCount(), url).toBe(before);
+    }
   });
 
   it('fails the job when the page is too slow', async () => {

@@ -146,7 +146,7 @@ describe('stock lists', () => {
     expect(rest.body.next_cursor).toBeNull();
     const bad = await t.request('GET', `/api/media/stock/lists/${id}?cursor=nope`, { key: account.key });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toBe('cursor: not a cursor of this list (pass next_cursor as answered)');
+    expect(bad.body.error).toBe('cursor: expected a cursor this list gave out (next_cursor, or the endCursor of a page)');
   });
 
   it('answers 400 naming the field for malformed items', async () => {
@@ -170,6 +170,13 @@ describe('stock lists', () => {
       expect(res.status, JSON.stringify(body).slice(0, 100)).toBe(400);
       expect(res.body.error).toBe(error);
     }
+    // GraphQL callers meet the same schema and message.
+    const graphql = await t.graphql(
+      'mutation($id: Int!, $items: [StockItemInput!]) { addStockItems(listId: $id, items: $items) { __typename ... on ServiceError { status message field } } }',
+      { id, items: [{ url: 'https://example.com/a.jpg' }, { url: 'ftp://example.com/b.jpg' }] },
+      { key: account.key },
+    );
+    expect(graphql.body.data.addStockItems).toEqual({ __typename: 'ServiceError', status: 400, message: 'items.1.url: expected an http(s) URL (the image to download)', field: 'items.1.url' });
     expect((await t.request('GET', `/api/media/stock/lists/${id}`, { key: account.key })).body.item_count).toBe(0);
   });
 

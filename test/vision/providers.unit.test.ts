@@ -208,9 +208,9 @@ describe('named providers and choices', () => {
 
   it('refuses unknown providers and tasks with the allowed values', async () => {
     const provider = await refusal(service().analyze({ image, provider: 'azure' as never }));
-    expect([provider.status, provider.field, provider.message]).toEqual([400, 'provider', 'provider: expected one of auto, openai, google_vision, ocr_space, local']);
+    expect([provider.status, provider.field, provider.message]).toEqual([400, 'provider', "provider: expected one of auto, openai, google_vision, ocr_space, local (got 'azure')"]);
     const task = await refusal(service().analyze({ image, task: 'caption' as never }));
-    expect([task.status, task.field, task.message]).toEqual([400, 'task', 'task: expected one of ocr, describe, all']);
+    expect([task.status, task.field, task.message]).toEqual([400, 'task', "task: expected one of ocr, describe, all (got 'caption')"]);
   });
 });
 

@@ -114,7 +114,7 @@ describe('POST /api/vision/analyze', () => {
     expect([tooLarge.status, tooLarge.body.error]).toEqual([400, 'image_data: the image has 2000x1200 pixels, more than the limit of 2000000 pixels']);
 
     const both = await multipart('/api/vision/analyze', { image_file: new Blob([new Uint8Array(hello)]), image_data: png });
-    expect([both.status, both.body.error]).toEqual([400, 'send either image_data or image_file, not both']);
+    expect([both.status, both.body.error]).toEqual([400, 'image_data: send either image_data or image_file, not both']);
     const text = await multipart('/api/vision/analyze', { image_file: new Blob(['hello'], { type: 'text/plain' }) });
     expect([text.status, text.body.error]).toEqual([400, 'image_file: not an image (expected JPEG, PNG, WebP, GIF, TIFF or AVIF)']);
   });

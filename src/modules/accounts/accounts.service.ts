@@ -2,7 +2,7 @@
 // first-start bootstrap. Called only behind the admin token.
 import { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
-import { Conflict, InvalidInput, NotFound } from '../../platform/errors.js';
+import { Conflict, NotFound } from '../../platform/errors.js';
 import { isUniqueViolation, uniqueViolationField } from '../../platform/database/errors.js';
 import type { Account, Prisma } from '../../generated/prisma/client.js';
 import type { Actor } from './actor.js';
@@ -11,20 +11,29 @@ import { generateKey } from './api-key.js';
 import { parseInput } from '../../platform/validation.js';
 
 const handleSchema = z
-  .string()
+  .string({ error: (issue) => (issue.input === undefined ? 'handle is required' : 'expected a string') })
   .trim()
   .toLowerCase()
   .regex(/^[a-z0-9][a-z0-9_-]{1,31}$/, 'expected 2 to 32 characters: letters, digits, _ or -, starting with a letter or digit');
 
 export const ACCOUNT_STATUSES = ['active', 'inactive', 'suspended'] as const;
+export type AccountStatusValue = (typeof ACCOUNT_STATUSES)[number];
+
+/** A tier's name; which tiers there are is configuration (TIERS), checked by the service. */
+const tierSchema = z.string({ error: (issue) => (issue.input === undefined ? 'tier is required' : 'expected a string') }).trim().min(1, 'tier is required');
+
+const handleInput = z.object({ handle: handleSchema });
 
 export const createSchema = z.object({
   handle: handleSchema,
   email: z.email('expected an email address').optional(),
-  tier: z.string().optional(),
+  tier: tierSchema.optional(),
 });
 
-export type AccountStatusValue = 'active' | 'inactive' | 'suspended';
+/** POST /api/admin/accounts/:handle/tier, adminSetAccountTier. */
+export const tierInputSchema = z.object({ tier: tierSchema });
+
+const statusInput = z.object({ status: z.enum(ACCOUNT_STATUSES, { error: `expected one of ${ACCOUNT_STATUSES.join(', ')}` }) });
 
 export interface AccountWithKey {
   account: Account;
@@ -32,10 +41,18 @@ export interface AccountWithKey {
 }
 
 export class AccountsService {
+  /** The schemas above, with the tiers configuration allows (TIERS). */
+  private readonly createInput;
+  private readonly tierInput;
+
   constructor(
     private readonly db: Database,
-    private readonly tierNames: readonly string[],
-  ) {}
+    tierNames: readonly string[],
+  ) {
+    const configuredTier = tierSchema.refine((tier) => tierNames.includes(tier), `tier must be one of ${tierNames.join(', ')}`);
+    this.createInput = createSchema.extend({ tier: configuredTier.default('standard') });
+    this.tierInput = tierInputSchema.extend({ tier: configuredTier });
+  }
 
   /**
    * Public handles of accounts by id, in the order asked (null for a missing one): the handle is what
@@ -54,15 +71,14 @@ export class AccountsService {
   }
 
   async create(input: { handle: string; email?: string | null; tier?: string | null }): Promise<AccountWithKey> {
-    const data = parseInput(createSchema, { handle: input.handle, email: input.email ?? undefined, tier: input.tier ?? undefined });
-    const tier = this.checkTier(data.tier ?? 'standard');
+    const data = parseInput(this.createInput, { handle: input.handle, email: input.email ?? undefined, tier: input.tier ?? undefined });
     const key = generateKey('master');
     try {
       const account = await this.db.prisma.account.create({
         data: {
           handle: data.handle,
           email: data.email,
-          tier,
+          tier: data.tier,
           apiKeys: { create: { kind: 'master', prefix: key.prefix, secretHash: key.secretHash, scopes: [] } },
         },
       });
@@ -77,13 +93,15 @@ export class AccountsService {
   }
 
   async setStatus(handle: string, status: AccountStatusValue): Promise<Account> {
+    const valid = parseInput(statusInput, { status });
     const account = await this.byHandle(handle);
-    return this.db.prisma.account.update({ where: { id: account.id }, data: { status } });
+    return this.db.prisma.account.update({ where: { id: account.id }, data: { status: valid.status } });
   }
 
   async setTier(handle: string, tier: string): Promise<Account> {
+    const valid = parseInput(this.tierInput, { tier });
     const account = await this.byHandle(handle);
-    return this.db.prisma.account.update({ where: { id: account.id }, data: { tier: this.checkTier(tier) } });
+    return this.db.prisma.account.update({ where: { id: account.id }, data: { tier: valid.tier } });
   }
 
   /** Replaces the master key; the old one stops working on the next request. */
@@ -103,7 +121,7 @@ export class AccountsService {
   }
 
   async byHandle(handle: string): Promise<Account> {
-    const normalised = parseInput(z.object({ handle: handleSchema }), { handle }).handle;
+    const normalised = parseInput(handleInput, { handle }).handle;
     const account = await this.db.prisma.account.findUnique({ where: { handle: normalised } });
     if (!account) throw new NotFound(`no account with handle ${normalised}`);
     return account;
@@ -121,12 +139,5 @@ export class AccountsService {
       if (error instanceof Conflict) return null;
       throw error;
     }
-  }
-
-  private checkTier(tier: string): string {
-    if (!this.tierNames.includes(tier)) {
-      throw new InvalidInput(`tier must be one of ${this.tierNames.join(', ')}`, 'tier');
-    }
-    return tier;
   }
 }

@@ -2,7 +2,8 @@
 import { builder, nodeId } from '../../graphql/builder.js';
 import { subKeyPolicy } from './sub-keys.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
-import { SUB_KEY_STATUSES, subKeyStatus, type SubKeyUsage } from './sub-keys.service.js';
+import { DEFAULT_CREDIT_LIMIT, SUB_KEY_EVENT_TYPES, SUB_KEY_PAGE, SUB_KEY_STATUSES, subKeyStatus, type SubKeyUsage } from './sub-keys.service.js';
+import { SUB_KEY_SCOPES } from './scopes.js';
 import type { ApiKey } from '../../generated/prisma/client.js';
 import type { SubKeyEvent } from '../../platform/events.js';
 
@@ -49,8 +50,8 @@ builder.prismaObjectField(AccountRef, 'subKeys', (t) =>
     description: 'Sub-keys of this account, newest first (master key only)',
     authScopes: { master: true },
     cursor: 'id',
-    maxSize: 200,
-    defaultSize: 100,
+    maxSize: SUB_KEY_PAGE.maxSize,
+    defaultSize: SUB_KEY_PAGE.defaultSize,
     totalCount: true,
     query: () => ({ where: { kind: 'sub' }, orderBy: { id: 'desc' } }),
   }),
@@ -66,8 +67,8 @@ const CreateSubKeyPayload = builder.objectRef<{ subKey: ApiKey; secret: string }
 const CreateSubKeyInput = builder.inputType('CreateSubKeyInput', {
   fields: (t) => ({
     label: t.string(),
-    requestBudget: t.int({ description: 'Most accepted requests the key may make (REST credit_limit); default 50' }),
-    scopes: t.string({ description: 'Comma-separated subset of scrape, generate, search, media; default all four' }),
+    requestBudget: t.int({ description: `Most accepted requests the key may make (REST credit_limit); default ${DEFAULT_CREDIT_LIMIT}` }),
+    scopes: t.string({ description: `Comma-separated subset of ${SUB_KEY_SCOPES.join(', ')}; default all four` }),
     expiresDays: t.int({ description: 'Days until the key expires; omit for no expiry' }),
   }),
 });
@@ -95,7 +96,7 @@ builder.mutationFields((t) => ({
   }),
 }));
 
-const SubKeyEventTypeEnum = builder.enumType('SubKeyEventType', { values: ['created', 'revoked'] as const });
+const SubKeyEventTypeEnum = builder.enumType('SubKeyEventType', { values: SUB_KEY_EVENT_TYPES });
 
 builder.subscriptionField('subKeyEvents', (t) =>
   t.field({

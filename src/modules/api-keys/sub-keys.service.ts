@@ -4,19 +4,20 @@ import { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
 import { Conflict, NotFound } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
+import { cursorPageSchema } from '../../graphql/connection-cursor.js';
 import type { ApiKey, Prisma } from '../../generated/prisma/client.js';
 import type { Actor } from '../accounts/index.js';
 import { subKeyPolicy } from './sub-keys.access.js';
 import { displayPrefix, generateKey, keyMatches, SUB_KEY_PREFIX } from '../accounts/index.js';
 import { SUB_KEY_SCOPES, isSubKeyScope } from './scopes.js';
 import { subKeyCounterKey } from '../quota/index.js';
-import type { EventBus } from '../../platform/events.js';
+import type { EventBus, SubKeyEvent } from '../../platform/events.js';
 
 export const DEFAULT_CREDIT_LIMIT = 50;
 const DAY_MS = 86_400_000;
 
 export const createSchema = z.object({
-  label: z.string().trim().max(100, 'expected at most 100 characters').optional(),
+  label: z.string({ error: 'expected a string' }).trim().max(100, 'expected at most 100 characters').optional(),
   credit_limit: z
     .number({ error: 'expected an integer' })
     .int('expected an integer')
@@ -40,6 +41,21 @@ export const createSchema = z.object({
 });
 
 export type CreateSubKeyInput = z.input<typeof createSchema>;
+
+/** Pages of the account's sub-keys (GET /api/platform/sub-keys, Account.subKeys): newest first. */
+export const SUB_KEY_PAGE = { defaultSize: 100, maxSize: 200 } as const;
+export const listSchema = cursorPageSchema(SUB_KEY_PAGE);
+
+/** POST /api/platform/sub-keys/:key/revoke, revokeSubKey: the sub-key itself or its listed prefix. */
+export const revokeSchema = z.object({
+  key: z
+    .string({ error: (issue) => (issue.input === undefined ? 'key is required: the sub-key or its prefix' : 'expected a string') })
+    .trim()
+    .min(1, 'key is required: the sub-key or its prefix'),
+});
+
+/** What the subKeyEvents subscription reports (the event bus's SubKeyEvent). */
+export const SUB_KEY_EVENT_TYPES = ['created', 'revoked'] as const satisfies ReadonlyArray<SubKeyEvent['type']>;
 
 export interface SubKeyUsage {
   requestsUsed: number;
@@ -104,7 +120,7 @@ export class SubKeysService {
   /** `keyOrPrefix` is the full sub-key or the display prefix shown in listings. Revoking twice is fine. */
   async revoke(actor: Actor, keyOrPrefix: string): Promise<ApiKey> {
     const owned = subKeyPolicy.where(actor, 'change');
-    const value = keyOrPrefix.trim();
+    const value = parseInput(revokeSchema, { key: keyOrPrefix }).key;
     const subKey = value.startsWith(SUB_KEY_PREFIX)
       ? await this.db.prisma.apiKey.findFirst({ where: { AND: owned, prefix: displayPrefix(value) } })
       : null;

@@ -2,7 +2,7 @@
 import { builder, nodeId } from '../../graphql/builder.js';
 import { schedulePolicy } from './automation.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
-import { FREQUENCIES } from './schedules.service.js';
+import { FREQUENCIES, SCHEDULES_PAGE } from './schedules.service.js';
 
 const FrequencyEnum = builder.enumType('ScheduleFrequency', { values: FREQUENCIES });
 
@@ -38,8 +38,7 @@ builder.prismaObjectField(AccountRef, 'schedules', (t) =>
     description: "The account's schedules, newest first",
     authScopes: { scope: 'scrape' },
     cursor: 'id',
-    maxSize: 200,
-    defaultSize: 100,
+    ...SCHEDULES_PAGE,
     totalCount: true,
     query: (_args, ctx) => ({ where: schedulePolicy.where(ctx.actor), orderBy: { id: 'desc' } }),
   }),
@@ -60,7 +59,7 @@ const CreateScheduleInput = builder.inputType('CreateScheduleInput', {
   fields: (t) => ({
     url: t.string({ required: true, description: 'Page to scrape' }),
     name: t.string({ required: true }),
-    schedule: t.string({ description: 'daily, weekly (default) or monthly' }),
+    schedule: t.field({ type: FrequencyEnum, description: 'weekly when left out' }),
     hour: t.int({ description: 'UTC hour, 0 to 23; default 8' }),
     dayOfWeek: t.int({ description: 'Weekly only: 0 = Monday (default) to 6 = Sunday' }),
     maxFiles: t.int({ description: 'Most assets per run; default 100' }),
@@ -104,6 +103,6 @@ builder.mutationFields((t) => ({
     authScopes: { scope: 'scrape' },
     errors: {},
     args: { id: t.arg.int({ required: true }), enabled: t.arg.boolean() },
-    resolve: (_query, _root, args, ctx) => ctx.services.schedules.toggle(ctx.actor!, args.id, args.enabled ?? undefined),
+    resolve: (_query, _root, args, ctx) => ctx.services.schedules.toggle(ctx.actor!, args.id, { enabled: args.enabled ?? undefined }),
   }),
 }));

@@ -44,6 +44,14 @@ export const createSchema = z
     }
   });
 
+/** Setting a schedule on or off; left out, it flips. */
+export const toggleSchema = z.object({
+  enabled: z.boolean({ error: 'expected true or false (or 1 or 0)' }).optional().describe('omitted: flips it'),
+});
+
+/** Page sizes of the schedule list (GraphQL connection and REST `limit`). */
+export const SCHEDULES_PAGE = { defaultSize: 100, maxSize: 200 } as const;
+
 /** Unchecked input (REST body or GraphQL input); validated by the service. */
 export interface CreateScheduleInput {
   url?: string;
@@ -78,6 +86,7 @@ export class SchedulesService {
 
   async create(actor: Actor, input: CreateScheduleInput, now = new Date()): Promise<Schedule> {
     const data = parseInput(createSchema, input);
+    this.scrape.checkUrl(data.url);
     const count = await this.db.prisma.schedule.count({ where: { accountId: actor.accountId } });
     if (count >= this.perAccount) {
       throw new Conflict(`this account already has ${count} schedules (the limit is ${this.perAccount}); delete one first`);
@@ -112,7 +121,8 @@ export class SchedulesService {
   }
 
   /** Sets `enabled` (or flips it when not given). Enabling computes a fresh next run from now. */
-  async toggle(actor: Actor, id: number, enabled?: boolean, now = new Date()): Promise<Schedule> {
+  async toggle(actor: Actor, id: number, input: z.input<typeof toggleSchema>, now = new Date()): Promise<Schedule> {
+    const { enabled } = parseInput(toggleSchema, input);
     const schedule = await this.getOwned(actor, id);
     const next = enabled ?? !schedule.enabled;
     if (next === schedule.enabled) return schedule;

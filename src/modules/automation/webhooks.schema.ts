@@ -3,7 +3,7 @@
 import { builder, nodeId } from '../../graphql/builder.js';
 import { webhookDeliveryPolicy, webhookPolicy } from './automation.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
-import { WEBHOOK_DELIVERY_STATES, subscribedEvents, type WebhookTestResult } from './webhooks.service.js';
+import { DELIVERIES_PAGE, WEBHOOK_DELIVERY_STATES, WEBHOOKS_PAGE, deliveriesWhere, subscribedEvents, type WebhookTestResult } from './webhooks.service.js';
 
 const DeliveryStateEnum = builder.enumType('WebhookDeliveryState', { values: WEBHOOK_DELIVERY_STATES });
 
@@ -45,11 +45,10 @@ export const WebhookRef = builder.prismaNode('Webhook', {
     deliveries: t.relatedConnection('deliveries', {
       description: 'Delivery log, newest first',
       cursor: 'id',
-      maxSize: 200,
-      defaultSize: 50,
+      ...DELIVERIES_PAGE,
       totalCount: true,
       args: { status: t.arg({ type: DeliveryStateEnum }) },
-      query: (args, ctx) => ({ where: { AND: [webhookDeliveryPolicy.where(ctx.actor), args.status ? { state: args.status } : {}] }, orderBy: { id: 'desc' } }),
+      query: (args, ctx) => ({ where: { AND: [webhookDeliveryPolicy.where(ctx.actor), deliveriesWhere({ status: args.status ?? undefined })] }, orderBy: { id: 'desc' } }),
     }),
   }),
 });
@@ -60,8 +59,7 @@ builder.prismaObjectField(AccountRef, 'webhooks', (t) =>
     description: "The account's webhooks, newest first (master key only)",
     authScopes: webhookPolicy.authScopes,
     cursor: 'id',
-    maxSize: 200,
-    defaultSize: 100,
+    ...WEBHOOKS_PAGE,
     totalCount: true,
     query: (_args, ctx) => ({ where: webhookPolicy.where(ctx.actor), orderBy: { id: 'desc' } }),
   }),

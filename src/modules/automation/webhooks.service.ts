@@ -6,11 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
-import { AppError, Conflict } from '../../platform/errors.js';
+import { AppError, Conflict, InvalidInput } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import { parseInput } from '../../platform/validation.js';
-import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
-import { addressRefusal, isIpLiteral, type PrivateAddressAllowance } from '../../platform/http/address-policy.js';
+import { FetchRefused, type SafeFetcher } from '../../platform/http/safe-fetch.js';
+import { hostRefusal, type PrivateAddressAllowance } from '../../platform/http/address-policy.js';
 import type { Prisma, Webhook, WebhookDelivery } from '../../generated/prisma/client.js';
 import type { Actor } from '../accounts/index.js';
 import { webhookPolicy } from './automation.access.js';
@@ -38,35 +38,34 @@ const BATCH = 10;
 /** Each delay is stretched or shrunk by up to this fraction, so retries of many rows spread out. */
 const JITTER = 0.2;
 
-function webhookUrl(options: WebhooksOptions) {
-  return z
-    .string({ error: 'url is required: the HTTPS endpoint deliveries are posted to' })
-    .trim()
-    .min(1, 'url is required: the HTTPS endpoint deliveries are posted to')
-    .max(2048, 'expected at most 2048 characters')
-    .superRefine((value, ctx) => {
-      const problem = urlProblem(value, options);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    });
-}
-
 function urlProblem(value: string, options: WebhooksOptions): string | null {
   if (!URL.canParse(value)) return 'expected an absolute https:// URL';
   const url = new URL(value);
   if (url.protocol === 'http:' && !options.allowHttp) return 'expected an https:// URL (plain http is refused unless the service sets WEBHOOK_ALLOW_HTTP=true)';
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return 'expected an https:// URL';
   if (url.username || url.password) return 'URLs with credentials (user:password@) are not allowed';
-  if (isIpLiteral(url.hostname)) {
-    const refusal = addressRefusal(url.hostname, options.allowPrivateAddresses);
-    if (refusal) return `refused: ${refusal}`;
-  }
-  return null;
+  const refusal = hostRefusal(url.hostname, options.allowPrivateAddresses);
+  return refusal ? `refused: ${refusal}` : null;
 }
 
-export const secretSchema = z.string({ error: 'expected a string' }).min(1, 'expected at least 1 character (or leave it out)').max(256, 'expected at most 256 characters');
+const URL_REQUIRED = 'url is required: the HTTPS endpoint deliveries are posted to';
+
+/** A receiver's URL as text; the service adds its address policy (urlProblem), which hangs on its options. */
+export const webhookUrlSchema = z
+  .string({ error: URL_REQUIRED })
+  .trim()
+  .min(1, URL_REQUIRED)
+  .max(2048, 'expected at most 2048 characters')
+  .describe('an https:// URL (http only where the service sets WEBHOOK_ALLOW_HTTP=true)');
+
+export const secretSchema = z
+  .string({ error: 'expected a string' })
+  .min(1, 'expected at least 1 character (or leave it out)')
+  .max(256, 'expected at most 256 characters')
+  .describe('signs deliveries: HMAC-SHA256 in the X-Service-Signature header');
 
 export const eventsSchema = z
-  .array(z.string({ error: 'expected event type names' }), { error: `expected an array of event types (${WEBHOOK_EVENTS.join(', ')})` })
+  .array(z.string({ error: 'expected an event type name (a string)' }), { error: `expected an array of event types (${WEBHOOK_EVENTS.join(', ')})` })
   .optional()
   .transform((names, ctx) => {
     if (names === undefined) return [];
@@ -82,7 +81,28 @@ export const eventsSchema = z
     const wanted = new Set(names.map((n) => n.trim()));
     // Every type listed is stored as "all", so types added later reach it too.
     return wanted.size === WEBHOOK_EVENTS.length ? [] : WEBHOOK_EVENTS.filter((e) => wanted.has(e));
-  });
+  })
+  .describe(`event types to receive: some of ${WEBHOOK_EVENTS.join(', ')} (default all)`);
+
+/** A webhook's registration (REST body, GraphQL CreateWebhookInput); the service adds its URL policy. */
+export const createWebhookSchema = z.object({ url: webhookUrlSchema, secret: secretSchema.optional(), events: eventsSchema });
+/** A test delivery's target. */
+export const testWebhookSchema = createWebhookSchema.pick({ url: true, secret: true });
+
+/** Filters of a webhook's delivery log. */
+export const deliveriesFilterSchema = z.object({
+  status: z.enum(WEBHOOK_DELIVERY_STATES, { error: `expected ${WEBHOOK_DELIVERY_STATES.join(', ')}` }).optional(),
+});
+
+/** The delivery log's `where` for these filters (checked here, for GraphQL and REST alike). */
+export function deliveriesWhere(input: z.input<typeof deliveriesFilterSchema>): Prisma.WebhookDeliveryWhereInput {
+  const { status } = parseInput(deliveriesFilterSchema, input);
+  return status ? { state: status } : {};
+}
+
+/** Page sizes of the webhook list and of a delivery log (GraphQL connections and REST `limit`). */
+export const WEBHOOKS_PAGE = { defaultSize: 100, maxSize: 200 } as const;
+export const DELIVERIES_PAGE = { defaultSize: 50, maxSize: 200 } as const;
 
 export interface CreateWebhookInput {
   url?: string;
@@ -103,6 +123,8 @@ interface SendResult {
   ok: boolean;
   statusCode: number | null;
   error: string | null;
+  /** Why the address was refused when connecting (a name that resolved to a private address). */
+  refused?: string;
 }
 
 /** The events a stored row receives: an empty list means all of them. */
@@ -120,8 +142,12 @@ export class WebhooksService {
     private readonly logger: Logger,
     private readonly options: WebhooksOptions,
   ) {
-    this.createSchema = z.object({ url: webhookUrl(options), secret: secretSchema.optional(), events: eventsSchema });
-    this.testSchema = z.object({ url: webhookUrl(options), secret: secretSchema.optional() });
+    const url = webhookUrlSchema.superRefine((value, ctx) => {
+      const problem = urlProblem(value, options);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    });
+    this.createSchema = createWebhookSchema.extend({ url });
+    this.testSchema = testWebhookSchema.extend({ url });
   }
 
   /** Attempts a delivery gets in all: the first plus one per retry delay. */
@@ -160,6 +186,8 @@ export class WebhooksService {
     const payload = envelope(TEST_EVENT, { message: 'test delivery: your endpoint is reachable', account: actor.handle });
     const started = Date.now();
     const result = await this.send(data.url, { id: payload.id, event: TEST_EVENT, body: payload.body, secret: data.secret ?? null });
+    // The name resolved to an address we may not reach: the caller's URL is refused, not unreachable.
+    if (result.refused) throw new InvalidInput(`url: refused: ${result.refused}`, 'url');
     return { deliveryId: payload.id, event: TEST_EVENT, delivered: result.ok, statusCode: result.statusCode, error: result.error, durationMs: Date.now() - started };
   }
 
@@ -247,6 +275,7 @@ export class WebhooksService {
       const ok = response.status >= 200 && response.status < 300;
       return { ok, statusCode: response.status, error: ok ? null : `the receiver answered ${response.status}` };
     } catch (error) {
+      if (error instanceof FetchRefused) return { ok: false, statusCode: null, error: error.message, refused: error.reason };
       if (error instanceof AppError) return { ok: false, statusCode: null, error: error.message };
       this.logger.error({ err: error }, 'sending a webhook failed unexpectedly');
       return { ok: false, statusCode: null, error: 'sending failed unexpectedly; see the service log' };

@@ -6,6 +6,7 @@ import type { Context } from '../../graphql/context.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
 import { galleryPath, type Collection } from './collections.service.js';
 import { MediaRef } from '../media/media.schema.js';
+import { COLLECTION_ITEMS_PAGE, COLLECTIONS_PAGE } from './collections.input.js';
 
 const media = { scope: 'media' } as const;
 const shareUrl = (c: Collection) => (c.shareToken ? galleryPath(c.shareToken) : null);
@@ -43,8 +44,7 @@ export const CollectionRef = builder.prismaNode('Collection', {
       type: CollectionItemRef,
       description: 'Items not in the trash, in collection order',
       cursor: 'collectionId_mediaId',
-      defaultSize: 100,
-      maxSize: 500,
+      ...COLLECTION_ITEMS_PAGE,
       totalCount: true,
       query: () => ({ where: { media: { trashedAt: null } }, orderBy: [{ position: 'asc' }, { mediaId: 'asc' }] }),
     }),
@@ -57,8 +57,7 @@ builder.prismaObjectField(AccountRef, 'collections', (t) =>
     description: "The account's collections, newest first",
     authScopes: media,
     cursor: 'id',
-    defaultSize: 100,
-    maxSize: 200,
+    ...COLLECTIONS_PAGE,
     totalCount: true,
     query: (_args, ctx) => ({ where: collectionPolicy.where(ctx.actor), orderBy: { id: 'desc' } }),
   }),

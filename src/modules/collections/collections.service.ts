@@ -7,13 +7,13 @@
 //   opens the link to anyone who has it and `public: false` turns sharing off (token cleared);
 // - the password is stored only as a salted scrypt hash and compared in constant time.
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { z } from 'zod';
 import type { Collection, MediaItem, Prisma } from '../../generated/prisma/client.js';
 import type { Database } from '../../platform/database/database.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
 import { collectionPolicy } from './collections.access.js';
 import { mediaItemPolicy } from '../media/index.js';
+import { addItemsSchema, collectionSchema, shareSchema } from './collections.input.js';
 
 export type { Collection };
 
@@ -24,24 +24,6 @@ export const SHARE_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32,128}$/;
 export function galleryPath(token: string): string {
   return `/gallery/${token}`;
 }
-
-export const collectionSchema = z.object({
-  name: z.string({ error: 'name is required: the collection name' }).trim().min(1, 'name is required: the collection name').max(200, 'expected at most 200 characters'),
-  description: z.string({ error: 'expected a string' }).trim().max(2000, 'expected at most 2000 characters').optional(),
-});
-
-const mediaIdsMessage = 'media_ids is required: an array of media ids';
-export const addItemsSchema = z.object({
-  media_ids: z
-    .array(z.number({ error: 'expected media ids (integers)' }).int('expected media ids (integers)').positive('expected media ids'), { error: mediaIdsMessage })
-    .min(1, mediaIdsMessage)
-    .max(500, 'expected at most 500 ids'),
-});
-
-export const shareSchema = z.object({
-  public: z.boolean({ error: 'expected true or false' }).default(true),
-  password: z.string({ error: 'expected a string' }).min(4, 'expected at least 4 characters').max(200, 'expected at most 200 characters').optional(),
-});
 
 export interface ShareResult {
   collection: Collection;

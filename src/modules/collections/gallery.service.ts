@@ -4,10 +4,11 @@
 //
 // - The access cookie is signed with the URL signing key over the token, its expiry and a
 //   fingerprint of the password hash, so sharing again (new token) or a new password voids it.
-// - Wrong passwords are counted per client address and link in the database, before the slow
-//   scrypt check: MAX_FAILURES attempts in FAILURE_WINDOW_MS, then 429 until the window ends, exact
-//   under concurrency (a burst of guesses gets exactly MAX_FAILURES checks) and across restarts and
-//   processes. A right password clears the count.
+// - Password attempts are counted in the database before the slow scrypt check, per client address
+//   and link (MAX_FAILURES in FAILURE_WINDOW_MS) and per link from all clients together
+//   (LINK_MAX_FAILURES: guesses spread over many addresses), then 429 until the window ends; exact
+//   under concurrency (a burst of guesses gets exactly the limit's checks) and across restarts and
+//   processes. A right password clears the client's count and gives its unit of the link's back.
 import { createHash } from 'node:crypto';
 import type { UrlSigner } from '../../platform/url-signer.js';
 import type { QuotaService } from '../quota/index.js';
@@ -18,6 +19,8 @@ export const GALLERY_COOKIE = 'gallery_access';
 export const ACCESS_HOURS = 12;
 /** Password attempts allowed per client address and link in FAILURE_WINDOW_MS before a 429. */
 export const MAX_FAILURES = 10;
+/** Wrong password attempts allowed per link from all clients together in FAILURE_WINDOW_MS. */
+export const LINK_MAX_FAILURES = 50;
 export const FAILURE_WINDOW_MS = 15 * 60_000;
 
 export type GalleryView = { state: 'missing' } | { state: 'locked'; collection: Collection } | { state: 'open'; collection: Collection };
@@ -32,7 +35,7 @@ export type UnlockResult =
 export class GalleryService {
   constructor(
     private readonly collections: CollectionsService,
-    private readonly quota: Pick<QuotaService, 'take' | 'forget'>,
+    private readonly quota: Pick<QuotaService, 'take' | 'forget' | 'giveBack'>,
     private readonly signer: UrlSigner,
   ) {}
 
@@ -51,10 +54,19 @@ export class GalleryService {
     if (!collection.sharePasswordHash) return { state: 'not-protected' };
     // The attempt is counted before the check: concurrent guesses cannot outrun the limit.
     const counter = `gallery:${collection.id}:${client}`;
-    const attempt = await this.quota.take(counter, FAILURE_WINDOW_MS, MAX_FAILURES, now);
+    const linkCounter = `gallery:${collection.id}`;
+    const attempt = await this.quota.take(
+      [
+        { key: counter, limit: MAX_FAILURES },
+        { key: linkCounter, limit: LINK_MAX_FAILURES },
+      ],
+      FAILURE_WINDOW_MS,
+      now,
+    );
     if (!attempt.taken) return { state: 'blocked', retryAfterSeconds: attempt.retryAfterSeconds };
     if (!password || !(await this.collections.checkPassword(collection, password))) return { state: 'wrong' };
     await this.quota.forget(counter, FAILURE_WINDOW_MS, now);
+    await this.quota.giveBack(linkCounter, FAILURE_WINDOW_MS, now);
     const expires = Math.floor(now.getTime() / 1000) + ACCESS_HOURS * 3600;
     return { state: 'unlocked', cookie: { name: GALLERY_COOKIE, value: this.accessCookie(collection, expires), path: galleryPath(token), maxAgeMs: ACCESS_HOURS * 3_600_000 } };
   }

@@ -1,7 +1,8 @@
 // GraphQL surface of transformation URLs: optimizeMedia (REST POST /api/media/{id}/optimize).
 import { builder } from '../../graphql/builder.js';
 import type { Context } from '../../graphql/context.js';
-import { AUTO_QUALITY, DEFAULT_WIDTH, TRANSFORM_FORMATS, type Transformation } from './transform.service.js';
+import { AUTO_QUALITY, type Transformation } from './transform.service.js';
+import { DEFAULT_WIDTH, TRANSFORM_FORMATS } from './imaging.input.js';
 
 /** Absolute signed URL of a transformation (no key needed to load it). */
 export function transformationUrl(ctx: Context, t: Pick<Transformation, 'path' | 'params'>): string {
@@ -36,6 +37,6 @@ builder.mutationField('optimizeMedia', (t) =>
       quality: t.arg.string({ description: "'auto' or an integer from 1 to 100" }),
       format: t.arg.string({ description: TRANSFORM_FORMATS.join(', ') }),
     },
-    resolve: (_root, args, ctx) => ctx.services.transforms.optimize(ctx.actor!, args.id, { width: args.width, quality: args.quality, format: args.format }),
+    resolve: (_root, args, ctx) => ctx.services.transforms.optimize(ctx.actor!, args.id, { width: args.width ?? undefined, quality: args.quality ?? undefined, format: args.format ?? undefined }),
   }),
 );

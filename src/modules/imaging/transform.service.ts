@@ -5,14 +5,18 @@
 // signed (services.signer) over the path and `v`: nobody can ask for another size, quality, format
 // or item, and a link never outlives the bytes it was made for.
 //
-// Output: the original (EXIF orientation applied, first frame of an animation) scaled down to
-// `width` px wide, never up; both sides capped at TRANSFORM_MAX_DIMENSION (a tall image is scaled
+// Output: the original (EXIF orientation applied) scaled down to `width` px wide, never up; both sides capped at TRANSFORM_MAX_DIMENSION (a tall image is scaled
 // further so its height fits). Metadata is stripped, colours converted to sRGB. quality auto is
 // a per-format default (AUTO_QUALITY); png is lossless (compression level 9) under auto and
 // palette-quantised at the given quality otherwise; jpg flattens transparency onto white.
 //
+// Animation: an animated source (GIF, WebP) stays animated in webp, every frame scaled alike, with
+// its delays and loop count, when it fits the budget: at most TRANSFORM_MAX_FRAMES frames and at
+// most UPLOAD_MAX_PIXELS pixels in all frames together (width x height x frames). Past the budget,
+// and in jpg, png and avif, the output is the first frame (a still image), never a refusal.
+//
 // Cache: renders live in the blob store under
-//   transforms/v1/<sha256>/<outWidth>x<outHeight>-<encoding>.<ext>
+//   transforms/v2/<sha256>/<outWidth>x<outHeight>-<encoding>.<ext>
 // a key made from the source content and what is actually produced, so every URL that yields the
 // same bytes (width past the original, auto vs the same explicit quality, another account's copy
 // of the same file) shares one blob. The first request renders, stores and answers; later ones
@@ -24,24 +28,22 @@ import PQueue from 'p-queue';
 import sharp, { type Sharp } from 'sharp';
 import type { MediaItem } from '../../generated/prisma/client.js';
 import type { Database } from '../../platform/database/database.js';
-import { Conflict, InvalidInput, NotFound } from '../../platform/errors.js';
+import { Conflict, NotFound } from '../../platform/errors.js';
 import type { BlobInfo, BlobStore } from '../../platform/storage/blob-store.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
 import type { Actor } from '../accounts/index.js';
 import { mediaItemPolicy } from '../media/index.js';
+import { parseInput } from '../../platform/validation.js';
+import { DEFAULT_WIDTH, TRANSFORM_FORMATS, transformSchemaFor, type TransformFormat } from './imaging.input.js';
 
-export const TRANSFORM_FORMATS = ['webp', 'jpg', 'png', 'avif'] as const;
-export type TransformFormat = (typeof TRANSFORM_FORMATS)[number];
 export type TransformQuality = 'auto' | number;
-
-export const DEFAULT_WIDTH = 1200;
-export const DEFAULT_FORMAT: TransformFormat = 'webp';
 /** What quality auto means; png auto is lossless. */
 export const AUTO_QUALITY: Record<Exclude<TransformFormat, 'png'>, number> = { webp: 80, jpg: 82, avif: 55 };
 const PNG_COMPRESSION = 9;
+const DEFAULT_MAX_FRAMES = 200;
 const CONTENT_TYPES: Record<TransformFormat, string> = { webp: 'image/webp', jpg: 'image/jpeg', png: 'image/png', avif: 'image/avif' };
 /** Bump when the encoders' settings change: old renders are then never served again. */
-const RENDER_VERSION = 'v1';
+const RENDER_VERSION = 'v2'; // v2: animated sources stay animated in webp
 
 export interface TransformSpec {
   width: number;
@@ -49,10 +51,11 @@ export interface TransformSpec {
   format: TransformFormat;
 }
 
+/** optimize's parameters as given (REST body or GraphQL arguments); imaging.input.ts says what they may be. */
 export interface TransformInput {
-  width?: number | null;
-  quality?: string | null;
-  format?: string | null;
+  width?: unknown;
+  quality?: unknown;
+  format?: unknown;
 }
 
 export interface TransformLimits {
@@ -62,6 +65,8 @@ export interface TransformLimits {
   maxInputPixels: number;
   /** Renders at once. */
   concurrency: number;
+  /** Most frames of an animation kept in a webp output (more: the first frame only). Default 200. */
+  maxFrames?: number;
 }
 
 export interface Transformation {
@@ -100,36 +105,6 @@ interface Plan {
 // ---------------------------------------------------------------------------------------------
 // Parameters
 
-/** Validates optimize input (defaults: width 1200, quality auto, format webp); 400s name the field. */
-export function parseTransformInput(input: TransformInput, maxDimension: number): TransformSpec {
-  const width = input.width ?? Math.min(DEFAULT_WIDTH, maxDimension);
-  if (!Number.isInteger(width) || width < 1 || width > maxDimension) {
-    throw new InvalidInput(`width: expected an integer from 1 to ${maxDimension} (pixels)`, 'width');
-  }
-  const quality = parseQuality(input.quality);
-  const format = parseFormat(input.format);
-  return { width, quality, format };
-}
-
-function parseQuality(value: string | null | undefined): TransformQuality {
-  if (value === undefined || value === null) return 'auto';
-  const text = value.trim().toLowerCase();
-  if (text === 'auto') return 'auto';
-  if (/^\d{1,3}$/.test(text)) {
-    const number = Number(text);
-    if (number >= 1 && number <= 100) return number;
-  }
-  throw new InvalidInput(`quality: expected 'auto' or an integer from 1 to 100, got ${JSON.stringify(value.slice(0, 20))}`, 'quality');
-}
-
-function parseFormat(value: string | null | undefined): TransformFormat {
-  if (value === undefined || value === null) return DEFAULT_FORMAT;
-  let text = value.trim().toLowerCase();
-  if (text === 'jpeg') text = 'jpg';
-  if ((TRANSFORM_FORMATS as readonly string[]).includes(text)) return text as TransformFormat;
-  throw new InvalidInput(`format: expected one of ${TRANSFORM_FORMATS.join(', ')}, got ${JSON.stringify(value.slice(0, 20))}`, 'format');
-}
-
 /** `1200xauto.webp`, `800x75.jpg`: the last path segment of a transformation URL. */
 export function variantName(spec: TransformSpec): string {
   return `${spec.width}x${spec.quality}.${spec.format}`;
@@ -139,9 +114,11 @@ export function transformPath(mediaId: number | string, spec: TransformSpec | st
   return `/media/${mediaId}/t/${typeof spec === 'string' ? spec : variantName(spec)}`;
 }
 
+const VARIANT_NAME = new RegExp(`^([1-9]\\d{0,5})x(auto|[1-9]\\d{0,2})\\.(${TRANSFORM_FORMATS.join('|')})$`);
+
 /** The spec a variant name stands for, or null when it is not one this service makes. */
 export function parseVariantName(name: string, maxDimension: number): TransformSpec | null {
-  const match = /^([1-9]\d{0,5})x(auto|[1-9]\d{0,2})\.(webp|jpg|png|avif)$/.exec(name);
+  const match = VARIANT_NAME.exec(name);
   if (!match) return null;
   const width = Number(match[1]);
   const quality = match[2] === 'auto' ? 'auto' : Number(match[2]);
@@ -168,6 +145,8 @@ export function outputSize(width: number, height: number, requestedWidth: number
 export class TransformService {
   private readonly queue: PQueue;
   private readonly inflight = new Map<string, Promise<{ info: BlobInfo; data: Buffer }>>();
+  /** optimize's parameters, width bounded by this server's largest output side. */
+  private readonly inputSchema: ReturnType<typeof transformSchemaFor>;
   /** Renders performed since start (tests and the benchmark watch it). */
   renders = 0;
 
@@ -178,11 +157,13 @@ export class TransformService {
     private readonly signer: UrlSigner,
   ) {
     this.queue = new PQueue({ concurrency: limits.concurrency });
+    this.inputSchema = transformSchemaFor(limits.maxDimension);
   }
 
   /** Checks the parameters and the item (the caller's, an active image) and describes the URL to hand out. */
   async optimize(actor: Actor, id: number, input: TransformInput): Promise<Transformation> {
-    const spec = parseTransformInput(input, this.limits.maxDimension);
+    const { width, quality, format } = parseInput(this.inputSchema, input);
+    const spec: TransformSpec = { width: width ?? Math.min(DEFAULT_WIDTH, this.limits.maxDimension), quality, format };
     const media = await mediaItemPolicy.findOne(actor, id, (where) => this.db.prisma.mediaItem.findFirst({ where }));
     if (media.trashedAt) throw new Conflict(`media item ${id} is in the trash; restore it first (POST /api/media/${id}/restore)`, 'id');
     if (media.kind !== 'image') throw new Conflict(`media item ${id} is a ${media.kind}; only images can be transformed`, 'id');
@@ -258,7 +239,8 @@ export class TransformService {
     const source = await this.blobs.get(media.storageKey);
     if (!source) throw new NotFound(`the file of media item ${media.id} is no longer stored`);
     const input = await buffer(source.body);
-    let pipeline = sharp(input, { limitInputPixels: this.limits.maxInputPixels }).rotate();
+    const animated = plan.spec.format === 'webp' && (await this.keepsAnimation(input));
+    let pipeline = sharp(input, { limitInputPixels: this.limits.maxInputPixels, ...(animated ? { animated: true } : {}) }).rotate();
     if (plan.output) {
       if (plan.output.width !== media.width || plan.output.height !== media.height) pipeline = pipeline.resize(plan.output.width, plan.output.height, { fit: 'fill' });
     } else {
@@ -267,6 +249,18 @@ export class TransformService {
     const data = await encode(pipeline, plan.spec.format, plan.encoding).toBuffer();
     const info = await this.blobs.put(plan.key, data, { contentType: CONTENT_TYPES[plan.spec.format], size: data.length });
     return { info, data };
+  }
+
+  /**
+   * Whether a source's animation is kept: more than one frame, within the frame budget, and within
+   * the pixel budget counting every frame (so a small GIF of thousands of frames is no pixel bomb).
+   * The header only is read here; no pixels are decoded.
+   */
+  private async keepsAnimation(input: Buffer): Promise<boolean> {
+    const meta = await sharp(input, { limitInputPixels: false }).metadata();
+    const frames = meta.pages ?? 1;
+    if (frames < 2 || !meta.width || !meta.height) return false;
+    return frames <= (this.limits.maxFrames ?? DEFAULT_MAX_FRAMES) && meta.width * meta.height * frames <= this.limits.maxInputPixels;
   }
 }
 

@@ -1,6 +1,7 @@
 // GraphQL surface of the watermark overlay (REST GET or POST /api/watermark).
 import { builder } from '../../graphql/builder.js';
-import { DEFAULT_OPACITY, DEFAULT_POSITION, POSITIONS, type WatermarkResult } from './watermark.service.js';
+import { WATERMARK_FORMATS, type WatermarkResult } from './watermark.service.js';
+import { DEFAULT_OPACITY, DEFAULT_POSITION, POSITIONS } from './imaging.input.js';
 
 const WatermarkResultRef = builder.objectRef<WatermarkResult>('WatermarkResult').implement({
   description: 'A watermarked copy of an image, stored under the caller\'s account',
@@ -10,7 +11,7 @@ const WatermarkResultRef = builder.objectRef<WatermarkResult>('WatermarkResult')
     opacity: t.exposeInt('opacity'),
     width: t.exposeInt('width'),
     height: t.exposeInt('height'),
-    format: t.string({ description: 'jpeg, png or webp', resolve: (r) => r.format }),
+    format: t.string({ description: `${WATERMARK_FORMATS.slice(0, -1).join(', ')} or ${WATERMARK_FORMATS.at(-1)}`, resolve: (r) => r.format }),
     bytes: t.exposeInt('bytes'),
   }),
 });
@@ -27,6 +28,6 @@ builder.mutationField('watermark', (t) =>
       position: t.arg.string({ description: `${POSITIONS.join(', ')}; default ${DEFAULT_POSITION}` }),
       opacity: t.arg.int({ description: `0 to 100; default ${DEFAULT_OPACITY}` }),
     },
-    resolve: (_root, args, ctx) => ctx.services.watermarks.create(ctx.actor!, args),
+    resolve: (_root, args, ctx) => ctx.services.watermarks.create(ctx.actor!, { image: args.image, watermark: args.watermark, position: args.position ?? undefined, opacity: args.opacity ?? undefined }),
   }),
 );

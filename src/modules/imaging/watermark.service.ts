@@ -21,11 +21,9 @@ import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import type { BlobInfo, BlobStore } from '../../platform/storage/blob-store.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
 import type { Actor } from '../accounts/index.js';
+import { parseInput } from '../../platform/validation.js';
+import { watermarkSchema, type WatermarkPosition } from './imaging.input.js';
 
-export const POSITIONS = ['center', 'top-left', 'top-right', 'bottom-left', 'bottom-right'] as const;
-export type WatermarkPosition = (typeof POSITIONS)[number];
-export const DEFAULT_POSITION: WatermarkPosition = 'center';
-export const DEFAULT_OPACITY = 30;
 /** Overlay width as a fraction of the image's width. */
 export const OVERLAY_WIDTH_FRACTION = 0.25;
 /** Overlay height is at most this fraction of the image's height. */
@@ -34,17 +32,21 @@ export const OVERLAY_MAX_HEIGHT_FRACTION = 0.5;
 export const MARGIN_FRACTION = 0.02;
 
 const INPUT_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
-const OUTPUT: Record<'jpeg' | 'png' | 'webp', { ext: string; mime: string }> = {
+/** What a result is encoded as: the image's own format when it is one of these, else png. */
+export const WATERMARK_FORMATS = ['jpeg', 'png', 'webp'] as const;
+export type WatermarkFormat = (typeof WATERMARK_FORMATS)[number];
+const OUTPUT: Record<WatermarkFormat, { ext: string; mime: string }> = {
   jpeg: { ext: 'jpg', mime: 'image/jpeg' },
   png: { ext: 'png', mime: 'image/png' },
   webp: { ext: 'webp', mime: 'image/webp' },
 };
 
+/** The parameters as given (REST query or body, GraphQL arguments); imaging.input.ts says what they may be. */
 export interface WatermarkInput {
-  image?: string | null;
-  watermark?: string | null;
-  position?: string | null;
-  opacity?: number | null;
+  image?: unknown;
+  watermark?: unknown;
+  position?: unknown;
+  opacity?: unknown;
 }
 
 export interface WatermarkLimits {
@@ -59,7 +61,7 @@ export interface WatermarkResult {
   opacity: number;
   width: number;
   height: number;
-  format: 'jpeg' | 'png' | 'webp';
+  format: WatermarkFormat;
   bytes: number;
 }
 
@@ -86,11 +88,7 @@ export class WatermarkService {
   ) {}
 
   async create(actor: Actor, input: WatermarkInput): Promise<WatermarkResult> {
-    const image = requiredUrl(input.image, 'image', 'the image to watermark');
-    const overlayUrl = requiredUrl(input.watermark, 'watermark', 'the overlay image');
-    const position = parsePosition(input.position);
-    const opacity = input.opacity ?? DEFAULT_OPACITY;
-    if (!Number.isInteger(opacity) || opacity < 0 || opacity > 100) throw new InvalidInput('opacity: expected an integer from 0 to 100', 'opacity');
+    const { image, watermark: overlayUrl, position, opacity } = parseInput(watermarkSchema, input);
 
     // Both at once; when both fail, the image's problem is the one reported.
     const [base, overlay] = await Promise.allSettled([this.load('image', image), this.load('watermark', overlayUrl)]);
@@ -180,7 +178,7 @@ export class WatermarkService {
       pipeline = pipeline.composite([{ input: data, raw: { width: info.width, height: info.height, channels: info.channels }, left, top }]);
     }
 
-    const format = base.meta.format === 'jpeg' || base.meta.format === 'webp' || base.meta.format === 'png' ? base.meta.format : 'png';
+    const format: WatermarkFormat = (WATERMARK_FORMATS as readonly string[]).includes(base.meta.format) ? (base.meta.format as WatermarkFormat) : 'png';
     const encoded =
       format === 'jpeg' ? pipeline.jpeg({ quality: 90, mozjpeg: true }) : format === 'webp' ? pipeline.webp({ quality: 90 }) : pipeline.png({ compressionLevel: 6 });
     const data = await encoded.toBuffer();
@@ -206,24 +204,4 @@ export function placement(position: WatermarkPosition, W: number, H: number, w: 
     case 'bottom-right':
       return { left: right, top: bottom };
   }
-}
-
-function requiredUrl(value: string | null | undefined, field: Field, what: string): string {
-  if (value === undefined || value === null || value.trim() === '') throw new InvalidInput(`${field} is required: the URL of ${what}`, field);
-  const text = value.trim();
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new InvalidInput(`${field}: not a valid URL`, field);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidInput(`${field}: only http and https URLs can be fetched`, field);
-  return text;
-}
-
-function parsePosition(value: string | null | undefined): WatermarkPosition {
-  if (value === undefined || value === null || value.trim() === '') return DEFAULT_POSITION;
-  const text = value.trim().toLowerCase().replace(/_/g, '-');
-  if ((POSITIONS as readonly string[]).includes(text)) return text as WatermarkPosition;
-  throw new InvalidInput(`position: expected one of ${POSITIONS.join(', ')}, got ${JSON.stringify(value.slice(0, 30))}`, 'position');
 }

@@ -1,7 +1,10 @@
 // Job rows: creation, reads for their owner, and the worker side (claim with a lease, renew it,
-// report progress, finish). Every state change is published for subscribers and webhooks.
+// report progress, finish). Every state change is published for subscribers and webhooks. A job
+// that fails keeps no files: its blobs and asset rows go as it becomes failed.
 import type { Database } from '../../platform/database/database.js';
 import type { EventBus } from '../../platform/events.js';
+import type { BlobStore } from '../../platform/storage/blob-store.js';
+import type { Logger } from '../../platform/logger.js';
 import type { Job, Prisma } from '../../generated/prisma/client.js';
 import type { Actor } from '../accounts/index.js';
 import { jobPolicy } from './jobs.access.js';
@@ -21,6 +24,11 @@ export interface JobProgress {
   assetsStored?: number;
 }
 
+/** Where a job's stored files live in the blob store (scrape writes `jobs/<id>/<filename>`). */
+export function jobFilesPrefix(jobId: number): string {
+  return `jobs/${jobId}/`;
+}
+
 export type JobFinishedListener = (job: Job, tx: Prisma.TransactionClient) => Promise<void>;
 
 export class JobsService {
@@ -29,6 +37,8 @@ export class JobsService {
   constructor(
     private readonly db: Database,
     private readonly events: EventBus,
+    private readonly blobs: BlobStore,
+    private readonly logger: Logger,
   ) {}
 
   /** Called inside the transaction that finishes a job (webhooks queue their deliveries here). */
@@ -45,6 +55,14 @@ export class JobsService {
   /** A queued job row written inside the caller's transaction; `announce` it once that has committed. */
   async createIn(tx: Prisma.TransactionClient, actor: Actor, kind: string, input: Prisma.InputJsonValue, cacheKey?: string): Promise<Job> {
     return tx.job.create({ data: { accountId: actor.accountId, kind, input, cacheKey } });
+  }
+
+  /**
+   * Takes back a job that could not be handed to the queue (Redis down): the row goes while it is
+   * still queued, so the caller's refusal (503) is the whole story and a retry makes the only job.
+   */
+  async withdraw(jobId: number): Promise<void> {
+    await this.db.prisma.job.deleteMany({ where: { id: jobId, state: 'queued' } });
   }
 
   /** Tells subscribers a job now exists (after the transaction that wrote it has committed). */
@@ -100,8 +118,20 @@ export class JobsService {
     return this.finish(jobId, owner, { ...progress, state: 'completed', error: null });
   }
 
+  /**
+   * The one way a job becomes failed (its handler threw, no handler, interrupted too often). Its
+   * files are deleted first, then its state and its asset rows change in one transaction: a crash
+   * in between leaves the job in processing under a lease that runs out, so recovery runs it again
+   * (from a clean start) or fails it again, deleting again (a repeat finds nothing: harmless). The
+   * other order could leave a failed job's files behind with nothing left to find them by. A
+   * deletion that fails leaves the job in processing the same way, to be failed at a later try.
+   */
   async fail(jobId: number, owner: string, message: string): Promise<Job | null> {
-    return this.finish(jobId, owner, { state: 'failed', error: message });
+    // Only the job's worker deletes: another may hold it now, writing under the same prefix.
+    const held = await this.db.prisma.job.count({ where: { id: jobId, leaseOwner: owner, state: 'processing' } });
+    if (held === 0) return null;
+    await this.blobs.deletePrefix(jobFilesPrefix(jobId));
+    return this.finish(jobId, owner, { state: 'failed', error: message }, (tx) => tx.asset.deleteMany({ where: { jobId } }));
   }
 
   /**
@@ -120,19 +150,30 @@ export class JobsService {
     );
     for (const { id } of failed) {
       const job = await this.get(id);
-      if (job?.leaseOwner) await this.fail(id, job.leaseOwner, `the job was interrupted ${MAX_ATTEMPTS} times (its worker stopped) and was not retried again`);
+      try {
+        if (job?.leaseOwner) await this.fail(id, job.leaseOwner, `the job was interrupted ${MAX_ATTEMPTS} times (its worker stopped) and was not retried again`);
+      } catch (error) {
+        // Still in processing with its lease run out: the next recovery tries again.
+        this.logger.warn({ err: error, jobId: id }, 'failing an interrupted job failed');
+      }
     }
     for (const { id } of requeued) this.publish({ id, state: 'queued' });
     return requeued.map((r) => r.id);
   }
 
-  private async finish(jobId: number, owner: string, data: Prisma.JobUpdateManyMutationInput): Promise<Job | null> {
+  private async finish(
+    jobId: number,
+    owner: string,
+    data: Prisma.JobUpdateManyMutationInput,
+    alsoDo?: (tx: Prisma.TransactionClient) => Promise<unknown>,
+  ): Promise<Job | null> {
     const job = await this.db.prisma.$transaction(async (tx) => {
       const { count } = await tx.job.updateMany({
         where: { id: jobId, leaseOwner: owner, state: 'processing' },
         data: { ...data, finishedAt: new Date(), leaseOwner: null, leaseExpiresAt: null },
       });
       if (count === 0) return null;
+      await alsoDo?.(tx);
       const finished = await tx.job.findUniqueOrThrow({ where: { id: jobId } });
       for (const listener of this.finishedListeners) await listener(finished, tx);
       return finished;

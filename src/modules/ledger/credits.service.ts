@@ -49,13 +49,15 @@ export interface CreditHold {
   amount: number;
 }
 
-const grantSchema = z.object({
-  amount: amountSchema,
-  reference: z.string().trim().max(500, 'expected at most 500 characters').nullish(),
+/** The operator's grant (POST /api/admin/accounts/:handle/credits, adminGrantCredits). */
+export const grantSchema = z.object({
+  amount: amountSchema('amount is required: the credits to add').describe('credits to add (at most 4 decimals)'),
+  reference: z.string({ error: 'expected a string' }).trim().max(500, 'expected at most 500 characters').nullish().describe('why (shown in the credit ledger)'),
   idempotency_key: z
-    .string()
+    .string({ error: 'expected a string' })
     .regex(/^[\x21-\x7e]{1,120}$/, 'expected 1 to 120 printable characters without spaces')
-    .nullish(),
+    .nullish()
+    .describe('makes a retried grant count once'),
 });
 
 /** Longest a hold reserves credits before the sweep releases it. */

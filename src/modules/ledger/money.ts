@@ -33,16 +33,17 @@ export function toMinor(value: number): number | undefined {
 /** Largest single amount accepted from outside, in coins or credits. */
 export const MAX_AMOUNT = 1_000_000_000;
 
-/** A positive amount in coins or credits with at most 4 decimals, as minor units. */
-export const amountSchema = z
-  .number({ error: 'expected a number' })
-  .positive('expected a positive amount')
-  .max(MAX_AMOUNT, `expected at most ${MAX_AMOUNT}`)
-  .transform((value, ctx) => {
-    const minor = toMinor(value);
-    if (minor === undefined) {
-      ctx.addIssue({ code: 'custom', message: `expected at most ${DECIMALS} decimals` });
-      return z.NEVER;
-    }
-    return minor;
-  });
+/** A positive amount in coins or credits with at most 4 decimals, as minor units; `required` is the message for a missing one. */
+export const amountSchema = (required: string) =>
+  z
+    .number({ error: (issue) => (issue.input === undefined ? required : 'expected a number') })
+    .positive('expected a positive amount')
+    .max(MAX_AMOUNT, `expected at most ${MAX_AMOUNT}`)
+    .transform((value, ctx) => {
+      const minor = toMinor(value);
+      if (minor === undefined) {
+        ctx.addIssue({ code: 'custom', message: `expected at most ${DECIMALS} decimals` });
+        return z.NEVER;
+      }
+      return minor;
+    });

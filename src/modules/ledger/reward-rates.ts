@@ -56,38 +56,37 @@ export const DEFAULT_REWARD_DAILY_CAPS: RewardCaps = {
 const MAX_RATE = 10_000;
 const MAX_FACTOR = 100;
 
-/** The check of one rate or factor; undefined for an unknown key. */
-function rateProblem(key: string, value: unknown): string | undefined {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return 'expected a number';
+/** The range of one rate or factor (its type is the record's); undefined when it is in range. */
+function rateProblem(key: RewardRateKey, value: number): string | undefined {
   const max = key === 'referral_commission_percent' ? 100 : key in DEFAULT_REWARD_FACTORS ? MAX_FACTOR : MAX_RATE;
   if (value < 0 || value > max) return `expected 0 to ${max}`;
   if (toMinor(value) === undefined) return 'expected at most 4 decimals';
   return undefined;
 }
 
-function capProblem(value: unknown): string | undefined {
-  if (value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) return 'expected a whole number of awards, 1 or more, or null for no cap';
-  return undefined;
-}
+const NAMES_AND_VALUES = 'expected an object of names and values';
+const CAP = 'expected a whole number of awards, 1 or more, or null for no cap';
 
 /** A partial set of rates (keys of the reward table and the factors); unknown keys are refused. */
-export const ratesPatchSchema = z.record(z.string(), z.unknown()).transform((patch, ctx) => {
-  for (const [key, value] of Object.entries(patch)) {
-    const problem = key in DEFAULT_REWARD_RATES ? rateProblem(key, value) : `unknown rate; expected one of ${Object.keys(DEFAULT_REWARD_RATES).join(', ')}`;
-    if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [key] });
-  }
-  return patch as Partial<RewardRates>;
-});
+export const ratesPatchSchema = z
+  .record(z.string(), z.number({ error: 'expected a number' }), { error: NAMES_AND_VALUES })
+  .transform((patch, ctx) => {
+    for (const [key, value] of Object.entries(patch)) {
+      const problem = key in DEFAULT_REWARD_RATES ? rateProblem(key as RewardRateKey, value) : `unknown rate; expected one of ${Object.keys(DEFAULT_REWARD_RATES).join(', ')}`;
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [key] });
+    }
+    return patch as Partial<RewardRates>;
+  });
 
 /** A partial set of daily caps (reward actions); unknown actions are refused. */
-export const capsPatchSchema = z.record(z.string(), z.unknown()).transform((patch, ctx) => {
-  for (const [key, value] of Object.entries(patch)) {
-    const problem = key in DEFAULT_ACTION_RATES ? capProblem(value) : `unknown reward action; expected one of ${REWARD_ACTIONS.join(', ')}`;
-    if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [key] });
-  }
-  return patch as Partial<RewardCaps>;
-});
+export const capsPatchSchema = z
+  .record(z.string(), z.int({ error: CAP }).min(1, CAP).nullable(), { error: NAMES_AND_VALUES })
+  .transform((patch, ctx) => {
+    for (const key of Object.keys(patch)) {
+      if (!(key in DEFAULT_ACTION_RATES)) ctx.addIssue({ code: 'custom', message: `unknown reward action; expected one of ${REWARD_ACTIONS.join(', ')}`, path: [key] });
+    }
+    return patch as Partial<RewardCaps>;
+  });
 
 /** REWARD_RATES / REWARD_DAILY_CAPS: JSON merged over the defaults. */
 export function jsonOverDefaults<T extends object>(name: string, example: string, schema: z.ZodType<Partial<T>>, defaults: T) {

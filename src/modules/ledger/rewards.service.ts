@@ -10,7 +10,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
-import { InvalidInput } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import { fromMinor, toMinor, UNITS_PER_WHOLE } from './money.js';
 import type { LedgerOptions, LedgerService } from './ledger.service.js';
@@ -57,7 +56,16 @@ const awardSchema = z.object({
   object: z.string().min(1, 'expected the rewarded object').max(500, 'expected at most 500 characters'),
 });
 
-const settingsPatchSchema = z.object({ rates: ratesPatchSchema.optional(), daily_caps: capsPatchSchema.optional() }).strict();
+/** The operator's change (PATCH /api/admin/rewards, adminUpdateRewards): either or both maps, merged over those in force. */
+export const settingsPatchSchema = z
+  .strictObject(
+    {
+      rates: ratesPatchSchema.optional().describe('e.g. {"tagging": 0.75, "coin_multiplier": 2}'),
+      daily_caps: capsPatchSchema.optional().describe('e.g. {"wiki_vote": 100, "tagging": null}'),
+    },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? `${issue.keys.join(', ')}: unknown field; expected rates or daily_caps` : undefined) },
+  )
+  .refine((patch) => patch.rates !== undefined || patch.daily_caps !== undefined, { path: ['rates'], message: 'rates or daily_caps is required' });
 
 interface StoredSettings {
   rates?: Partial<RewardRates>;
@@ -112,7 +120,6 @@ export class RewardsService {
    */
   async update(patch: { rates?: Record<string, unknown>; daily_caps?: Record<string, unknown> }): Promise<RewardSettings> {
     const valid = parseInput(settingsPatchSchema, patch);
-    if (!valid.rates && !valid.daily_caps) throw new InvalidInput('rates or daily_caps is required', 'rates');
     // One statement: concurrent changes of different keys both stay.
     const [row] = await this.db.query<{ value: StoredSettings | string; updated_at: string }>(
       `INSERT INTO "Setting" ("key", "value", "updatedAt") VALUES ($1, $2::jsonb, timezone('UTC', now()))

@@ -13,7 +13,7 @@ const tag = z
 
 /** Tags as a list: trimmed, lower-case, unique, in the order given. */
 export const tagsSchema = z
-  .array(tag, { error: 'expected an array of strings' })
+  .array(tag, { error: 'expected an array of strings, e.g. ["beach","sunset"] (JSON text in a form)' })
   .max(MAX_TAGS, `expected at most ${MAX_TAGS} tags`)
   .transform((tags) => [...new Set(tags)]);
 
@@ -57,7 +57,7 @@ export const BULK_ACTIONS = ['trash', 'restore', 'purge', 'move', 'tag', 'list']
 export const bulkSchema = z
   .object({
     ids: z.array(z.number({ error: 'expected media ids (integers)' }).int('expected media ids (integers)').positive('expected media ids'), { error: 'ids is required: an array of media ids' }).min(1, 'ids is required: an array of media ids').max(500, 'expected at most 500 ids'),
-    action: z.enum(BULK_ACTIONS, { error: `action is required: one of ${BULK_ACTIONS.join(', ')}` }),
+    action: z.enum(BULK_ACTIONS, { error: (issue) => (issue.input === undefined ? `action is required: one of ${BULK_ACTIONS.join(', ')}` : `expected one of ${BULK_ACTIONS.join(', ')}`) }),
     folder_id: z.number({ error: 'expected a folder id or null' }).int().positive().nullable().optional(),
     tags: tagsSchema.optional(),
   })

@@ -2,6 +2,7 @@
 // and every change (the credits query lives in the ledger module). Thin: the rules live in the services.
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import { builder, nodeId } from '../../graphql/builder.js';
+import { prismaSelection } from '../../graphql/prisma-selection.js';
 import { folderPolicy, mediaItemPolicy } from './media.access.js';
 import type { Context } from '../../graphql/context.js';
 import { mediaFileUrl } from './media-urls.js';
@@ -230,7 +231,7 @@ builder.mutationFields((t) => ({
     args: { name: t.arg.string({ required: true }) },
     resolve: async (query, _r, a, ctx) => {
       const folder = await ctx.services.folders.create(actor(ctx), a);
-      return ctx.services.folders.get(ctx.actor, folder.id, query);
+      return ctx.services.folders.get(ctx.actor, folder.id, prismaSelection(query));
     },
   }),
   renameFolder: t.prismaField({
@@ -240,7 +241,7 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.int({ required: true }), name: t.arg.string({ required: true }) },
     resolve: async (query, _r, a, ctx) => {
       const folder = await ctx.services.folders.rename(actor(ctx), a.id, a);
-      return ctx.services.folders.get(ctx.actor, folder.id, query);
+      return ctx.services.folders.get(ctx.actor, folder.id, prismaSelection(query));
     },
   }),
   deleteFolder: t.field({ type: FolderWithCountRef, authScopes: media, errors: {}, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.folders.delete(actor(ctx), a.id) }),

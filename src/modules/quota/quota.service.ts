@@ -71,12 +71,16 @@ export class QuotaService {
    * durably with the same SQL function: `taken` is false, and nothing is counted, once the window
    * holds `limit`. Used where an attempt must be counted before slow work (gallery passwords).
    */
-  async take(key: string, windowMs: number, limit: number, now = new Date()): Promise<{ taken: boolean; retryAfterSeconds: number }> {
+  /**
+   * Takes one unit of every counter in the same window, all or none (consume_quota): the answer
+   * says whether it was taken and, if not, when the window ends.
+   */
+  async take(counters: ReadonlyArray<{ key: string; limit: number }>, windowMs: number, now = new Date()): Promise<{ taken: boolean; retryAfterSeconds: number }> {
     const windowStart = windowOf(now, windowMs);
     const rows = await this.db.query<{ refused_at: number }>('SELECT refused_at FROM consume_quota($1::text[], $2::timestamp(3)[], $3::int[])', [
-      [key],
-      [windowStart.toISOString()],
-      [limit],
+      counters.map((c) => c.key),
+      counters.map(() => windowStart.toISOString()),
+      counters.map((c) => c.limit),
     ]);
     return { taken: rows[0]!.refused_at === 0, retryAfterSeconds: secondsUntil(windowStart.getTime() + windowMs, now) };
   }
@@ -85,6 +89,12 @@ export class QuotaService {
   async forget(key: string, windowMs: number, now = new Date()): Promise<void> {
     const windowStart = windowOf(now, windowMs);
     await this.db.query(`DELETE FROM "UsageCounter" WHERE "key" = $1 AND "windowStart" = $2::timestamp(3)`, [key, windowStart.toISOString()]);
+  }
+
+  /** Gives one unit of such a counter's current window back (an attempt that turned out right). */
+  async giveBack(key: string, windowMs: number, now = new Date()): Promise<void> {
+    const windowStart = windowOf(now, windowMs);
+    await this.db.query(`UPDATE "UsageCounter" SET "count" = "count" - 1 WHERE "key" = $1 AND "windowStart" = $2::timestamp(3) AND "count" > 0`, [key, windowStart.toISOString()]);
   }
 
   /**

@@ -163,15 +163,22 @@ class CrawlProcess {
 
   run(jobId: number, input: ScrapeInput, hooks: CrawlHooks): Promise<Required<JobProgress>> {
     return new Promise((resolve, reject) => {
+      /** Rows being written for the crawl: a crawl that ends under them ends once they are in. */
+      const saving = new Set<Promise<unknown>>();
       const onMessage = (message: FromCrawlProcess) => {
         if (message.type === 'ready' || message.jobId !== jobId) return;
         switch (message.type) {
           case 'progress':
             hooks.progress(message.counts);
             break;
-          case 'save':
-            this.reply(message.id, jobId, hooks.saveAssets(message.assets).then(() => ({})));
+          case 'save': {
+            const saved = hooks.saveAssets(message.assets).then(() => ({}));
+            saving.add(saved);
+            const done = () => saving.delete(saved);
+            saved.then(done, done);
+            this.reply(message.id, jobId, saved);
             break;
+          }
           case 'label': {
             const image = Buffer.from(message.image.buffer, message.image.byteOffset, message.image.byteLength);
             this.reply(message.id, jobId, hooks.label(image).then((labels) => ({ labels })));
@@ -195,13 +202,13 @@ class CrawlProcess {
       };
       this.onExit = (how) => {
         finish();
-        reject(
-          new AppError(
-            `the crawl process stopped unexpectedly (${how}); if it ran out of memory, SCRAPE_PROCESS_MAX_HEAP_MB (${this.options.maxHeapMb}) may be too low for this site`,
-            500,
-            'CRAWL_PROCESS_EXITED',
-          ),
+        const error = new AppError(
+          `the crawl process stopped unexpectedly (${how}); if it ran out of memory, SCRAPE_PROCESS_MAX_HEAP_MB (${this.options.maxHeapMb}) may be too low for this site`,
+          500,
+          'CRAWL_PROCESS_EXITED',
         );
+        // The job fails once this rejects, deleting its rows: none may be written after that.
+        void Promise.allSettled([...saving]).then(() => reject(error));
       };
       this.child.on('message', onMessage);
       this.send({ type: 'run', jobId, input });

@@ -39,6 +39,7 @@ async function build(settings: CrawlProcessSettings): Promise<CrawlDependencies>
     logger: createLogger(settings.logLevel).child({ crawlProcess: process.pid }),
     scrape: settings.scrape,
     userAgent: settings.fetch.userAgent,
+    maxRedirects: settings.fetch.maxRedirects,
   };
 }
 

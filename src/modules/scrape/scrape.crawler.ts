@@ -23,6 +23,8 @@ export interface CrawlDependencies {
   logger: Logger;
   scrape: Config['scrape'];
   userAgent: string;
+  /** FETCH_MAX_REDIRECTS: the page budget keeps room for them (PageBudget). */
+  maxRedirects: number;
 }
 
 /** One stored file, as the job handler records it (the job id is the handler's to add). */
@@ -63,12 +65,16 @@ export function crawl(deps: CrawlDependencies, jobId: number, input: ScrapeInput
   return new ScrapeRun(deps, jobId, input, hooks).run();
 }
 
+/** Under the job's prefix (jobFilesPrefix of the jobs module), which goes when the job fails. */
 export function assetStorageKey(jobId: number, filename: string): string {
   return `jobs/${jobId}/${filename}`;
 }
 
 class ScrapeRun {
   private readonly robots: RobotsRules;
+  private readonly pageBudget: PageBudget;
+  /** Set once the crawl has failed (or was stopped): nothing more is requested or stored. */
+  private stopped = false;
   private readonly bodySlots = new PQueue({ concurrency: JOB_BODY_SLOTS });
   private readonly hosts = new Map<string, Promise<HostLane>>();
   private readonly seenPages = new Set<string>();
@@ -88,9 +94,25 @@ class ScrapeRun {
     private readonly hooks: CrawlHooks,
   ) {
     this.robots = new RobotsRules(deps.fetcher, deps.userAgent, deps.scrape.respectRobots);
+    this.pageBudget = new PageBudget(deps.scrape.maxPages, deps.maxRedirects);
   }
 
   async run(): Promise<Required<JobProgress>> {
+    const visits: Promise<void>[] = [];
+    try {
+      return await this.crawl(visits);
+    } catch (error) {
+      // A failed job's files are deleted (JobsService.fail) once this rejects: so before it does,
+      // nothing new starts and whatever is still storing has finished.
+      this.stopped = true;
+      await Promise.allSettled(visits);
+      await Promise.allSettled(this.downloads);
+      await this.flushing.catch(() => {});
+      throw error;
+    }
+  }
+
+  private async crawl(visits: Promise<void>[]): Promise<Required<JobProgress>> {
     const start = new URL(this.input.url).href;
     if (!(await this.robots.isAllowed(start))) {
       const unreadable = await this.robots.unreadableReason(start);
@@ -107,7 +129,8 @@ class ScrapeRun {
     this.seenPages.add(start);
     for (let depth = 0; depth <= maxDepth && level.length > 0 && !this.full(); depth++) {
       const next: string[] = [];
-      await Promise.all(level.map((url) => this.visitPage(url, depth === 0, depth < maxDepth ? next : null)));
+      visits.splice(0, visits.length, ...level.map((url) => this.visitPage(url, depth === 0, depth < maxDepth ? next : null)));
+      await Promise.all(visits);
       level = next;
     }
     await Promise.all(this.downloads);
@@ -118,16 +141,25 @@ class ScrapeRun {
 
   private async visitPage(url: string, isStart: boolean, nextLevel: string[] | null): Promise<void> {
     this.checkAborted();
-    if (this.full() || this.counts.pagesFetched >= this.deps.scrape.maxPages) return;
+    if (this.full() || this.stopped) return;
     if (!isStart && !(await this.robots.isAllowed(url))) return;
+    const share = await this.pageBudget.take();
+    if (share === 0) return;
     let fetched;
+    // A request that failed may have followed redirects first: it counts for its whole share.
+    let used = share;
     try {
-      fetched = await this.fetchOnHost(url, this.deps.scrape.maxPageBytes, () => true);
+      fetched = await this.fetchOnHost(url, this.deps.scrape.maxPageBytes, () => !this.stopped && !this.hooks.signal.aborted, share - 1);
+      used = fetched ? 1 + fetched.response.redirects.length : 0;
     } catch (error) {
+      this.checkAborted(); // a stopped job's downloads are cancelled: it reports the stop, not their failure
       if (isStart) throw error; // the caller's own URL: the job fails with the fetcher's reason
       return;
+    } finally {
+      this.pageBudget.settle(share, used);
     }
-    const { response, release } = fetched!;
+    if (!fetched) return;
+    const { response, release } = fetched;
     try {
       await this.readPage(url, response, isStart, nextLevel);
     } finally {
@@ -151,6 +183,7 @@ class ScrapeRun {
       return;
     }
     this.counts.pagesFetched++;
+    this.seenPages.add(response.url); // reached through a redirect: not fetched again under its own URL
     this.report();
     const { resources, links } = extractPageResources(response.body.toString('utf8'), response.url);
     for (const resource of resources) this.schedule(resource);
@@ -165,6 +198,7 @@ class ScrapeRun {
   }
 
   private schedule(resource: FoundResource): void {
+    if (this.stopped) return;
     if (this.seenAssets.has(resource.url) || !this.wanted(resource.kind, resource.url)) return;
     this.seenAssets.add(resource.url);
     this.counts.assetsFound++;
@@ -181,10 +215,10 @@ class ScrapeRun {
 
   private async download(resource: FoundResource): Promise<void> {
     try {
-      if (this.full() || this.hooks.signal.aborted) return;
+      if (this.full() || this.stopped || this.hooks.signal.aborted) return;
       if (!(await this.robots.isAllowed(resource.url))) return;
       // Waiting for the slots may outlast the job (stopped, or another worker took it over) or its need.
-      const fetched = await this.fetchOnHost(resource.url, this.deps.scrape.maxAssetBytes, () => !this.full() && !this.hooks.signal.aborted);
+      const fetched = await this.fetchOnHost(resource.url, this.deps.scrape.maxAssetBytes, () => !this.full() && !this.stopped && !this.hooks.signal.aborted);
       if (!fetched) return;
       try {
         if (fetched.response.status < 400) await this.keep(resource, fetched.response.body, fetched.response.headers.get('content-type'));
@@ -198,7 +232,7 @@ class ScrapeRun {
   }
 
   private async keep(resource: FoundResource, body: Buffer, contentType: string | null): Promise<void> {
-    if (this.full() || this.hooks.signal.aborted) return;
+    if (this.full() || this.stopped || this.hooks.signal.aborted) return;
     if (body.length < this.input.min_size_kb * 1024) return;
     const type = await sniffType(body, contentType, resource.url);
     if (type.kind === 'unknown' || !this.wanted(type.kind, resource.url)) return;
@@ -211,6 +245,10 @@ class ScrapeRun {
       const labels = this.input.ai_labeling && type.kind === 'image' ? await this.hooks.label(body) : [];
       const filename = this.uniqueName(labels.length > 0 ? filenameFor(`https://x/${labels.slice(0, 3).join('-')}`, type.ext) : filenameFor(resource.url, type.ext));
       const storageKey = assetStorageKey(this.jobId, filename);
+      if (this.stopped || this.hooks.signal.aborted) {
+        this.counts.assetsStored--; // stopped while labelling: not stored
+        return;
+      }
       await this.deps.blobs.put(storageKey, body, { contentType: type.mime, size: body.length });
       this.pendingRows.push({
         filename,
@@ -254,7 +292,7 @@ class ScrapeRun {
    * handed to the caller, who gives it back with `release` once done with the body. Resolves with
    * null, holding nothing, when `stillWanted` says no once the slots are there.
    */
-  private async fetchOnHost(url: string, maxBytes: number, stillWanted: () => boolean): Promise<{ response: FetchedResponse; release: () => void } | null> {
+  private async fetchOnHost(url: string, maxBytes: number, stillWanted: () => boolean, maxRedirects?: number): Promise<{ response: FetchedResponse; release: () => void } | null> {
     const host = new URL(url).host;
     let pending = this.hosts.get(host);
     if (!pending) {
@@ -273,7 +311,7 @@ class ScrapeRun {
           return null;
         }
         if (lane.delayMs > 0) await waitForTurn(lane, true);
-        return { response: await this.deps.fetcher.fetch(url, { maxBytes }), release };
+        return { response: await this.deps.fetcher.fetch(url, { maxBytes, maxRedirects, signal: this.hooks.signal }), release };
       } catch (error) {
         release();
         throw error;
@@ -302,6 +340,47 @@ class ScrapeRun {
 
   private checkAborted(): void {
     if (this.hooks.signal.aborted) throw new AppError('the job was stopped', 500, 'JOB_STOPPED');
+  }
+}
+
+/**
+ * SCRAPE_MAX_PAGES counted as page requests the site answers, redirects included. A page takes a
+ * share before its request is sent, room for the redirects it may follow included (never more than
+ * is left), and gives back what it did not use once answered; while the pages in flight hold what
+ * is left, the next one waits for their answers. So several pages in flight at once, and their
+ * redirects, never pass the limit, and the crawl still uses it all.
+ */
+class PageBudget {
+  private spent = 0;
+  private held = 0;
+  private waiting: Array<() => void> = [];
+
+  constructor(
+    private readonly limit: number,
+    private readonly maxRedirects: number,
+  ) {}
+
+  /** How many requests the next page may make (its own and its redirects'); 0 once none are left. */
+  async take(): Promise<number> {
+    for (;;) {
+      const left = this.limit - this.spent - this.held;
+      if (left > 0) {
+        const share = Math.min(left, 1 + this.maxRedirects);
+        this.held += share;
+        return share;
+      }
+      if (this.held === 0) return 0;
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    }
+  }
+
+  /** A share is done with: `used` of its requests were made. */
+  settle(share: number, used: number): void {
+    this.held -= share;
+    this.spent += used;
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const wake of waiting) wake();
   }
 }
 

@@ -4,20 +4,37 @@ import type { JobsService, Job } from '../jobs/index.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { JobQueue } from '../../platform/queue/job-queue.js';
 import { parseInput } from '../../platform/validation.js';
+import { InvalidInput } from '../../platform/errors.js';
 import { scrapeCacheKey, scrapeInputSchema } from './scrape.input.js';
 
 export const SCRAPE_JOB_KIND = 'scrape';
+
+/** Why a URL cannot be fetched, judged without the network (SafeFetcher.refusal); null when it may be tried. */
+export type UrlRefusal = (url: string) => string | null;
 
 export class ScrapeService {
   constructor(
     private readonly jobs: JobsService,
     private readonly queue: JobQueue,
+    private readonly urlRefusal: UrlRefusal,
   ) {}
+
+  /** A URL the crawler would refuse (a private address, a localhost name) is the caller's 400 now, not a failed job later. */
+  checkUrl(url: string, field = 'url'): void {
+    const refusal = this.urlRefusal(url);
+    if (refusal) throw new InvalidInput(`${field}: refused: ${refusal}`, field);
+  }
 
   async start(actor: Actor, input: Record<string, unknown>): Promise<Job> {
     const options = parseInput(scrapeInputSchema, input);
+    this.checkUrl(options.url);
     const job = await this.jobs.create(actor, SCRAPE_JOB_KIND, options, scrapeCacheKey(options));
-    await this.queue.enqueue(job.id);
+    try {
+      await this.queue.enqueue(job.id);
+    } catch (error) {
+      await this.jobs.withdraw(job.id);
+      throw error;
+    }
     return job;
   }
 
@@ -27,6 +44,7 @@ export class ScrapeService {
    */
   async record(tx: Prisma.TransactionClient, actor: Actor, input: Record<string, unknown>): Promise<Job> {
     const options = parseInput(scrapeInputSchema, input);
+    this.checkUrl(options.url);
     return this.jobs.createIn(tx, actor, SCRAPE_JOB_KIND, options, scrapeCacheKey(options));
   }
 

@@ -6,6 +6,7 @@ import { stockItemPolicy, stockListPolicy } from './stock-lists.access.js';
 import type { Context } from '../../graphql/context.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
 import { SAVE_STATUSES, STOCK_LIST_ROLES, joinPath, type SaveItemResult, type SaveResult, type StockItem, type StockList, type StockListMember } from './stock-lists.service.js';
+import { STOCK_ITEMS_PAGE, STOCK_LISTS_PAGE } from './stock-lists.input.js';
 
 const media = { scope: 'media' } as const;
 const isOwner = (list: StockList, ctx: Context) => list.accountId === ctx.actor?.accountId;
@@ -75,8 +76,7 @@ export const StockListRef = builder.prismaNode('StockList', {
       type: StockItemRef,
       description: 'Items, oldest first',
       cursor: 'id',
-      defaultSize: 100,
-      maxSize: 500,
+      ...STOCK_ITEMS_PAGE,
       totalCount: true,
       query: (_args, ctx) => ({ where: stockItemPolicy.where(ctx.actor), orderBy: { id: 'asc' } }),
     }),
@@ -90,8 +90,7 @@ builder.prismaObjectField(AccountRef, 'stockLists', (t) =>
     description: 'Stock lists the account owns or joined, newest first',
     authScopes: media,
     cursor: 'id',
-    defaultSize: 100,
-    maxSize: 200,
+    ...STOCK_LISTS_PAGE,
     totalCount: (_account, _args, ctx) => ctx.services.stockLists.countReadable(ctx.actor),
     resolve: (query, _account, _args, ctx) => ctx.services.stockLists.listReadable(ctx.actor, query),
   }),
@@ -226,7 +225,7 @@ builder.mutationFields((t) => ({
     authScopes: media,
     errors: {},
     args: { id: t.arg.int({ required: true }), rotate: t.arg.boolean() },
-    resolve: (_root, args, ctx) => ctx.services.stockLists.share(ctx.actor!, args.id, args.rotate ?? false),
+    resolve: (_root, args, ctx) => ctx.services.stockLists.share(ctx.actor!, args.id, { rotate: args.rotate ?? undefined }),
   }),
   joinStockList: t.field({
     type: StockListJoinRef,

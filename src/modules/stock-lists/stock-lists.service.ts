@@ -19,7 +19,7 @@ import type { Actor } from '../accounts/index.js';
 import { stockItemPolicy, stockListPolicy } from './stock-lists.access.js';
 import { mediaItemPolicy } from '../media/index.js';
 import type { MediaService } from '../media/index.js';
-import { addItemsSchema, listSchema } from './stock-lists.input.js';
+import { addItemsSchema, listSchema, shareSchema } from './stock-lists.input.js';
 
 export type { StockItem, StockList, StockListMember };
 
@@ -37,15 +37,6 @@ export const JOIN_TOKEN_PATTERN = /^[A-Za-z0-9_-]{32,128}$/;
 
 export function joinPath(token: string): string {
   return `/api/community/lists/join/${token}`;
-}
-
-/** Unchecked item fields (REST body or GraphQL input); validated here. */
-export interface StockItemInput {
-  url?: unknown;
-  title?: unknown;
-  attribution?: unknown;
-  source?: unknown;
-  thumbnail_url?: unknown;
 }
 
 /** Where saved items go: the media library (passed per call; the two services are built side by side). */
@@ -267,7 +258,8 @@ export class StockListsService {
    * The list's join token (owner only), made on first use. `rotate` replaces it: the old join link
    * stops working; accounts that already joined stay members.
    */
-  async share(actor: Actor, id: number, rotate = false): Promise<{ list: StockList; token: string }> {
+  async share(actor: Actor, id: number, input: { rotate?: unknown } = {}): Promise<{ list: StockList; token: string }> {
+    const { rotate } = parseInput(shareSchema, input);
     const list = await this.owned(actor, id, 'share it');
     if (list.shareToken && !rotate) return { list, token: list.shareToken };
     const token = randomBytes(TOKEN_BYTES).toString('base64url');

@@ -1,8 +1,9 @@
 // The image at the edge: base64 (with or without a data: prefix) or uploaded bytes, checked to be an
 // image of a supported format within the pixel limit, and (for external providers) a copy fit to send.
 import sharp, { type Metadata } from 'sharp';
+import { z } from 'zod';
 import { InvalidInput, PayloadTooLarge } from '../../platform/errors.js';
-import type { InspectedImage } from './vision.types.js';
+import { PROVIDER_CHOICES, VISION_TASKS, type InspectedImage } from './vision.types.js';
 
 export const SUPPORTED_FORMATS: Record<string, string> = {
   jpeg: 'image/jpeg',
@@ -13,6 +14,49 @@ export const SUPPORTED_FORMATS: Record<string, string> = {
   avif: 'image/avif',
 };
 const FORMAT_LIST = 'JPEG, PNG, WebP, GIF, TIFF or AVIF';
+
+/** One of a documented list; anything else is refused with the list and what was sent. */
+function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
+  return z.enum(values, { error: (issue) => `expected one of ${values.join(', ')} (got '${String(issue.input).slice(0, 40)}')` });
+}
+
+const imageFile = z.file({ error: 'expected an uploaded file' });
+
+/**
+ * The request of POST /api/vision/analyze and analyzeImage: task, provider, and the image as base64
+ * text (blank text is none) or an uploaded file. Fields only: analyzeRequestSchema adds the rule
+ * that exactly one image is sent.
+ */
+export const analyzeFields = z.object({
+  task: oneOf(VISION_TASKS).default('all').describe('ocr: the text; describe: caption and labels; all: both'),
+  provider: oneOf(PROVIDER_CHOICES).default('auto').describe('auto tries the configured providers in order, then the local one'),
+  image_data: z
+    .string({ error: 'expected a string' })
+    .transform((value) => (value.trim() === '' ? undefined : value))
+    .optional()
+    .describe(`the image base64-encoded, optionally as a data: URI (${FORMAT_LIST})`),
+  image_file: imageFile.optional().describe('the image file'),
+});
+
+/** Exactly one image: base64 text or an uploaded file. */
+export const analyzeRequestSchema = analyzeFields.superRefine((request, ctx) => {
+  if (request.image_data === undefined && !request.image_file) ctx.addIssue({ code: 'custom', path: ['image_data'], message: 'image_data or image_file is required' });
+  else if (request.image_data !== undefined && request.image_file) ctx.addIssue({ code: 'custom', path: ['image_data'], message: 'send either image_data or image_file, not both' });
+});
+
+/**
+ * POST /api/ocr (legacy, spec "Versioning"): the same request with task ocr only, and the file also
+ * under the name `file` (one file: image_file or file). The service reads it as analyzeRequestSchema.
+ */
+export const ocrRequestSchema = analyzeFields
+  .extend({
+    task: z.literal('ocr', { error: '/api/ocr only reads text (task ocr); use /api/vision/analyze for describe or all' }).optional().describe('ocr only (the default)'),
+    image_file: imageFile.optional().describe('the image file (multipart/form-data)'),
+    file: imageFile.optional().describe('the image file, instead of image_file (multipart/form-data)'),
+  })
+  .superRefine((request, ctx) => {
+    if (request.image_file && request.file) ctx.addIssue({ code: 'custom', path: ['file'], message: 'send one file, in image_file or file' });
+  });
 
 const DATA_PREFIX = /^data:([a-z0-9.+/-]*)((?:;[a-z0-9_.+-]+=[a-z0-9_.+"-]+)*)(;base64)?,/i;
 

@@ -7,13 +7,12 @@
 // captured only when the provider answered, released otherwise. In auto mode the external providers
 // are tried only while the account can pay, else the local one answers (free); a named external
 // provider the account cannot pay for is a 402 before any work.
-import { z } from 'zod';
 import type { Config } from '../../config.js';
 import type { Logger } from '../../platform/logger.js';
 import { AppError, InvalidInput, PayloadTooLarge, Unavailable } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
-import { decodeBase64, forUpload, inspectImage } from './vision.input.js';
-import { PROVIDER_CHOICES, VISION_TASKS, type InspectedImage, type ProviderChoice, type ProviderName, type VisionResult, type VisionTask } from './vision.types.js';
+import { analyzeFields, analyzeRequestSchema, decodeBase64, forUpload, inspectImage } from './vision.input.js';
+import type { InspectedImage, ProviderChoice, ProviderName, VisionResult, VisionTask } from './vision.types.js';
 import { ProviderError, type VisionProvider } from './providers/provider.js';
 import { OpenAiProvider } from './providers/openai.provider.js';
 import { GoogleVisionProvider } from './providers/google-vision.provider.js';
@@ -63,10 +62,7 @@ const KEY_VARIABLES: Record<Exclude<ProviderName, 'local'>, string> = {
   ocr_space: 'VISION_OCR_SPACE_API_KEY',
 };
 
-const choiceSchema = z.object({
-  task: z.enum(VISION_TASKS, { error: `expected one of ${VISION_TASKS.join(', ')}` }).default('all'),
-  provider: z.enum(PROVIDER_CHOICES, { error: `expected one of ${PROVIDER_CHOICES.join(', ')}` }).default('auto'),
-});
+const choiceSchema = analyzeFields.pick({ task: true, provider: true });
 
 export class VisionService {
   private readonly external = new Map<ProviderName, VisionProvider>();
@@ -142,26 +138,26 @@ export class VisionService {
   }
 
   /** The request form of REST and GraphQL: exactly one of image_data (base64) and image_file. */
-  async analyzeRequest(request: AnalyzeRequest, names: { file?: string; payer?: number } = {}): Promise<TimedVisionResult> {
-    const fileField = names.file ?? 'image_file';
-    // Task and provider first: a wrong one is refused before the image is read.
-    const choice = parseInput(choiceSchema, { task: blankToUndefined(request.task), provider: blankToUndefined(request.provider) });
-    this.chain(choice.provider, choice.task);
-    const data = blankToUndefined(request.image_data);
-    const file = request.image_file ?? undefined;
-    if (data === undefined && !file) throw new InvalidInput(`image_data or ${fileField} is required`, 'image_data');
-    if (data !== undefined && file) throw new InvalidInput(`send either image_data or ${fileField}, not both`, 'image_data');
+  async analyzeRequest(request: AnalyzeRequest, options: { payer?: number } = {}): Promise<TimedVisionResult> {
+    const valid = parseInput(analyzeRequestSchema, {
+      task: request.task ?? undefined,
+      provider: request.provider ?? undefined,
+      image_data: request.image_data ?? undefined,
+      image_file: await standardFile(request.image_file),
+    });
+    // Task and provider before the image: a provider that cannot serve is refused before the image is read.
+    this.chain(valid.provider, valid.task);
     let image: Buffer;
     let field: string;
-    if (file) {
-      field = fileField;
-      if (file.size > this.limits.maxBytes) throw new PayloadTooLarge(`${field}: the image is larger than the limit of ${this.limits.maxBytes} bytes`);
-      image = Buffer.from(await file.arrayBuffer());
+    if (valid.image_file) {
+      field = 'image_file';
+      if (valid.image_file.size > this.limits.maxBytes) throw new PayloadTooLarge(`${field}: the image is larger than the limit of ${this.limits.maxBytes} bytes`);
+      image = Buffer.from(await valid.image_file.arrayBuffer());
     } else {
       field = 'image_data';
-      image = decodeBase64(data!, field);
+      image = decodeBase64(valid.image_data!, field);
     }
-    const result = await this.analyze({ image, task: choice.task, provider: choice.provider, field, payer: names.payer });
+    const result = await this.analyze({ image, task: valid.task, provider: valid.provider, field, payer: options.payer });
     return { ...result, timestamp: Date.now() / 1000 };
   }
 
@@ -222,6 +218,11 @@ export class VisionService {
   }
 }
 
-function blankToUndefined(value: string | null | undefined): string | undefined {
-  return value === null || value === undefined || value.trim() === '' ? undefined : value;
+/**
+ * A GraphQL upload arrives as the server's own File class (yoga's), which the schema's z.file() does
+ * not take for a file: the same bytes as Node's standard File. REST uploads are standard already.
+ */
+async function standardFile(file: Pick<File, 'arrayBuffer' | 'name' | 'type'> | null | undefined): Promise<File | undefined> {
+  if (!file || file instanceof File) return file ?? undefined;
+  return new File([await file.arrayBuffer()], file.name, { type: file.type });
 }

@@ -39,7 +39,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPGlite(dir?: string): Promise<Database> {
-  if (dir) mkdirSync(dir, { recursive: true });
+  if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
   const pglite = await PGlite.create(dir ? join(dir) : undefined);
   let statements = 0;
   for (const method of ['query', 'exec'] as const) {
@@ -80,7 +80,10 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
   // random_page_cost 1.1 (PostgreSQL's default of 4 assumes spinning disks): without it the planner
   // prefers a sequential scan to the full-text GIN index and library search gets 4x slower.
   const options = [`-c random_page_cost=1.1`, schema ? `-c search_path=${quoteIdent(schema)}` : ''].filter(Boolean).join(' ');
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 10, options });
+  // A connection that cannot be made within 15 s, or a query a frozen server never answers within
+  // 30 s, fails the request (503) instead of holding it forever. (15 s, not less: a busy server can
+  // be slow to hand out a connection, and a job's final write must not fail for that.)
+  const pool = new pg.Pool({ connectionString: url.toString(), max: 10, options, connectionTimeoutMillis: 15_000, query_timeout: 30_000 });
   // An idle connection the server closes (restart, failover) must not crash the process: the pool
   // drops it and opens a new one on the next query.
   pool.on('error', () => {});

@@ -53,6 +53,24 @@ export function isIpLiteral(host: string): boolean {
   return net.isIP(unbracket(host)) !== 0;
 }
 
+/** Names that always mean this machine (RFC 6761), judged as loopback without asking DNS. */
+function isLoopbackName(host: string): boolean {
+  const name = host.toLowerCase().replace(/\.$/, '');
+  return name === 'localhost' || name.endsWith('.localhost');
+}
+
+/**
+ * Why a URL's host must not be reached, judged without the network: an IP literal by its address,
+ * a localhost name as loopback. Null when only a DNS answer can tell (judged when connecting).
+ * Callers refuse such a URL at request time, with a 400, before any job or row exists.
+ */
+export function hostRefusal(hostname: string, allowPrivate: PrivateAddressAllowance = false): string | null {
+  if (isIpLiteral(hostname)) return addressRefusal(hostname, allowPrivate);
+  if (!isLoopbackName(hostname)) return null;
+  const reachable = ['127.0.0.1', '::1'].some((loopback) => addressRefusal(loopback, allowPrivate) === null);
+  return reachable ? null : `${hostname} names this machine (a loopback address)`;
+}
+
 /** Why `address` must not be connected to, as "ADDRESS is a private address"; null when it may. */
 export function addressRefusal(address: string, allowPrivate: PrivateAddressAllowance = false): string | null {
   const text = unbracket(address);

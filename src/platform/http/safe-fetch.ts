@@ -12,7 +12,7 @@
 import { Readable } from 'node:stream';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { AppError } from '../errors.js';
-import { AddressRefused, addressRefusal, createGuardedLookup, isIpLiteral, type PrivateAddressAllowance } from './address-policy.js';
+import { AddressRefused, addressRefusal, createGuardedLookup, hostRefusal, isIpLiteral, type PrivateAddressAllowance } from './address-policy.js';
 
 export interface SafeFetchOptions {
   /**
@@ -35,6 +35,8 @@ export interface FetchRequest {
   timeoutMs?: number;
   maxBytes?: number;
   maxRedirects?: number;
+  /** Aborted when the caller no longer wants the answer (a stopped job): the request and its body stop at once. */
+  signal?: AbortSignal;
 }
 
 export interface FetchedResponse {
@@ -139,13 +141,17 @@ export class SafeFetcher {
 
     const controller = new AbortController();
     let limitedBody: Readable | undefined;
-    const timer = setTimeout(() => {
-      const timedOut = new FetchFailed(describe(url), `timed out after ${timeoutMs} ms`);
+    const stop = (reason: AppError) => {
       // A body nobody listens to would turn the error into an uncaught exception; close it quietly.
       // Destroying it first also means the abort below finds nothing left to report on it.
-      if (limitedBody) limitedBody.destroy(limitedBody.listenerCount('error') > 0 ? timedOut : undefined);
-      controller.abort(timedOut);
-    }, timeoutMs);
+      if (limitedBody) limitedBody.destroy(limitedBody.listenerCount('error') > 0 ? reason : undefined);
+      controller.abort(reason);
+    };
+    const timer = setTimeout(() => stop(new FetchFailed(describe(url), `timed out after ${timeoutMs} ms`)), timeoutMs);
+    const callerStopped = () => stop(new FetchFailed(describe(url), 'the request was cancelled'));
+    const forgetCaller = () => request.signal?.removeEventListener('abort', callerStopped);
+    if (request.signal?.aborted) callerStopped();
+    else request.signal?.addEventListener('abort', callerStopped, { once: true });
 
     try {
       for (;;) {
@@ -196,7 +202,10 @@ export class SafeFetcher {
           maxBytes,
           tooLarge: () => new FetchRefused(describe(finalUrl), tooLarge(maxBytes)),
           failed: (error) => fetchError(error, finalUrl, controller.signal),
-          settled: () => clearTimeout(timer),
+          settled: () => {
+            clearTimeout(timer);
+            forgetCaller();
+          },
         });
         return {
           url: url.href,
@@ -209,6 +218,7 @@ export class SafeFetcher {
       }
     } catch (error) {
       clearTimeout(timer);
+      forgetCaller();
       throw error;
     }
   }
@@ -223,11 +233,25 @@ export class SafeFetcher {
       throw new FetchRefused(`a ${url.protocol} URL`, 'only http: and https: URLs can be fetched');
     }
     if (url.username || url.password) throw new FetchRefused(describe(url), 'URLs with credentials (user:password@) are not allowed');
-    if (isIpLiteral(url.hostname)) {
-      const refusal = addressRefusal(url.hostname, this.allowPrivate);
-      if (refusal) throw new FetchRefused(describe(url), refusal);
-    }
+    const refusal = hostRefusal(url.hostname, this.allowPrivate);
+    if (refusal) throw new FetchRefused(describe(url), refusal);
     return url;
+  }
+
+  /**
+   * Why `input` would be refused, judged now without the network (scheme, credentials, an IP
+   * literal or a localhost name): for work that fetches later (a scrape job, a schedule), so the
+   * caller hears it as a 400 instead of a job that fails. Null when it may be tried.
+   */
+  refusal(input: string): string | null {
+    try {
+      this.checkedUrl(parseUrl(input));
+      return null;
+    } catch (error) {
+      if (error instanceof FetchRefused) return error.reason;
+      if (error instanceof AppError) return error.message;
+      throw error;
+    }
   }
 
   private requestHeaders(given: Record<string, string> = {}): Record<string, string> {

@@ -5,8 +5,17 @@
 import type { Queue, Worker } from 'bullmq';
 import type { Logger } from '../logger.js';
 import type { ClaimAndRun, JobQueue } from './job-queue.js';
+import { Unavailable } from '../errors.js';
 
 const QUEUE_NAME = 'image-service-jobs';
+/** How long an enqueue may wait for Redis before the caller hears 503. */
+const ENQUEUE_TIMEOUT_MS = 3_000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms)));
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
 
 export class BullMqQueue implements JobQueue {
   readonly kind = 'bullmq' as const;
@@ -19,11 +28,34 @@ export class BullMqQueue implements JobQueue {
     private readonly logger: Logger,
     private readonly options: { concurrency: number; prefix?: string },
   ) {
-    this.queue = import('bullmq').then(({ Queue }) => new Queue(QUEUE_NAME, { connection: connection(redisUrl), prefix: options.prefix }));
+    // The producer fails fast while Redis is away (no offline queue): a caller gets a 503 now, not
+    // an answer after Redis returns, by which time it has given up and would retry into a second job.
+    this.queue = import('bullmq').then(({ Queue }) => {
+      const queue = new Queue(QUEUE_NAME, { connection: { ...connection(redisUrl), enableOfflineQueue: false }, prefix: options.prefix });
+      queue.on('error', (error) => this.logger.warn({ err: error }, 'BullMQ queue connection error'));
+      return queue;
+    });
   }
 
   async enqueue(jobId: number): Promise<void> {
-    await (await this.queue).add('run', { jobId }, { removeOnComplete: true, removeOnFail: 1000 });
+    const queue = await this.queue;
+    try {
+      // A fresh connection is still connecting: wait for it, briefly.
+      await withTimeout(queue.waitUntilReady(), ENQUEUE_TIMEOUT_MS);
+      await withTimeout(queue.add('run', { jobId }, { removeOnComplete: true, removeOnFail: 1000 }), ENQUEUE_TIMEOUT_MS);
+    } catch (error) {
+      this.logger.warn({ err: error, jobId }, 'could not hand a job to the queue');
+      throw new Unavailable('the job queue (Redis) is unavailable: nothing was started; retry shortly');
+    }
+  }
+
+  async resendMissing(jobIds: number[]): Promise<number[]> {
+    if (jobIds.length === 0) return [];
+    const queue = await this.queue;
+    const held = new Set((await queue.getJobs(['waiting', 'active', 'delayed', 'prioritized'])).map((task) => (task?.data as { jobId?: number } | undefined)?.jobId));
+    const missing = jobIds.filter((id) => !held.has(id));
+    for (const id of missing) await this.enqueue(id);
+    return missing;
   }
 
   startWorkers(): void {
@@ -57,5 +89,7 @@ function connection(redisUrl: string) {
     db: url.pathname.length > 1 ? Number(url.pathname.slice(1)) : undefined,
     tls: url.protocol === 'rediss:' ? {} : undefined,
     maxRetriesPerRequest: null,
+    // Back within a second of Redis returning (ioredis's default waits up to 20 s between attempts).
+    retryStrategy: (attempt: number) => Math.min(attempt * 100, 1000),
   };
 }

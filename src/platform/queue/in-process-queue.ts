@@ -21,6 +21,11 @@ export class InProcessQueue implements JobQueue {
     this.wake();
   }
 
+  /** Nothing is lost here: the workers poll the database for queued rows. */
+  async resendMissing(): Promise<number[]> {
+    return [];
+  }
+
   startWorkers(): void {
     if (this.running) return;
     this.running = true;

@@ -5,6 +5,8 @@ export interface JobQueue {
   readonly kind: 'in-process' | 'bullmq';
   /** Tells the workers a job is waiting. */
   enqueue(jobId: number): Promise<void>;
+  /** Sends again the given queued jobs the queue holds no message for; returns their ids. */
+  resendMissing(jobIds: number[]): Promise<number[]>;
   /** Starts this process's workers (API processes may run none). */
   startWorkers(): void;
   stop(): Promise<void>;

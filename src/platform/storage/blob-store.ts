@@ -45,7 +45,7 @@ export interface BlobStore {
 /** A range that starts at or past the end of the blob; HTTP answers 416 with `Content-Range: bytes *\/size`. */
 export class RangeNotSatisfiable extends AppError {
   constructor(readonly size: number) {
-    super(`the requested range is not satisfiable: the blob has ${size} bytes`, 416, 'RANGE_NOT_SATISFIABLE');
+    super(`the requested range is not satisfiable: the blob has ${size} bytes`, 416, 'RANGE_NOT_SATISFIABLE', 'range', { 'Content-Range': `bytes */${size}` });
   }
 }
 

@@ -17,6 +17,10 @@ import { type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Conflict, InvalidInput } from '../errors.js';
+
+/** Stored files are the accounts' own: readable by the service's user only (umask cannot widen these). */
+const FILE_MODE = 0o600;
+const FOLDER_MODE = 0o700;
 import {
   assertSafeKey,
   assertSafePrefix,
@@ -60,7 +64,7 @@ export class LocalBlobStore implements BlobStore {
     const hash = createHash('sha256');
     let handle: FileHandle | undefined;
     try {
-      handle = await open(blobTemp, 'wx');
+      handle = await open(blobTemp, 'wx', FILE_MODE);
       if (Buffer.isBuffer(body)) {
         if (options.size !== undefined && body.length !== options.size) throw sizeMismatch(String(body.length), options.size);
         hash.update(body);
@@ -230,7 +234,7 @@ export class LocalBlobStore implements BlobStore {
     await this.assertInsideRoot(await deepestExisting(folder), key);
     for (let attempt = 0; ; attempt++) {
       try {
-        await mkdir(folder, { recursive: true });
+        await mkdir(folder, { recursive: true, mode: FOLDER_MODE });
         break;
       } catch (error) {
         if (errorCode(error) === 'ENOTDIR' || errorCode(error) === 'EEXIST') throw folderConflict(key);
@@ -252,7 +256,7 @@ export class LocalBlobStore implements BlobStore {
   }
 
   private rootRealPath(): Promise<string> {
-    this.realRoot ??= mkdir(this.root, { recursive: true }).then(() => realpath(this.root));
+    this.realRoot ??= mkdir(this.root, { recursive: true, mode: FOLDER_MODE }).then(() => realpath(this.root));
     // A failure (root not creatable) is not cached, so the next call tries again.
     this.realRoot.catch(() => (this.realRoot = undefined));
     return this.realRoot;
@@ -311,7 +315,7 @@ async function writeAll(handle: FileHandle, chunk: Buffer): Promise<void> {
 }
 
 async function writeNewFile(path: string, text: string): Promise<void> {
-  const handle = await open(path, 'wx');
+  const handle = await open(path, 'wx', FILE_MODE);
   try {
     await handle.writeFile(text);
   } finally {
