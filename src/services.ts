@@ -10,7 +10,7 @@ import { BullMqQueue } from './platform/queue/bullmq-queue.js';
 import { SafeFetcher } from './platform/http/safe-fetch.js';
 import { AuthService } from './modules/accounts/index.js';
 import { AccountsService } from './modules/accounts/index.js';
-import { QuotaService } from './modules/quota/index.js';
+import { AdmissionService, QuotaService } from './modules/quota/index.js';
 import { SubKeysService } from './modules/api-keys/index.js';
 import { JobsService } from './modules/jobs/index.js';
 import { JobRunner } from './modules/jobs/index.js';
@@ -42,6 +42,8 @@ export interface Services {
   adminToken: string;
   auth: AuthService;
   quota: QuotaService;
+  /** Authentication and quota of a request with a key, in one round trip for a key seen before. */
+  admission: AdmissionService;
   accounts: AccountsService;
   subKeys: SubKeysService;
   jobs: JobsService;
@@ -112,10 +114,11 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
           logger,
         })
       : inlineCrawler({ fetcher, blobs, logger, scrape: config.scrape, userAgent: config.fetch.userAgent, maxRedirects: config.fetch.maxRedirects });
-  jobRunner.register(SCRAPE_JOB_KIND, createScrapeHandler({ db, crawler, cacheSeconds: config.scrape.cacheSeconds, labeler }));
+  jobRunner.register(SCRAPE_JOB_KIND, createScrapeHandler({ db, blobs, crawler, cacheSeconds: config.scrape.cacheSeconds, labeler }));
   const signer = UrlSigner.fromConfig(config.dataDir, config.urlSigningKey);
   const media = new MediaService(db, blobs, { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels }, signer);
   const quota = new QuotaService(db, config.tiers);
+  const auth = new AuthService(db);
   const collections = new CollectionsService(db);
   media.useAutoTagger(async (image, accountId) => {
     const result = await vision.analyze({ image, task: 'all', payer: accountId });
@@ -130,8 +133,9 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     blobs,
     fetcher,
     adminToken,
-    auth: new AuthService(db),
+    auth,
     quota,
+    admission: new AdmissionService(db, auth, quota),
     accounts: new AccountsService(db, Object.keys(config.tiers)),
     subKeys: new SubKeysService(db, config.subKeysPerAccount, events),
     jobs,

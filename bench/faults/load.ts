@@ -1,8 +1,8 @@
 // A steady REST load for the fault scripts: a few clients in a loop, each request with a client
 // timeout (a request that outlives it counts as a hang), every answer recorded with when it was
 // sent and when it ended, so a script can cut the record into windows around a fault.
-import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
+import { withMarker } from '../image-markers.js';
 import { request, type Answer } from './common.js';
 import { sleep } from './infra.js';
 
@@ -22,15 +22,7 @@ export interface Op {
 export async function uniquePngFactory(): Promise<() => Buffer> {
   const base = await sharp({ create: { width: 48, height: 32, channels: 3, background: { r: 30, g: 120, b: 200 } } }).png().toBuffer();
   let n = 0;
-  return () => {
-    const data = Buffer.from(`Comment\0fault load ${process.pid} ${++n} ${Date.now()}`, 'latin1');
-    const typeAndData = Buffer.concat([Buffer.from('tEXt', 'latin1'), data]);
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typeAndData));
-    return Buffer.concat([base.subarray(0, base.length - 12), length, typeAndData, crc, base.subarray(base.length - 12)]);
-  };
+  return () => withMarker('png', base, `fault load ${process.pid} ${++n} ${Date.now()}`);
 }
 
 /** list, search, upload, a job poll (404) and the health check, with the key where they take one. */

@@ -20,7 +20,7 @@
 import { buildService, cleanUpAll, sleep, startPostgres, tempDir } from './infra.js';
 import { alive, initialKey, intEnv, NO_QUOTA, percentile, request, ROOT, startService, table, type LogRecord } from './common.js';
 import { describeAnswer, leaksInternals, restOps, startLoad, type Sample } from './load.js';
-import { appendFaultSection } from './report.js';
+import { byCount, publishFaultSection, verdict } from './report.js';
 
 const DOWN_MS = intEnv('FAULTS_PG_DOWN_MS', 8000);
 const CLIENTS = intEnv('FAULTS_CLIENTS', 6);
@@ -203,16 +203,13 @@ async function main(): Promise<void> {
     behind.set(kind, (behind.get(kind) ?? 0) + 1);
   }
   if (behind.size > 0) {
-    lines.push(`The errors behind the 500s, as the service logged them (type: end of message ×count): ${[...behind].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, c]) => `\`${k}\` ×${c}`).join('; ')}.`);
+    lines.push(`The errors behind the 500s, as the service logged them (type: end of message ×count): ${byCount(new Map([...behind].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([kind, count]) => [`\`${kind}\``, count])))}.`);
     lines.push('');
   }
-  if (problems.size > 0) lines.push(`What the service logged (warn/error ×count): ${[...problems].sort((a, b) => b[1] - a[1]).map(([m, c]) => `${m} ×${c}`).join('; ')}.`);
+  if (problems.size > 0) lines.push(`What the service logged (warn/error ×count): ${byCount(problems)}.`);
   lines.push('');
-  lines.push(`Verdict: ${defects.length === 0 ? '**every request during the outages ended in time with a clean 5xx JSON envelope, and the process recovered by itself**' : `**${defects.length} problem(s)**: ${defects.join('; ')}`}.`);
-  const markdown = lines.join('\n');
-  console.log(`\n${markdown}\n`);
-  appendFaultSection('postgres', markdown, 'npx tsx bench/faults/postgres-restart.ts');
-  if (defects.length > 0) process.exitCode = 1;
+  lines.push(verdict(defects, 'every request during the outages ended in time with a clean 5xx JSON envelope, and the process recovered by itself'));
+  publishFaultSection('postgres', lines.join('\n'), 'npx tsx bench/faults/postgres-restart.ts', defects);
 }
 
 try {

@@ -29,3 +29,23 @@ export function appendFaultSection(name: 'kill' | 'postgres' | 'redis', body: st
   ].join('\n');
   writeResultsSection(`faults-${name}`, `${header}\n${body.replace(/^### .*\n\n?/, '')}`);
 }
+
+/** Counted messages, most frequent first: "message ×count; ...". */
+export function byCount(counts: Map<string, number>): string {
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .map(([message, count]) => `${message} ×${count}`)
+    .join('; ');
+}
+
+/** The verdict sentence: what a clean run shows (and how, in `detail`), or the problems found. */
+export function verdict(defects: string[], clean: string, detail = ''): string {
+  return `Verdict: ${defects.length === 0 ? `**${clean}**${detail}` : `**${defects.length} problem(s)**: ${defects.join('; ')}`}.`;
+}
+
+/** Prints the section, writes it to bench/RESULTS.md, and fails the run when it found a problem. */
+export function publishFaultSection(name: 'kill' | 'postgres' | 'redis', markdown: string, command: string, defects: string[]): void {
+  console.log(`\n${markdown}\n`);
+  appendFaultSection(name, markdown, command);
+  if (defects.length > 0) process.exitCode = 1;
+}

@@ -31,8 +31,9 @@ export async function createContext(services: Services, credentials: Credentials
   let actor: Actor | null = null;
   let quotaHeaders: Record<string, string> = {};
   if (credentials.apiKey !== undefined) {
-    actor = await services.auth.authenticate(credentials.apiKey);
-    quotaHeaders = (await services.quota.consume(actor)).headers;
+    const admitted = await services.admission.admit(credentials.apiKey);
+    actor = admitted.actor;
+    quotaHeaders = admitted.headers;
   }
   const baseUrl = services.config.publicBaseUrl ?? credentials.origin ?? `http://localhost:${services.config.port}`;
   let refunded = false;

@@ -2,13 +2,11 @@
 // the scheduler: a due schedule runs exactly once even when ticks race, then moves forward, and a
 // failure between claiming a run and recording its job loses nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { LOCAL_FETCH, startTestApp, type TestApp } from '../helpers/app.js';
 import { waitForJob } from '../helpers/jobs.js';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site.js';
-import { loadConfig } from '../../src/config.js';
 import { nextOccurrence } from '../../src/modules/automation/schedule-time.js';
 
-const defaults = loadConfig({});
 const HOUR = 3_600_000;
 
 let t: TestApp;
@@ -17,7 +15,7 @@ let site: FixtureSite;
 beforeAll(async () => {
   site = await startFixtureSite();
   t = await startTestApp({
-    fetch: { ...defaults.fetch, allowPrivateAddresses: ['127.0.0.1'] },
+    fetch: LOCAL_FETCH,
     jobs: { concurrency: 2, leaseMs: 10_000, pollMs: 50 },
   });
 });

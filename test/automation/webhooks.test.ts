@@ -3,7 +3,7 @@
 // the customer's endpoint; http is allowed for it (WEBHOOK_ALLOW_HTTP) and retries wait milliseconds.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { LOCAL_FETCH, startTestApp, type TestApp } from '../helpers/app.js';
 import { waitForJob } from '../helpers/jobs.js';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site.js';
 import { loadConfig } from '../../src/config.js';
@@ -20,7 +20,7 @@ beforeAll(async () => {
   site = await startFixtureSite();
   receiver = await startReceiver();
   t = await startTestApp({
-    fetch: { ...defaults.fetch, allowPrivateAddresses: ['127.0.0.1'] },
+    fetch: LOCAL_FETCH,
     jobs: { concurrency: 2, leaseMs: 10_000, pollMs: 50 },
     webhooks: { ...defaults.webhooks, allowHttp: true, retryDelaysMs: RETRY_DELAYS, pollMs: 20, timeoutMs: 2_000 },
   });

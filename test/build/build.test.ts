@@ -16,6 +16,7 @@ import { childProcesses, sampleProcessTree, startServiceProcess, type ServicePro
 import WebSocket from 'ws';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const ADMIN_TOKEN = `build-test-admin-${randomBytes(12).toString('hex')}`;
 const redisUrl = process.env.REDIS_URL;
 const distributed = usePostgres && Boolean(redisUrl);
 
@@ -27,6 +28,7 @@ let site: FixtureSite;
 let dropDatabase = async () => {};
 let base: string;
 let key: string;
+let apiEnv: Record<string, string>;
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name));
@@ -40,13 +42,16 @@ beforeAll(async () => {
   const env: Record<string, string> = {
     NODE_ENV: 'development', // GraphiQL is served outside production
     LOG_LEVEL: 'info',
+    ADMIN_TOKEN,
+    TIERS: JSON.stringify({ standard: { daily: 10_000, perMinute: 10_000 } }), // the default 60 a minute is too few for these tests
     DATA_DIR: dataDir,
     FETCH_ALLOW_PRIVATE: '127.0.0.1',
     SCRAPE_HOST_DELAY_MS: '0',
     ...(database.url ? { DATABASE_URL: database.url } : {}),
     ...(distributed ? { REDIS_URL: redisUrl!, REDIS_PREFIX: `build-test-${randomBytes(4).toString('hex')}` } : {}),
   };
-  const api = await startServiceProcess('main', { ...env, HOST: '127.0.0.1', PORT: '0', ...(distributed ? { RUN_WORKERS: 'false' } : {}) }, 'service started', distDir);
+  apiEnv = { ...env, HOST: '127.0.0.1', PORT: '0', ...(distributed ? { RUN_WORKERS: 'false' } : {}) };
+  const api = await startServiceProcess('main', apiEnv, 'service started', distDir);
   processes.push(api.process);
   if (distributed) processes.push((await startServiceProcess('worker', env, 'worker started', distDir)).process);
   base = String(api.ready.url);
@@ -182,6 +187,36 @@ describe(`the built service${distributed ? ' (API process + worker process, Post
     const file = await fetch(files[0]!.download_url, { headers: { 'X-API-Key': key } });
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toMatch(/^(image|video|application)\//);
+  });
+
+  // Each process remembers the keys it verified; the key's state is read again with every request.
+  it.runIf(usePostgres)('refuses a sub-key revoked in another API process at once, and a rotated master key too', async () => {
+    const other = await startServiceProcess('main', { ...apiEnv, RUN_WORKERS: 'false' }, 'service started', distDir);
+    processes.push(other.process);
+    const otherBase = String(other.ready.url);
+    const call = (at: string, path: string, apiKey: string, method = 'GET') => fetch(`${at}${path}`, { method, headers: { 'X-API-Key': apiKey } });
+    for (let round = 0; round < 10; round++) {
+      const created = await fetch(`${base}/api/platform/sub-keys`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify({ label: `round ${round}`, scopes: 'media' }) });
+      expect(created.status).toBe(201);
+      const subKey = ((await created.json()) as { sub_key: string }).sub_key;
+      // Both processes have verified and remembered it.
+      expect((await call(otherBase, '/api/media/list', subKey)).status).toBe(200);
+      expect((await call(base, '/api/media/list', subKey)).status).toBe(200);
+      expect((await call(base, `/api/platform/sub-keys/${subKey.slice(0, 12)}/revoke`, key, 'POST')).status).toBe(200);
+      const refused = await call(otherBase, '/api/media/list', subKey);
+      expect(refused.status).toBe(401);
+      expect(await refused.json()).toMatchObject({ error: 'this sub-key has been revoked' });
+    }
+    // A master key rotated through one process no longer works in the other.
+    const account = await fetch(`${otherBase}/api/media/list`, { headers: { 'X-API-Key': key } });
+    expect(account.status).toBe(200);
+    const { handle } = JSON.parse(readFileSync(join(dataDir, 'initial-account.json'), 'utf8')) as { handle: string };
+    const rotated = await fetch(`${base}/api/admin/accounts/${handle}/rotate-key`, { method: 'POST', headers: { 'X-Admin-Token': ADMIN_TOKEN } });
+    expect(rotated.status, await rotated.clone().text()).toBe(200);
+    const refused = await call(otherBase, '/api/media/list', key);
+    expect(refused.status).toBe(401);
+    key = ((await rotated.json()) as { api_key: string }).api_key;
+    expect((await call(otherBase, '/api/media/list', key)).status).toBe(200);
   });
 
   it('stops cleanly on SIGTERM', async () => {

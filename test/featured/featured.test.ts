@@ -4,8 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { loadConfig } from '../../src/config.js';
+import { LOCAL_FETCH, startTestApp, type TestApp } from '../helpers/app.js';
 
 const fixtures = join(import.meta.dirname, '..', 'fixtures', 'featured');
 let t: TestApp;
@@ -27,8 +26,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const defaults = loadConfig({});
-  t = await startTestApp({ fetch: { ...defaults.fetch, allowPrivateAddresses: ['127.0.0.1'] } });
+  t = await startTestApp({ fetch: LOCAL_FETCH });
 });
 afterAll(async () => {
   await t.stop();

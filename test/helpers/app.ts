@@ -14,6 +14,10 @@ export const TEST_TIERS = {
   tiny: { daily: 3, perMinute: 100 },
   bursty: { daily: 1000, perMinute: 2 },
 };
+/** Fetching allowed from 127.0.0.1, where the tests' fixture sites listen. */
+export const LOCAL_FETCH: Config['fetch'] = { ...loadConfig({}).fetch, allowPrivateAddresses: ['127.0.0.1'] };
+/** One job at a time, polled often, so a test sees a job move without waiting long. */
+export const QUICK_JOBS: Config['jobs'] = { concurrency: 1, leaseMs: 10_000, pollMs: 50 };
 
 export interface TestResponse {
   status: number;

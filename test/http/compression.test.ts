@@ -4,10 +4,9 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { QUICK_JOBS, LOCAL_FETCH, startTestApp, type TestApp } from '../helpers/app.js';
 import { waitForJob } from '../helpers/jobs.js';
 import { startPhotoSite, type PhotoSite } from '../helpers/photo-site.js';
-import { loadConfig } from '../../src/config.js';
 
 interface RawResponse {
   status: number;
@@ -34,15 +33,14 @@ let t: TestApp;
 let site: PhotoSite;
 let siteUrl: string;
 let png: Buffer;
-const defaults = loadConfig({});
 
 beforeAll(async () => {
   site = await startPhotoSite();
   siteUrl = site.url;
   png = site.png;
   t = await startTestApp({
-    fetch: { ...defaults.fetch, allowPrivateAddresses: ['127.0.0.1'] },
-    jobs: { concurrency: 1, leaseMs: 10_000, pollMs: 50 },
+    fetch: LOCAL_FETCH,
+    jobs: QUICK_JOBS,
   });
 });
 afterAll(async () => {

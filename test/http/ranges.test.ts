@@ -4,10 +4,9 @@
 // file; a stored video, thumbnails and transformations too; the ZIP answers 200 without ranges.
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { QUICK_JOBS, LOCAL_FETCH, startTestApp, type TestApp } from '../helpers/app.js';
 import { waitForJob } from '../helpers/jobs.js';
 import { startPhotoSite, type PhotoSite } from '../helpers/photo-site.js';
-import { loadConfig } from '../../src/config.js';
 
 let t: TestApp;
 let site: PhotoSite;
@@ -32,8 +31,7 @@ beforeAll(async () => {
   site = await startPhotoSite();
   png = site.png;
   const siteUrl = site.url;
-  const defaults = loadConfig({});
-  t = await startTestApp({ fetch: { ...defaults.fetch, allowPrivateAddresses: ['127.0.0.1'] }, jobs: { concurrency: 1, leaseMs: 10_000, pollMs: 50 } });
+  t = await startTestApp({ fetch: LOCAL_FETCH, jobs: QUICK_JOBS });
 
   const actor = await t.app.services.auth.authenticate(t.ownerKey);
   const { media } = await t.app.services.media.ingest(actor, { body: png, filename: 'noise.png' });

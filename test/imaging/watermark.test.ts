@@ -5,8 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
-import { startTestApp, type TestApp } from '../helpers/app.js';
-import { loadConfig } from '../../src/config.js';
+import { LOCAL_FETCH, startTestApp, type TestApp } from '../helpers/app.js';
 
 const BLUE = [0, 0, 255];
 const RED = [255, 0, 0];
@@ -85,9 +84,8 @@ function near(actual: number[], expected: number[], tolerance = 3): boolean {
 
 beforeAll(async () => {
   await startFixture();
-  const defaults = loadConfig({});
   t = await startTestApp({
-    fetch: { ...defaults.fetch, allowPrivateAddresses: ['127.0.0.1'] },
+    fetch: LOCAL_FETCH,
     watermark: { maxBytes: 256 * 1024, maxPixels: 1_000_000 },
   });
   const account = await t.createAccount('marker');

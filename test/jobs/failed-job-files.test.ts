@@ -2,13 +2,17 @@
 // its asset rows go as it becomes failed (JobsService.fail), whether its crawl died under it or it
 // was given up after interruptions, and also when the first try at it stopped half-way. A
 // completed job keeps its files.
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { QUICK_JOBS, LOCAL_FETCH, startTestApp, type TestApp } from '../helpers/app.js';
 import { waitForJob } from '../helpers/jobs.js';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site.js';
 import { loadConfig } from '../../src/config.js';
 import { jobFilesPrefix } from '../../src/modules/jobs/jobs.service.js';
 import type { CrawlProcessPool } from '../../src/modules/scrape/crawl-process-pool.js';
+import { LocalBlobStore } from '../../src/platform/storage/local-blob-store.js';
 
 const defaults = loadConfig({});
 let site: FixtureSite;
@@ -36,9 +40,9 @@ describe('a scrape job that fails after storing files', () => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({
-      fetch: { ...defaults.fetch, allowPrivateAddresses: ['127.0.0.1'] },
+      fetch: LOCAL_FETCH,
       scrape: { ...defaults.scrape, hostDelayMs: 0 },
-      jobs: { concurrency: 1, leaseMs: 10_000, pollMs: 50 },
+      jobs: QUICK_JOBS,
     });
   });
   afterAll(() => t.stop());
@@ -85,11 +89,43 @@ describe('a scrape job that fails after storing files', () => {
   });
 });
 
+describe('a job run again after an interruption', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp({ fetch: LOCAL_FETCH, scrape: { ...defaults.scrape, hostDelayMs: 0 }, jobs: QUICK_JOBS });
+  });
+  afterAll(() => t.stop());
+
+  it('starts clean: what the cut-short try stored, and the temp files of its unfinished writes, are gone', async () => {
+    const { db, blobs } = t.app.services;
+    const owner = await db.prisma.account.findUniqueOrThrow({ where: { handle: 'owner' } });
+    // Its first worker died while it was processing: the lease ran out.
+    const job = await db.prisma.job.create({
+      data: { accountId: owner.id, kind: 'scrape', input: { url: `${site.url}/gallery/1`, force: true }, state: 'processing', attempts: 1, leaseOwner: 'dead-worker', leaseExpiresAt: new Date(Date.now() - 1000) },
+    });
+    const png = site.images.get('/img/page1.png')!;
+    const stale = `${jobFilesPrefix(job.id)}no-longer-on-the-site.png`;
+    await blobs.put(stale, png, { contentType: 'image/png' });
+    const temp = blobs instanceof LocalBlobStore ? join(blobs.root, `${jobFilesPrefix(job.id)}cut-short.png~0123456789ab.tmp`) : null;
+    if (temp) await writeFile(temp, 'half a file');
+    expect(await t.app.services.jobs.recoverExpired()).toEqual([job.id]);
+
+    const done = await waitForJob(t, t.ownerKey, job.id);
+    expect(done.body.status).toBe('completed');
+    const keys = await storedKeys(t, job.id);
+    expect(keys).not.toContain(stale);
+    const rows = await db.prisma.asset.findMany({ where: { jobId: job.id }, select: { storageKey: true } });
+    expect(rows.length).toBeGreaterThan(0);
+    expect(keys.sort()).toEqual(rows.map((row) => row.storageKey).sort());
+    if (temp) expect(existsSync(temp)).toBe(false);
+  });
+});
+
 describe('a job given up after interruptions', () => {
   let t: TestApp;
   beforeAll(async () => {
     // No workers, so no recovery runs but the test's own.
-    t = await startTestApp({ runWorkers: false, jobs: { concurrency: 1, leaseMs: 10_000, pollMs: 50 } });
+    t = await startTestApp({ runWorkers: false, jobs: QUICK_JOBS });
   });
   afterAll(() => t.stop());
 

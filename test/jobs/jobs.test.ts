@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, startTestApp, TEST_TIERS, type TestApp } from '../helpers/app.js';
+import { QUICK_JOBS, LOCAL_FETCH, ADMIN_TOKEN, startTestApp, TEST_TIERS, type TestApp } from '../helpers/app.js';
 import { createTestDatabase } from '../helpers/database.js';
 import { waitForJob } from '../helpers/jobs.js';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site.js';
@@ -15,8 +15,6 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/platform/logger.js';
 
 let site: FixtureSite;
-const defaults = loadConfig({});
-const fetchConfig = { ...defaults.fetch, allowPrivateAddresses: ['127.0.0.1'] };
 
 beforeAll(async () => {
   site = await startFixtureSite();
@@ -26,7 +24,7 @@ afterAll(() => site.close());
 describe('jobUpdated subscription', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ fetch: fetchConfig, jobs: { concurrency: 1, leaseMs: 10_000, pollMs: 50 } });
+    t = await startTestApp({ fetch: LOCAL_FETCH, jobs: QUICK_JOBS });
   });
   afterAll(() => t.stop());
 
@@ -112,7 +110,7 @@ describe('restarts', () => {
     });
     return loadConfig(
       { NODE_ENV: 'test', DATA_DIR: dir, LOG_LEVEL: 'silent', ADMIN_TOKEN },
-      { databaseUrl: database.url, tiers: TEST_TIERS, fetch: fetchConfig, jobs: { concurrency: 1, leaseMs: 500, pollMs: 50 } },
+      { databaseUrl: database.url, tiers: TEST_TIERS, fetch: LOCAL_FETCH, jobs: { concurrency: 1, leaseMs: 500, pollMs: 50 } },
     );
   }
 

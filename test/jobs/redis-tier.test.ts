@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, startTestApp, TEST_TIERS, type TestApp } from '../helpers/app.js';
+import { LOCAL_FETCH, ADMIN_TOKEN, startTestApp, TEST_TIERS, type TestApp } from '../helpers/app.js';
 import { createTestDatabase, usePostgres } from '../helpers/database.js';
 import { waitForJob } from '../helpers/jobs.js';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site.js';
@@ -17,8 +17,6 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/platform/logger.js';
 
 const redisUrl = process.env.REDIS_URL;
-const defaults = loadConfig({});
-const fetchConfig = { ...defaults.fetch, allowPrivateAddresses: ['127.0.0.1'] };
 let site: FixtureSite;
 
 beforeAll(async () => {
@@ -42,7 +40,7 @@ describe.runIf(redisUrl)('with REDIS_URL', () => {
   describe('one process', () => {
     let t: TestApp;
     beforeAll(async () => {
-      t = await startTestApp({ redisUrl, redisPrefix: `test-${randomBytes(4).toString('hex')}`, fetch: fetchConfig });
+      t = await startTestApp({ redisUrl, redisPrefix: `test-${randomBytes(4).toString('hex')}`, fetch: LOCAL_FETCH });
     });
     afterAll(() => t.stop());
 
@@ -71,7 +69,7 @@ describe.runIf(redisUrl)('with REDIS_URL', () => {
       });
       const config = loadConfig(
         { NODE_ENV: 'test', DATA_DIR: dir, LOG_LEVEL: 'silent', ADMIN_TOKEN },
-        { databaseUrl: database.url, redisUrl, redisPrefix: `test-${randomBytes(4).toString('hex')}`, tiers: TEST_TIERS, fetch: fetchConfig },
+        { databaseUrl: database.url, redisUrl, redisPrefix: `test-${randomBytes(4).toString('hex')}`, tiers: TEST_TIERS, fetch: LOCAL_FETCH },
       );
       const logger = createLogger('silent');
       const api = await buildApp({ ...config, runWorkers: false }, { logger });

@@ -286,6 +286,23 @@ describe('LocalBlobStore on disk', () => {
     await expect(readdir(join(root, 'side'))).rejects.toMatchObject({ code: 'ENOENT' }); // the emptied folder is pruned
   });
 
+  it('deletes under a prefix what puts cut short by a crash left there, and nothing outside it', async () => {
+    await store.put('cut/12/kept.jpg', Buffer.from('a'), { contentType: 'image/jpeg' });
+    await store.put('cut/13/other.jpg', Buffer.from('b'), { contentType: 'image/jpeg' });
+    // A temp file of each of a put's writes, and a sidecar renamed into place before its blob was.
+    await writeFile(join(root, 'cut/12/half.jpg~0123456789ab.tmp'), 'half');
+    await writeFile(join(root, 'cut/12/kept.jpg~ba9876543210.tmp'), '{}');
+    await writeFile(join(root, 'cut/12/lonely.jpg~meta.json'), '{}');
+    await writeFile(join(root, 'cut/13/half.jpg~0123456789ab.tmp'), 'half');
+    expect(await store.deletePrefix('cut/12/')).toBe(1);
+    await expect(readdir(join(root, 'cut/12'))).rejects.toMatchObject({ code: 'ENOENT' });
+    expect((await readdir(join(root, 'cut/13'))).sort()).toEqual(['half.jpg~0123456789ab.tmp', 'other.jpg', 'other.jpg~meta.json']);
+    // Only the blob's own leftovers: a name with a tilde that no put writes is not one of them.
+    await writeFile(join(root, 'cut/13/notes~draft.txt'), 'mine');
+    expect(await store.deletePrefix('cut/13/')).toBe(1);
+    expect(await readdir(join(root, 'cut/13'))).toEqual(['notes~draft.txt']);
+  });
+
   it('rebuilds the etag when the sidecar describes another file (a crash between the two renames)', async () => {
     await store.put('crash/a.txt', Buffer.from('old'), { contentType: 'text/plain' });
     await writeFile(join(root, 'crash', 'replacement'), 'new content');

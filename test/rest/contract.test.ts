@@ -9,10 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { match } from 'path-to-regexp';
 import { routes } from '../../rest-shim/routes.js';
 import type { AnyRoute } from '../../rest-shim/route.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { LOCAL_FETCH, startTestApp, type TestApp } from '../helpers/app.js';
 import { waitForJob } from '../helpers/jobs.js';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site.js';
-import { loadConfig } from '../../src/config.js';
 import { form, photo } from '../helpers/images.js';
 import { smallTextImageBase64 } from '../fixtures/vision/images.js';
 import { openApiChecker } from '../helpers/openapi.js';
@@ -287,8 +286,7 @@ let site: FixtureSite;
 let openApi: ReturnType<typeof openApiChecker>;
 beforeAll(async () => {
   site = await startFixtureSite();
-  const defaults = loadConfig({});
-  t = await startTestApp({ fetch: { ...defaults.fetch, allowPrivateAddresses: ['127.0.0.1'] }, jobs: { concurrency: 2, leaseMs: 10_000, pollMs: 50 } });
+  t = await startTestApp({ fetch: LOCAL_FETCH, jobs: { concurrency: 2, leaseMs: 10_000, pollMs: 50 } });
   openApi = openApiChecker((await t.request('GET', '/openapi.json')).body);
 });
 afterAll(async () => {

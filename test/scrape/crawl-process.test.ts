@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { QUICK_JOBS, LOCAL_FETCH, startTestApp, type TestApp } from '../helpers/app.js';
 import { waitForJob } from '../helpers/jobs.js';
 import { until } from '../helpers/until.js';
 import { loadConfig } from '../../src/config.js';
@@ -84,9 +84,9 @@ describe('scrape jobs in crawl processes', () => {
   const pool = () => t.app.services.crawler as CrawlProcessPool;
   beforeAll(async () => {
     t = await startTestApp({
-      fetch: { ...defaults.fetch, allowPrivateAddresses: ['127.0.0.1'] },
+      fetch: LOCAL_FETCH,
       scrape: { ...defaults.scrape, hostDelayMs: 0 },
-      jobs: { concurrency: 1, leaseMs: 10_000, pollMs: 50 },
+      jobs: QUICK_JOBS,
     });
   });
   afterAll(() => t.stop());
@@ -163,7 +163,7 @@ describe('the crawl process pool', () => {
   function newPool(options: { idleMs?: number; maxHeapMb?: number; hostConcurrency?: number } = {}): CrawlProcessPool {
     const pool = new CrawlProcessPool({
       settings: {
-        fetch: { ...defaults.fetch, allowPrivateAddresses: ['127.0.0.1'] },
+        fetch: LOCAL_FETCH,
         scrape: { ...defaults.scrape, hostDelayMs: 0, hostConcurrency: options.hostConcurrency ?? 4, maxPageBytes: 20 * 1024 * 1024 },
         dataDir,
         logLevel: 'silent',

@@ -2,7 +2,7 @@
 // pages in flight at once and with links that redirect (every hop is a request the site answers).
 // Counted where it matters, on the fixture site's side.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { QUICK_JOBS, LOCAL_FETCH, startTestApp, type TestApp } from '../helpers/app.js';
 import { waitForJob } from '../helpers/jobs.js';
 import { startFixtureSite, WIDE_LINKS, type FixtureSite } from '../fixtures/site.js';
 import { loadConfig } from '../../src/config.js';
@@ -27,10 +27,10 @@ describe.each(['inline', 'process'] as const)('SCRAPE_MAX_PAGES with SCRAPE_ISOL
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp({
-      fetch: { ...defaults.fetch, allowPrivateAddresses: ['127.0.0.1'] },
+      fetch: LOCAL_FETCH,
       // Four pages in flight at once, no delay between them.
       scrape: { ...defaults.scrape, maxPages: MAX_PAGES, hostConcurrency: 4, hostDelayMs: 0, isolation },
-      jobs: { concurrency: 1, leaseMs: 10_000, pollMs: 50 },
+      jobs: QUICK_JOBS,
     });
   });
   afterAll(() => t.stop());

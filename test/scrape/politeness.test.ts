@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { QUICK_JOBS, LOCAL_FETCH, startTestApp, type TestApp } from '../helpers/app.js';
 import { waitForJob } from '../helpers/jobs.js';
 import { until } from '../helpers/until.js';
 import { loadConfig } from '../../src/config.js';
@@ -55,11 +55,11 @@ function useSiteAndApp(imageDelayMs: number, politeness: { hostConcurrency: numb
   beforeAll(async () => {
     env.site = await startSite(imageDelayMs);
     env.t = await startTestApp({
-      fetch: { ...defaults.fetch, allowPrivateAddresses: ['127.0.0.1'] },
+      fetch: LOCAL_FETCH,
       // Inline: the tests watch the crawl through this process's fetcher and blob store. The crawl
       // code is the same one a crawl process runs (test/scrape/crawl-process.test.ts).
       scrape: { ...defaults.scrape, ...politeness, isolation: 'inline' },
-      jobs: { concurrency: 1, leaseMs: 10_000, pollMs: 50 },
+      jobs: QUICK_JOBS,
     });
   });
   afterAll(async () => {

@@ -1,6 +1,6 @@
 // POST /api/scrape end to end against the local fixture site.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { LOCAL_FETCH, startTestApp, type TestApp } from '../helpers/app.js';
 import { waitForJob } from '../helpers/jobs.js';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site.js';
 import { loadConfig } from '../../src/config.js';
@@ -247,7 +247,7 @@ describe('with S3-compatible storage', () => {
     const dir = mkdtempSync(join(tmpdir(), 'scrape-s3-'));
     const s3 = await startS3rver(dir, 'assets');
     const app = await startTestApp({
-      fetch: { ...defaults.fetch, allowPrivateAddresses: ['127.0.0.1'] },
+      fetch: LOCAL_FETCH,
       s3: { bucket: 'assets', endpoint: `http://127.0.0.1:${s3.port}`, region: 'us-east-1', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER', forcePathStyle: true, prefix: 'scrapes/' },
       jobs: { concurrency: 2, leaseMs: 10_000, pollMs: 50 },
     });

@@ -4,10 +4,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { LOCAL_FETCH, startTestApp, type TestApp } from '../helpers/app.js';
 import { countPrismaCalls } from '../helpers/prisma-calls.js';
 import { photo } from '../helpers/images.js';
-import { loadConfig } from '../../src/config.js';
 
 let t: TestApp;
 let server: Server;
@@ -42,7 +41,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  t = await startTestApp({ fetch: { ...loadConfig({}).fetch, allowPrivateAddresses: ['127.0.0.1'] } });
+  t = await startTestApp({ fetch: LOCAL_FETCH });
 });
 afterAll(async () => {
   await t.stop();

@@ -1,25 +1,34 @@
 // Turns a presented API key into an Actor, or refuses it with 401 (missing, unknown, revoked,
-// expired) or 403 (account inactive or suspended). One indexed query per request; no cache, so a
-// rotation or a revocation takes effect on the very next request on every process.
+// expired) or 403 (account inactive or suspended). The first request with a key reads its row by the
+// key's display prefix and compares digests; the verified actor is then remembered (bounded, by the
+// key's digest, never the key itself), so later requests skip that read. Remembering is not
+// trusting: every request reads the key's state again, inside the statement that counts it
+// (AdmissionService in the quota module), so a rotation, a revocation, an expiry or a suspension
+// refuses the very next request on every process, with no message between processes to wait for.
+import { LRUCache } from 'lru-cache';
 import type { Database } from '../../platform/database/database.js';
-import { Forbidden, Unauthenticated } from '../../platform/errors.js';
-import { DUMMY_HASH, displayPrefix, keyMatches, looksLikeKey } from './api-key.js';
+import { Forbidden, Unauthenticated, type AppError } from '../../platform/errors.js';
+import { DUMMY_HASH, displayPrefix, hashKey, keyMatches, looksLikeKey } from './api-key.js';
 import type { Actor } from './actor.js';
 import { SUB_KEY_SCOPES, isSubKeyScope } from '../api-keys/index.js';
 import { MISSING_KEY_MESSAGE } from '../access/index.js';
 
-interface KeyRow {
+/** A key's and its account's state, as the database has it now. */
+export interface KeyState {
+  revoked: boolean;
+  expires_at: Date | null;
+  status: string;
+  handle: string;
+  tier: string;
+  scopes: string[] | null;
+  credit_limit: number | null;
+}
+
+interface KeyRow extends KeyState {
   key_id: number;
   kind: 'master' | 'sub';
   secret_hash: string;
-  scopes: string[] | null;
-  credit_limit: number | null;
-  expires_at: Date | null;
-  revoked: boolean;
   account_id: number;
-  handle: string;
-  status: 'active' | 'inactive' | 'suspended';
-  tier: string;
 }
 
 const LOOKUP = `
@@ -29,8 +38,12 @@ SELECT k.id AS key_id, k.kind, k."secretHash" AS secret_hash, k.scopes, k."credi
 FROM "ApiKey" k JOIN "Account" a ON a.id = k."accountId"
 WHERE k.prefix = $1`;
 
+/** How many verified keys a process remembers (the least recently used go first). */
+const REMEMBERED_KEYS = 10_000;
 
 export class AuthService {
+  private readonly verified = new LRUCache<string, Actor>({ max: REMEMBERED_KEYS });
+
   constructor(private readonly db: Database) {}
 
   async authenticate(key: string | undefined, now = new Date()): Promise<Actor> {
@@ -39,23 +52,43 @@ export class AuthService {
     const row = rows[0];
     const matches = keyMatches(key, row?.secret_hash ?? DUMMY_HASH);
     if (!row || !matches) throw new Unauthenticated('invalid API key');
-    if (row.revoked) {
-      throw new Unauthenticated(row.kind === 'sub' ? 'this sub-key has been revoked' : 'this API key has been rotated and no longer works');
-    }
-    if (row.expires_at && row.expires_at <= now) {
-      throw new Unauthenticated(`this sub-key expired at ${row.expires_at.toISOString()}`);
-    }
-    if (row.status !== 'active') {
-      throw new Forbidden(`account @${row.handle} is ${row.status}; contact the service administrator`);
-    }
-    return {
-      accountId: row.account_id,
-      handle: row.handle,
-      tier: row.tier,
-      keyId: row.key_id,
-      keyKind: row.kind,
-      scopes: new Set(row.kind === 'master' ? SUB_KEY_SCOPES : (row.scopes ?? []).filter(isSubKeyScope)),
-      requestBudget: row.credit_limit,
-    };
+    const refusal = keyStateRefusal(row.kind, row, now);
+    if (refusal) throw refusal;
+    const actor = actorFrom({ accountId: row.account_id, keyId: row.key_id, keyKind: row.kind }, row);
+    this.verified.set(row.secret_hash, actor);
+    return actor;
   }
+
+  /** The actor of a key verified earlier (its state still to be checked), if this process remembers it. */
+  remembered(key: string | undefined): Actor | undefined {
+    return key && looksLikeKey(key) ? this.verified.get(hashKey(key)) : undefined;
+  }
+
+  /** Remembers the key's actor as its state now reads. */
+  remember(key: string, actor: Actor): void {
+    this.verified.set(hashKey(key), actor);
+  }
+
+  forget(key: string): void {
+    this.verified.delete(hashKey(key));
+  }
+}
+
+/** Why a key in this state may not be used now (401 or 403), or null when it may. */
+export function keyStateRefusal(kind: 'master' | 'sub', state: KeyState, now: Date): AppError | null {
+  if (state.revoked) return new Unauthenticated(kind === 'sub' ? 'this sub-key has been revoked' : 'this API key has been rotated and no longer works');
+  if (state.expires_at && state.expires_at <= now) return new Unauthenticated(`this sub-key expired at ${state.expires_at.toISOString()}`);
+  if (state.status !== 'active') return new Forbidden(`account @${state.handle} is ${state.status}; contact the service administrator`);
+  return null;
+}
+
+/** The actor of a key, from what never changes for it (ids and kind) and its current state. */
+export function actorFrom(key: Pick<Actor, 'accountId' | 'keyId' | 'keyKind'>, state: KeyState): Actor {
+  return {
+    ...key,
+    handle: state.handle,
+    tier: state.tier,
+    scopes: new Set(key.keyKind === 'master' ? SUB_KEY_SCOPES : (state.scopes ?? []).filter(isSubKeyScope)),
+    requestBudget: state.credit_limit,
+  };
 }

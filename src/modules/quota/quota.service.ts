@@ -15,7 +15,7 @@ const MINUTE_MS = 60_000;
 /** Lifetime counters (sub-key credit) use one fixed window. */
 const FOREVER = new Date(0);
 
-interface Counter {
+export interface Counter {
   key: string;
   windowStart: Date;
   /** Undefined for lifetime counters. */
@@ -48,9 +48,16 @@ export class QuotaService {
     const counters = this.countersFor(actor, now);
     const rows = await this.db.query<{ counts: number[]; refused_at: number }>(
       'SELECT counts, refused_at FROM consume_quota($1::text[], $2::timestamp(3)[], $3::int[])',
-      [counters.map((c) => c.key), counters.map((c) => c.windowStart.toISOString()), counters.map((c) => c.limit)],
+      counterParameters(counters),
     );
-    const { counts, refused_at: refusedAt } = rows[0]!;
+    return this.judge(counters, rows[0]!.counts, rows[0]!.refused_at, now);
+  }
+
+  /**
+   * The answer to consume_quota's result for these counters: the RateLimit headers, or 429 naming
+   * the limit that refused (`refusedAt`, 1-based; 0 when none did).
+   */
+  judge(counters: Counter[], counts: number[], refusedAt: number, now: Date): QuotaState {
     const headers = rateLimitHeaders(counters, counts, now);
     if (refusedAt > 0) {
       const refused = counters[refusedAt - 1]!;
@@ -128,7 +135,18 @@ export class QuotaService {
     return rows[0]?.swept ?? 0;
   }
 
-  private countersFor(actor: Actor, now: Date): Counter[] {
+  /** Gives back the unit a request took of each counter (it was counted under limits that had changed). */
+  async giveBackAll(counters: Counter[]): Promise<void> {
+    await this.db.query(
+      `UPDATE "UsageCounter" c SET "count" = c."count" - 1
+         FROM unnest($1::text[], $2::timestamp(3)[]) AS taken("key", "windowStart")
+        WHERE c."key" = taken."key" AND c."windowStart" = taken."windowStart" AND c."count" > 0`,
+      counterParameters(counters).slice(0, 2),
+    );
+  }
+
+  /** A request's counters for the actor, always in the order consume_quota relies on. */
+  countersFor(actor: Actor, now: Date): Counter[] {
     const limits = this.limitsFor(actor.tier);
     const day = windowOf(now, DAY_MS);
     const minute = windowOf(now, MINUTE_MS);
@@ -142,6 +160,11 @@ export class QuotaService {
     }
     return counters;
   }
+}
+
+/** consume_quota's parameters for these counters: keys, window starts, limits. */
+export function counterParameters(counters: Counter[]): [string[], string[], number[]] {
+  return [counters.map((c) => c.key), counters.map((c) => c.windowStart.toISOString()), counters.map((c) => c.limit)];
 }
 
 /** The start of the fixed window of this length that holds `now`. */

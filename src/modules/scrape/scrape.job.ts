@@ -3,6 +3,8 @@
 // the files the crawl stores. The crawl itself runs in a crawl process of its own by default
 // (crawl-process-pool.ts) or, with SCRAPE_ISOLATION=inline, right here (inlineCrawler).
 import type { Database } from '../../platform/database/database.js';
+import type { BlobStore } from '../../platform/storage/blob-store.js';
+import { jobFilesPrefix } from '../jobs/index.js';
 import type { JobHandler } from '../jobs/index.js';
 import type { Job, JobProgress } from '../jobs/index.js';
 import { crawl, type CrawlDependencies, type CrawlHooks } from './scrape.crawler.js';
@@ -22,6 +24,7 @@ export function inlineCrawler(deps: CrawlDependencies): Crawler {
 
 export interface ScrapeJobDependencies {
   db: Database;
+  blobs: BlobStore;
   crawler: Crawler;
   /** How long a completed scrape answers identical ones (0: never). */
   cacheSeconds: number;
@@ -29,14 +32,16 @@ export interface ScrapeJobDependencies {
   labeler: (image: Buffer, accountId: number) => Promise<string[]>;
 }
 
-export function createScrapeHandler({ db, crawler, cacheSeconds, labeler }: ScrapeJobDependencies): JobHandler {
+export function createScrapeHandler({ db, blobs, crawler, cacheSeconds, labeler }: ScrapeJobDependencies): JobHandler {
   return async (job, context) => {
     const input = scrapeInputSchema.parse(job.input);
     if (!input.force) {
       const cached = await answerFromCache(db, job, cacheSeconds);
       if (cached) return cached;
     }
-    // A job run again after a crash starts clean (its files are written again under the same keys).
+    // A job run again after a crash starts clean: the files and rows of the try that was cut short
+    // go first (with the temp files its unfinished writes left), as a site may have changed since.
+    if (job.attempts > 1) await blobs.deletePrefix(jobFilesPrefix(job.id));
     await db.prisma.asset.deleteMany({ where: { jobId: job.id } });
     return crawler.crawl(job.id, input, {
       signal: context.signal,

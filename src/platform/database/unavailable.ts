@@ -22,6 +22,8 @@ const CONNECTION_CODES = new Set([
   'P1017',
 ]);
 
+// Some failures reach us as text only: the pg pool's own errors ("Connection terminated", its connect
+// timeout) and Prisma's driver-adapter errors, which keep the driver's message but not its code.
 const CONNECTION_MESSAGES = /Connection terminated|Query read timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Can't reach database server|the database system is (shutting down|starting up|in recovery mode)|terminating connection due to administrator command|Connection closed/i;
 
 export const DATABASE_UNAVAILABLE_MESSAGE = 'the database is unavailable right now; retry shortly';

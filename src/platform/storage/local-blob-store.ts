@@ -134,6 +134,7 @@ export class LocalBlobStore implements BlobStore {
       await this.remove(key);
       deleted++;
     }
+    await this.removeLeftovers(prefix);
     return deleted;
   }
 
@@ -262,8 +263,26 @@ export class LocalBlobStore implements BlobStore {
     return this.realRoot;
   }
 
-  /** Keys starting with `prefix`, in byte order, read one folder at a time. */
-  private async *keys(prefix: string): AsyncGenerator<string> {
+  /**
+   * Temp files and lonely sidecars of blobs under `prefix`: what a put cut short by a crash leaves
+   * (no key names them, so nothing else would ever remove them). A put into the prefix that is
+   * still writing loses its temp file and fails, as it would have lost its blob a moment later.
+   */
+  private async removeLeftovers(prefix: string): Promise<void> {
+    for await (const key of this.keys(prefix, 'leftovers')) {
+      const path = join(this.root, key);
+      await unlink(path).catch((error: unknown) => {
+        if (!isMissing(error)) throw error;
+      });
+      await this.pruneEmptyFolders(dirname(path));
+    }
+  }
+
+  /**
+   * Keys starting with `prefix`, in byte order, read one folder at a time; or, for 'leftovers', the
+   * relative paths of the temp files and sidecars whose blob's key starts with it.
+   */
+  private async *keys(prefix: string, what: 'blobs' | 'leftovers' = 'blobs'): AsyncGenerator<string> {
     // Start in the deepest folder the prefix names in full: `jobs/12/a` starts in `jobs/12`.
     const slash = prefix.lastIndexOf('/');
     const folderKey = slash === -1 ? '' : prefix.slice(0, slash);
@@ -274,10 +293,10 @@ export class LocalBlobStore implements BlobStore {
     });
     if (real === null) return;
     await this.assertInsideRoot(real, prefix);
-    yield* this.walk(folder, folderKey, prefix);
+    yield* this.walk(folder, folderKey, prefix, what);
   }
 
-  private async *walk(folder: string, folderKey: string, prefix: string): AsyncGenerator<string> {
+  private async *walk(folder: string, folderKey: string, prefix: string, what: 'blobs' | 'leftovers'): AsyncGenerator<string> {
     let entries;
     try {
       entries = await readdir(folder, { withFileTypes: true });
@@ -290,14 +309,17 @@ export class LocalBlobStore implements BlobStore {
     const children = entries
       .filter((entry) => entry.isFile() || entry.isDirectory())
       .map((entry) => ({ key: folderKey ? `${folderKey}/${entry.name}` : entry.name, isFolder: entry.isDirectory() }))
-      .filter((child) => isSafeKey(child.key))
       .map((child) => ({ ...child, sortKey: child.isFolder ? `${child.key}/` : child.key }))
       .sort((a, b) => compareKeys(a.sortKey, b.sortKey));
     for (const child of children) {
       if (child.isFolder) {
-        if (child.sortKey.startsWith(prefix) || prefix.startsWith(child.sortKey)) yield* this.walk(join(this.root, child.key), child.key, prefix);
-      } else if (child.key.startsWith(prefix)) {
-        yield child.key;
+        if (!isSafeKey(child.key)) continue;
+        if (child.sortKey.startsWith(prefix) || prefix.startsWith(child.sortKey)) yield* this.walk(join(this.root, child.key), child.key, prefix, what);
+      } else if (what === 'blobs') {
+        if (isSafeKey(child.key) && child.key.startsWith(prefix)) yield child.key;
+      } else {
+        const owner = leftoverOwner(child.key);
+        if (owner !== null && owner.startsWith(prefix)) yield child.key;
       }
     }
   }
@@ -305,6 +327,12 @@ export class LocalBlobStore implements BlobStore {
 
 function tempPath(path: string): string {
   return `${path}~${randomBytes(6).toString('hex')}.tmp`;
+}
+
+/** The key of the blob a temp file (`<key>~<random>.tmp`) or sidecar (`<key>~meta.json`) belongs to; null for other files. */
+function leftoverOwner(relativePath: string): string | null {
+  const match = /^(.+)~(?:[0-9a-f]{12}\.tmp|meta\.json)$/.exec(relativePath);
+  return match && isSafeKey(match[1]!) ? match[1]! : null;
 }
 
 async function writeAll(handle: FileHandle, chunk: Buffer): Promise<void> {
