@@ -5,7 +5,7 @@
 // library files, transformations, watermarks), GraphQL subscriptions over SSE
 // (text/event-stream) and incremental delivery (multipart/mixed), which compression would buffer.
 import compression from 'compression';
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 
 /** Content types worth compressing: JSON (and `+json`), HTML, JavaScript, CSS. */
 const COMPRESSIBLE_TYPE = /^\s*(?:application\/(?:[\w.-]+\+)?json|text\/html|text\/css|(?:text|application)\/(?:x-)?javascript)\s*(?:;|$)/i;
@@ -20,7 +20,12 @@ export function shouldCompress(req: Request, res: Response): boolean {
   return typeof type === 'string' && COMPRESSIBLE_TYPE.test(type);
 }
 
-/** Answers under 1 KB go as they are: compressing them saves nothing worth the CPU. */
-export function compressResponses() {
-  return compression({ filter: shouldCompress, threshold: 1024 });
+/**
+ * Answers under 1 KB go as they are: compressing them saves nothing worth the CPU. A request that
+ * accepts no encoding skips the middleware altogether: it wraps every response's writes, which
+ * measured 10% of the CPU of a small authenticated answer (bench/hot-path.bench.ts).
+ */
+export function compressResponses(): RequestHandler {
+  const compress = compression({ filter: shouldCompress, threshold: 1024 });
+  return (req, res, next) => (req.headers['accept-encoding'] ? compress(req, res, next) : next());
 }

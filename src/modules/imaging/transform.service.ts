@@ -25,7 +25,8 @@
 import type { Readable } from 'node:stream';
 import { buffer } from 'node:stream/consumers';
 import PQueue from 'p-queue';
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
+import { loadSharp } from '../../platform/sharp.js';
 import type { MediaItem } from '../../generated/prisma/client.js';
 import type { Database } from '../../platform/database/database.js';
 import { Conflict, NotFound } from '../../platform/errors.js';
@@ -235,6 +236,7 @@ export class TransformService {
   }
 
   private async render(media: Source, plan: Plan): Promise<{ info: BlobInfo; data: Buffer }> {
+    const sharp = await loadSharp();
     this.renders++;
     const source = await this.blobs.get(media.storageKey);
     if (!source) throw new NotFound(`the file of media item ${media.id} is no longer stored`);
@@ -257,6 +259,7 @@ export class TransformService {
    * The header only is read here; no pixels are decoded.
    */
   private async keepsAnimation(input: Buffer): Promise<boolean> {
+    const sharp = await loadSharp();
     const meta = await sharp(input, { limitInputPixels: false }).metadata();
     const frames = meta.pages ?? 1;
     if (frames < 2 || !meta.width || !meta.height) return false;

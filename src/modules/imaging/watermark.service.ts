@@ -15,7 +15,8 @@
 // Results are content-addressed: watermarks/<accountId>/<sha256 of the output>.<ext>.
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
+import { loadSharp } from '../../platform/sharp.js';
 import { AppError, InvalidInput, NotFound } from '../../platform/errors.js';
 import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import type { BlobInfo, BlobStore } from '../../platform/storage/blob-store.js';
@@ -125,6 +126,7 @@ export class WatermarkService {
   }
 
   private async load(field: Field, url: string): Promise<Loaded> {
+    const sharp = await loadSharp();
     let body: Buffer;
     let contentType: string;
     try {
@@ -160,6 +162,7 @@ export class WatermarkService {
   }
 
   private async compose(base: Loaded, overlay: Loaded, position: WatermarkPosition, opacity: number) {
+    const sharp = await loadSharp();
     const input = { limitInputPixels: this.limits.maxPixels };
     const { width: W, height: H } = base;
     const scale = Math.min((W * OVERLAY_WIDTH_FRACTION) / overlay.width, (H * OVERLAY_MAX_HEIGHT_FRACTION) / overlay.height);

@@ -16,7 +16,8 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileTypeFromBuffer } from 'file-type';
-import sharp, { type Metadata, type OutputInfo, type ResizeOptions, type Sharp, type SharpOptions } from 'sharp';
+import type { Metadata, OutputInfo, ResizeOptions, Sharp, SharpOptions } from 'sharp';
+import { loadSharp } from '../../platform/sharp.js';
 import { bmvbhash } from 'blockhash-core';
 import { AppError } from '../../platform/errors.js';
 import { hexToLab, labToHex, rgbToLab, type Lab } from './colour.js';
@@ -65,7 +66,9 @@ export class ImageRejected extends AppError {
 }
 
 // sharp-phash is CommonJS (`module.exports = phash`) while its typings declare a default export.
-const phash = createRequire(import.meta.url)('sharp-phash') as (image: Buffer, options?: SharpOptions) => Promise<string>;
+// Required on first use: it loads sharp (see platform/sharp.ts).
+const phash = (image: Buffer, options?: SharpOptions): Promise<string> =>
+  (createRequire(import.meta.url)('sharp-phash') as (image: Buffer, options?: SharpOptions) => Promise<string>)(image, options);
 
 const DEFAULT_THUMBNAIL_SIZE = 320;
 /** Side of the square RGBA raster blockhash (and the colour) is computed from. */
@@ -103,6 +106,7 @@ const DOCUMENT_TYPE =
   /^application\/(pdf|zip|rtf|x-cfb|msword|vnd\.ms-(excel|powerpoint)|vnd\.openxmlformats-officedocument\.(wordprocessingml\.document|spreadsheetml\.sheet|presentationml\.(presentation|slideshow))|vnd\.oasis\.opendocument\.(text|spreadsheet|presentation))$/;
 
 export async function processUpload(body: Buffer, limits: ProcessLimits): Promise<ProcessedImage> {
+  const sharp = await loadSharp();
   const { maxBytes, maxPixels } = limits;
   const thumbnailSize = limits.thumbnailSize ?? DEFAULT_THUMBNAIL_SIZE;
   if (!(maxBytes > 0) || !Number.isInteger(maxPixels) || maxPixels <= 0) throw new RangeError('processUpload: maxBytes and maxPixels must be positive');
@@ -327,6 +331,7 @@ function reason(error: unknown): string {
 }
 
 async function readHeader(body: Buffer, input: SharpOptions, format: string): Promise<Metadata> {
+  const sharp = await loadSharp();
   try {
     return await sharp(body, input).metadata();
   } catch (error) {
@@ -349,6 +354,7 @@ async function decode<T>(job: () => Promise<T>, format: string, maxPixels: numbe
 
 /** The full-size image with its EXIF orientation applied, in its own format; metadata except ICC dropped. */
 async function reencodeOriented(body: Buffer, input: SharpOptions, format: ImageFormat, meta: Metadata): Promise<Buffer> {
+  const sharp = await loadSharp();
   let pipeline: Sharp = sharp(body, input).rotate();
   if (meta.hasProfile) pipeline = pipeline.keepIccProfile();
   switch (format) {
@@ -385,6 +391,7 @@ function webpIsLossless(body: Buffer): boolean {
  * maxPixels (its declared size decides the density, so a huge declared size is never rendered).
  */
 async function rasteriseSvg(body: Buffer, maxPixels: number): Promise<Raster> {
+  const sharp = await loadSharp();
   const input: SharpOptions = { limitInputPixels: maxPixels };
   let width: number;
   let height: number;
@@ -419,6 +426,7 @@ async function rasteriseSvg(body: Buffer, maxPixels: number): Promise<Raster> {
 type Analysis = Pick<ProcessedImage, 'thumbnail' | 'phash' | 'blockhash' | 'dominantColour'>;
 
 async function analyse(small: Raster, thumbnailSize: number, input: SharpOptions): Promise<Analysis> {
+  const sharp = await loadSharp();
   const { data, info } = small;
   const rawInput: SharpOptions = { ...input, raw: rawOf(info) };
   const needsResize = info.width > thumbnailSize || info.height > thumbnailSize;

@@ -1,6 +1,7 @@
 // The image at the edge: base64 (with or without a data: prefix) or uploaded bytes, checked to be an
 // image of a supported format within the pixel limit, and (for external providers) a copy fit to send.
-import sharp, { type Metadata } from 'sharp';
+import type { Metadata } from 'sharp';
+import { loadSharp } from '../../platform/sharp.js';
 import { z } from 'zod';
 import { InvalidInput, PayloadTooLarge } from '../../platform/errors.js';
 import { PROVIDER_CHOICES, VISION_TASKS, type InspectedImage } from './vision.types.js';
@@ -78,6 +79,7 @@ export function decodeBase64(value: string, field: string): Buffer {
 
 /** Sniffs the bytes with sharp: refuses what is not an image of a supported format or is too large. */
 export async function inspectImage(bytes: Buffer, field: string, limits: { maxPixels: number; maxBytes: number }): Promise<InspectedImage> {
+  const sharp = await loadSharp();
   if (bytes.length === 0) throw new InvalidInput(`${field}: the image is empty`, field);
   if (bytes.length > limits.maxBytes) throw new PayloadTooLarge(`${field}: the image is larger than the limit of ${limits.maxBytes} bytes`);
   let metadata: Metadata;
@@ -108,6 +110,7 @@ export const UPLOAD_MAX_BYTES = 4 * 1024 * 1024;
  * limits above; otherwise turned upright, reduced and re-encoded as JPEG.
  */
 export async function forUpload(image: InspectedImage): Promise<InspectedImage> {
+  const sharp = await loadSharp();
   const fits = ['jpeg', 'png', 'webp'].includes(image.format) && Math.max(image.width, image.height) <= UPLOAD_MAX_SIDE && image.bytes.length <= UPLOAD_MAX_BYTES;
   if (fits) return image;
   const { data, info } = await sharp(image.bytes, { limitInputPixels: false })

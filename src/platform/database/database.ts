@@ -1,12 +1,12 @@
 // The database port: one Prisma client over either embedded PGlite (default) or PostgreSQL
 // (DATABASE_URL), plus a raw SQL channel for migrations and the few hot-path statements.
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../../generated/prisma/client.js';
+import { PGLITE_START_PARAMS, ensurePGliteFiles } from './pglite-files.js';
 
 export type { PrismaClient };
 
@@ -39,8 +39,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPGlite(dir?: string): Promise<Database> {
-  if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const pglite = await PGlite.create(dir ? join(dir) : undefined);
+  if (dir) await ensurePGliteFiles(dir);
+  const pglite = await PGlite.create(dir ? join(dir) : undefined, { startParams: PGLITE_START_PARAMS });
   let statements = 0;
   for (const method of ['query', 'exec'] as const) {
     const original = pglite[method].bind(pglite) as (...args: unknown[]) => unknown;

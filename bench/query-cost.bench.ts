@@ -1,0 +1,128 @@
+// What one database read costs this process's CPU, by the way it is made: a raw statement on the
+// driver against the same read through Prisma (6.19, its query compiler and a driver adapter), on
+// PGlite and on PostgreSQL. It explains the hot-path benchmark: a page of sub-keys or of media items
+// is one or two Prisma reads, and each costs several times what its SQL costs.
+//
+// Each case runs OPS times from 20 concurrent callers after a warm-up; CPU is this process's user +
+// system time (PostgreSQL's own runs in its server process and is not counted; PGlite's is).
+// Run: `npx tsx bench/query-cost.bench.ts` (BENCH_DATABASE_URL, default the local test database;
+// BENCH_OPS, default 2,000). Writes its section of bench/RESULTS.md.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type Database } from '../src/platform/database/database.js';
+import { migrate, readMigrations } from '../src/platform/database/migrate.js';
+import { MIGRATIONS_DIR } from '../src/core.js';
+import { positiveIntEnv } from './env.js';
+import { writeResultsSection } from './results.js';
+import { gitState, machine, table } from './faults/common.js';
+
+const OPS = positiveIntEnv('BENCH_OPS', 2_000);
+const CALLERS = 20;
+const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
+
+interface Case {
+  name: string;
+  run: (db: Database, accountId: number) => Promise<unknown>;
+}
+
+const CASES: Case[] = [
+  { name: '`SELECT 1` (raw)', run: (db) => db.query('SELECT 1') },
+  {
+    name: 'five sub-keys of an account (raw)',
+    run: (db, accountId) => db.query('SELECT * FROM "ApiKey" WHERE "accountId" = $1 AND kind = $2 ORDER BY id DESC LIMIT 6', [accountId, 'sub']),
+  },
+  {
+    name: 'the same through Prisma (`apiKey.findMany`)',
+    run: (db, accountId) => db.prisma.apiKey.findMany({ where: { accountId, kind: 'sub' }, orderBy: { id: 'desc' }, take: 6 }),
+  },
+  {
+    name: 'the account with them and their count (`account.findFirst` + include)',
+    run: (db, accountId) =>
+      db.prisma.account.findFirst({ where: { id: accountId }, include: { apiKeys: { where: { kind: 'sub' }, orderBy: { id: 'desc' }, take: 6 }, _count: { select: { apiKeys: true } } } }),
+  },
+  { name: 'a count through Prisma (`apiKey.count`)', run: (db, accountId) => db.prisma.apiKey.count({ where: { accountId } }) },
+];
+
+async function measure(db: Database, accountId: number, run: Case['run']): Promise<{ wallMs: number; cpuMs: number }> {
+  for (let i = 0; i < 200; i++) await run(db, accountId);
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CALLERS }, async () => {
+      for (let i = 0; i < OPS / CALLERS; i++) await run(db, accountId);
+    }),
+  );
+  const cpu = process.cpuUsage(cpuBefore);
+  return { wallMs: (performance.now() - started) / OPS, cpuMs: (cpu.user + cpu.system) / 1000 / OPS };
+}
+
+async function seeded(db: Database): Promise<number> {
+  await migrate(db, readMigrations(MIGRATIONS_DIR));
+  const account = await db.prisma.account.create({ data: { handle: `bench-${randomBytes(3).toString('hex')}` } });
+  for (let i = 0; i < 5; i++) {
+    await db.prisma.apiKey.create({ data: { accountId: account.id, kind: 'sub', prefix: `sk_${randomBytes(5).toString('hex')}`, secretHash: randomBytes(32).toString('hex'), scopes: ['media'] } });
+  }
+  return account.id;
+}
+
+async function onPostgres<T>(fn: (db: Database) => Promise<T>): Promise<T> {
+  const admin = new pg.Client({ connectionString: SERVER });
+  await admin.connect();
+  const name = `query_cost_${randomBytes(4).toString('hex')}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(SERVER);
+  url.pathname = `/${name}`;
+  const db = await openDatabase({ databaseUrl: url.toString() });
+  try {
+    return await fn(db);
+  } finally {
+    await db.close();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+}
+
+async function onPGlite<T>(fn: (db: Database) => Promise<T>): Promise<T> {
+  const dir = mkdtempSync(join(tmpdir(), 'query-cost-'));
+  const db = await openDatabase({ pgliteDir: join(dir, 'db') });
+  try {
+    return await fn(db);
+  } finally {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const rows: Array<Array<string | number>> = [];
+for (const [label, open] of [
+  ['PostgreSQL', onPostgres],
+  ['PGlite', onPGlite],
+] as const) {
+  await open(async (db) => {
+    const accountId = await seeded(db);
+    let raw = 0;
+    for (const c of CASES) {
+      const { wallMs, cpuMs } = await measure(db, accountId, c.run);
+      if (c.name.startsWith('five sub-keys')) raw = cpuMs;
+      rows.push([label, c.name, cpuMs.toFixed(3), wallMs.toFixed(3), !c.name.includes('(raw)') && raw > 0 ? `${(cpuMs / raw).toFixed(1)}×` : '']);
+    }
+  });
+}
+
+const markdown = [
+  '## Query cost: a raw statement against the same read through Prisma',
+  '',
+  `- Date: ${new Date().toISOString()}`,
+  `- Machine: ${machine()}`,
+  `- Code: ${gitState()}; Prisma 6.19 (query compiler, driver adapters), ${OPS.toLocaleString('en-US')} reads per case from ${CALLERS} concurrent callers after 200 warm-up reads`,
+  '- Command: `npx tsx bench/query-cost.bench.ts`',
+  '',
+  table(['database', 'read', 'CPU ms per read', 'wall ms per read', 'CPU vs the raw read'], rows, ['l', 'l', 'r', 'r', 'r']),
+  '',
+  'CPU is this process\'s own (a PostgreSQL server\'s work is in its own process; PGlite\'s runs here). Prisma 6 compiles every query again in WebAssembly on the calling thread; Prisma 7.4 and later cache the compiled plan by query shape.',
+].join('\n');
+console.log(`\n${markdown}\n`);
+writeResultsSection('query-cost', markdown);

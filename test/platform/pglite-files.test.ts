@@ -1,0 +1,45 @@
+// The embedded database folder: created by a process of its own (its initdb's memory never lands in
+// the service's process), then opened here with the start parameters that keep its heap small.
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/platform/database/database.js';
+import { ensurePGliteFiles } from '../../src/platform/database/pglite-files.js';
+
+const parent = await mkdtemp(join(tmpdir(), 'pglite-files-'));
+afterAll(() => rm(parent, { recursive: true, force: true }));
+
+describe('the embedded database folder', () => {
+  it('is created once, by another process, and opens with 16 MB of shared buffers', async () => {
+    const dir = join(parent, 'db');
+    await ensurePGliteFiles(dir);
+    expect(existsSync(join(dir, 'PG_VERSION'))).toBe(true);
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    const created = (await stat(join(dir, 'PG_VERSION'))).mtimeMs;
+    await ensurePGliteFiles(dir); // already there: left as it is
+    expect((await stat(join(dir, 'PG_VERSION'))).mtimeMs).toBe(created);
+
+    const db = await openDatabase({ pgliteDir: dir });
+    try {
+      expect(await db.query<{ shared_buffers: string }>('SHOW shared_buffers')).toEqual([{ shared_buffers: '16MB' }]);
+      await db.query('CREATE TABLE kept (n int)');
+      await db.query('INSERT INTO kept VALUES (7)');
+    } finally {
+      await db.close();
+    }
+    const again = await openDatabase({ pgliteDir: dir });
+    try {
+      expect(await again.query('SELECT n FROM kept')).toEqual([{ n: 7 }]);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('says why when the folder cannot be made', async () => {
+    const file = join(parent, 'not-a-folder');
+    await writeFile(file, 'x');
+    await expect(ensurePGliteFiles(join(file, 'db'))).rejects.toThrow(/ENOTDIR|not a directory/);
+  });
+});
