@@ -44,6 +44,8 @@ const CASES: Case[] = [
       db.prisma.account.findFirst({ where: { id: accountId }, include: { apiKeys: { where: { kind: 'sub' }, orderBy: { id: 'desc' }, take: 6 }, _count: { select: { apiKeys: true } } } }),
   },
   { name: 'a count through Prisma (`apiKey.count`)', run: (db, accountId) => db.prisma.apiKey.count({ where: { accountId } }) },
+  { name: 'the count as SQL through Prisma (`$queryRaw`)', run: (db, accountId) => db.prisma.$queryRaw`SELECT count(*) AS total FROM "ApiKey" WHERE "accountId" = ${accountId}` },
+  { name: 'the count as SQL on the driver (raw)', run: (db, accountId) => db.query('SELECT count(*) AS total FROM "ApiKey" WHERE "accountId" = $1', [accountId]) },
 ];
 
 async function measure(db: Database, accountId: number, run: Case['run']): Promise<{ wallMs: number; cpuMs: number }> {
