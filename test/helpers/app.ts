@@ -18,6 +18,8 @@ export const TEST_TIERS = {
 export const LOCAL_FETCH: Config['fetch'] = { ...loadConfig({}).fetch, allowPrivateAddresses: ['127.0.0.1'] };
 /** One job at a time, polled often, so a test sees a job move without waiting long. */
 export const QUICK_JOBS: Config['jobs'] = { concurrency: 1, leaseMs: 10_000, pollMs: 50 };
+/** Scrapes of the local fixture sites, without the politeness delay, one job at a time. */
+export const LOCAL_SCRAPES: Partial<Config> = { fetch: LOCAL_FETCH, scrape: { ...loadConfig({}).scrape, hostDelayMs: 0 }, jobs: QUICK_JOBS };
 
 export interface TestResponse {
   status: number;

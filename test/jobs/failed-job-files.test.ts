@@ -6,15 +6,13 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { QUICK_JOBS, LOCAL_FETCH, startTestApp, type TestApp } from '../helpers/app.js';
+import { LOCAL_SCRAPES, QUICK_JOBS, startTestApp, type TestApp } from '../helpers/app.js';
 import { waitForJob } from '../helpers/jobs.js';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site.js';
-import { loadConfig } from '../../src/config.js';
 import { jobFilesPrefix } from '../../src/modules/jobs/jobs.service.js';
 import type { CrawlProcessPool } from '../../src/modules/scrape/crawl-process-pool.js';
 import { LocalBlobStore } from '../../src/platform/storage/local-blob-store.js';
 
-const defaults = loadConfig({});
 let site: FixtureSite;
 
 beforeAll(async () => {
@@ -39,11 +37,7 @@ async function eventually(condition: () => Promise<boolean>, what: string): Prom
 describe('a scrape job that fails after storing files', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({
-      fetch: LOCAL_FETCH,
-      scrape: { ...defaults.scrape, hostDelayMs: 0 },
-      jobs: QUICK_JOBS,
-    });
+    t = await startTestApp(LOCAL_SCRAPES);
   });
   afterAll(() => t.stop());
 
@@ -92,7 +86,7 @@ describe('a scrape job that fails after storing files', () => {
 describe('a job run again after an interruption', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await startTestApp({ fetch: LOCAL_FETCH, scrape: { ...defaults.scrape, hostDelayMs: 0 }, jobs: QUICK_JOBS });
+    t = await startTestApp(LOCAL_SCRAPES);
   });
   afterAll(() => t.stop());
 

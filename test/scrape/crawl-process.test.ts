@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { QUICK_JOBS, LOCAL_FETCH, startTestApp, type TestApp } from '../helpers/app.js';
+import { LOCAL_SCRAPES, LOCAL_FETCH, startTestApp, type TestApp } from '../helpers/app.js';
 import { waitForJob } from '../helpers/jobs.js';
 import { until } from '../helpers/until.js';
 import { loadConfig } from '../../src/config.js';
@@ -83,11 +83,7 @@ describe('scrape jobs in crawl processes', () => {
   let t: TestApp;
   const pool = () => t.app.services.crawler as CrawlProcessPool;
   beforeAll(async () => {
-    t = await startTestApp({
-      fetch: LOCAL_FETCH,
-      scrape: { ...defaults.scrape, hostDelayMs: 0 },
-      jobs: QUICK_JOBS,
-    });
+    t = await startTestApp(LOCAL_SCRAPES);
   });
   afterAll(() => t.stop());
 

@@ -74,13 +74,10 @@ export class QuotaService {
   }
 
   /**
-   * One unit of a windowed counter of the service's own (not a request quota), taken atomically and
-   * durably with the same SQL function: `taken` is false, and nothing is counted, once the window
-   * holds `limit`. Used where an attempt must be counted before slow work (gallery passwords).
-   */
-  /**
-   * Takes one unit of every counter in the same window, all or none (consume_quota): the answer
-   * says whether it was taken and, if not, when the window ends.
+   * One unit of each of these counters of the service's own (not request quotas) in the same window,
+   * all or none, taken atomically and durably with consume_quota: `taken` is false, and nothing is
+   * counted, once a window holds its `limit`; `retryAfterSeconds` says when the window ends. Used
+   * where an attempt must be counted before slow work (gallery passwords and links).
    */
   async take(counters: ReadonlyArray<{ key: string; limit: number }>, windowMs: number, now = new Date()): Promise<{ taken: boolean; retryAfterSeconds: number }> {
     const windowStart = windowOf(now, windowMs);

@@ -5,11 +5,10 @@
 // instead of taking the service down. A process runs one crawl at a time and, once done, waits
 // SCRAPE_PROCESS_IDLE_MS for the next before it exits, taking its memory with it.
 import { fork, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { createInterface } from 'node:readline';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CONFIG_VARIABLES } from '../../config.js';
 import { AppError } from '../../platform/errors.js';
+import { childEntry } from '../../platform/child-entry.js';
 import type { Logger } from '../../platform/logger.js';
 import type { JobProgress } from '../jobs/index.js';
 import type { CrawlHooks } from './scrape.crawler.js';
@@ -17,11 +16,7 @@ import type { CrawlError, CrawlProcessSettings, FromCrawlProcess, ToCrawlProcess
 import type { Crawler } from './scrape.job.js';
 import type { ScrapeInput } from './scrape.input.js';
 
-// A build (npm start, npm run worker) forks the transpiled entry with plain node; from the sources
-// (tests, npm run dev) the child needs tsx to load TypeScript, as this process does.
-const FROM_SOURCES = import.meta.url.endsWith('.ts');
-const ENTRY = fileURLToPath(new URL(`./crawl-process.${FROM_SOURCES ? 'ts' : 'js'}`, import.meta.url));
-const LOADER_ARGS = FROM_SOURCES ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
+const { entry: ENTRY, execArgv: LOADER_ARGS } = childEntry(import.meta.url, 'crawl-process');
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 5_000;
 /**

@@ -9,21 +9,18 @@
 import { fork } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { childEntry } from '../child-entry.js';
 
 export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
-const FROM_SOURCES = import.meta.url.endsWith('.ts');
-const CREATE_ENTRY = fileURLToPath(new URL(`./pglite-create.${FROM_SOURCES ? 'ts' : 'js'}`, import.meta.url));
-const LOADER_ARGS = FROM_SOURCES ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [];
+const CREATE = childEntry(import.meta.url, 'pglite-create');
 
 /** Creates the data folder's database in a process of its own when the folder holds none yet. */
 export async function ensurePGliteFiles(dir: string): Promise<void> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   if (existsSync(join(dir, 'PG_VERSION'))) return;
-  const child = fork(CREATE_ENTRY, [dir], { execArgv: LOADER_ARGS, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: {} });
+  const child = fork(CREATE.entry, [dir], { execArgv: CREATE.execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: {} });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
   const code = await new Promise<number | null>((resolve, reject) => {
