@@ -8,6 +8,9 @@
 //   - GET /api/live-editor/status: key, quota and a constant answer;
 //   - GET /api/platform/sub-keys: key, quota and a page of 5 sub-keys with usage;
 //   - GET /api/media/list?limit=50: key, quota and a page of 50 media items.
+// The two lists are answered from the shim's kept answers (rest-shim/answer-cache.ts) after the first
+// request, since nothing changes under them: a second service with ANSWER_CACHE_MB=0 measures them
+// again as every request that finds nothing kept (the first after a change) is answered.
 // The report gives req/s, p50 and p99 of each, and each route's throughput as a share of /healthz's
 // in that run (the figure the targets are set in: machines here are shared, ratios travel better).
 // It also records the RSS of each idle service, 30 s after start-up and again 30 s after the load.
@@ -47,10 +50,14 @@ interface PathResult {
 
 interface DatabaseRun {
   database: 'pglite' | 'postgres';
+  /** False for the service with ANSWER_CACHE_MB=0. */
+  answersKept: boolean;
   paths: PathResult[];
-  idleRssMb: number;
-  afterLoadRssMb: number;
+  idleRssMb?: number;
+  afterLoadRssMb?: number;
 }
+
+const LISTS = ['GET /api/platform/sub-keys', 'GET /api/media/list?limit=50'];
 
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -95,25 +102,27 @@ async function load(base: string, path: string, key?: string): Promise<LoadResul
   return result;
 }
 
-async function runOn(database: 'pglite' | 'postgres', distDir: string, pg: PostgresServer | undefined): Promise<DatabaseRun> {
+async function runOn(database: 'pglite' | 'postgres', distDir: string, pg: PostgresServer | undefined, answersKept: boolean): Promise<DatabaseRun> {
   const dataDir = tempDir(`hot-path-${database}-`);
   const env: Record<string, string> = { NODE_ENV: 'production', LOG_LEVEL: 'info', DATA_DIR: dataDir, TIERS: NO_QUOTA, HOST: '127.0.0.1', PORT: '0' };
-  if (pg) env.DATABASE_URL = await pg.createDatabase('hot_path');
+  if (!answersKept) env.ANSWER_CACHE_MB = '0';
+  if (pg) env.DATABASE_URL = await pg.createDatabase(answersKept ? 'hot_path' : 'hot_path_unkept');
   const { process: service, ready } = await startServiceProcess('main', env, 'service started', distDir);
   try {
     const base = String(ready.url);
     const pid = service.child.pid!;
-    await sleep(IDLE_SETTLE_MS);
-    const idleRssMb = rssMb(pid);
+    if (answersKept) await sleep(IDLE_SETTLE_MS);
+    const idleRssMb = answersKept ? rssMb(pid) : undefined;
     const key = initialKey(dataDir);
     await seed(base, key);
     const paths: PathResult[] = [];
     paths.push({ name: 'GET /healthz', result: await load(base, '/healthz') });
-    paths.push({ name: 'GET /api/live-editor/status', result: await load(base, '/api/live-editor/status', key) });
-    paths.push({ name: 'GET /api/platform/sub-keys', result: await load(base, '/api/platform/sub-keys', key) });
-    paths.push({ name: 'GET /api/media/list?limit=50', result: await load(base, `/api/media/list?limit=${MEDIA_ITEMS}`, key) });
+    if (answersKept) paths.push({ name: 'GET /api/live-editor/status', result: await load(base, '/api/live-editor/status', key) });
+    paths.push({ name: LISTS[0]!, result: await load(base, '/api/platform/sub-keys', key) });
+    paths.push({ name: LISTS[1]!, result: await load(base, `/api/media/list?limit=${MEDIA_ITEMS}`, key) });
+    if (!answersKept) return { database, answersKept, paths };
     await sleep(IDLE_SETTLE_MS);
-    return { database, paths, idleRssMb, afterLoadRssMb: rssMb(pid) };
+    return { database, answersKept, paths, idleRssMb, afterLoadRssMb: rssMb(pid) };
   } finally {
     await stopQuietly(service);
   }
@@ -134,10 +143,11 @@ function report(runs: DatabaseRun[]): string {
     const bare = run.paths[0]!.result.rps;
     for (const { name, result } of run.paths) {
       const share = result.rps / bare;
-      const target = run.database === 'postgres' ? TARGETS[name] : undefined;
+      const target = run.database === 'postgres' && run.answersKept ? TARGETS[name] : undefined;
+      const how = LISTS.includes(name) ? (run.answersKept ? ' (answer kept)' : ' (nothing kept: ANSWER_CACHE_MB=0)') : '';
       rows.push([
         run.database,
-        `\`${name}\``,
+        `\`${name}\`${how}`,
         Math.round(result.rps).toLocaleString('en-US'),
         result.p50.toFixed(0),
         result.p99.toFixed(0),
@@ -150,7 +160,8 @@ function report(runs: DatabaseRun[]): string {
   lines.push('');
   lines.push(
     `Idle RSS of the service (${IDLE_SETTLE_MS / 1000} s after start-up, and ${IDLE_SETTLE_MS / 1000} s after the load): ${runs
-      .map((r) => `${r.database} ${r.idleRssMb.toFixed(0)} MB, then ${r.afterLoadRssMb.toFixed(0)} MB`)
+      .filter((r) => r.answersKept)
+      .map((r) => `${r.database} ${r.idleRssMb!.toFixed(0)} MB, then ${r.afterLoadRssMb!.toFixed(0)} MB`)
       .join('; ')}. Target: under 250 MB on PGlite.`,
   );
   return lines.join('\n');
@@ -163,7 +174,8 @@ async function main(): Promise<void> {
   try {
     for (const database of DATABASES) {
       if (database === 'postgres') pg ??= await startPostgres();
-      runs.push(await runOn(database, distDir, database === 'postgres' ? pg : undefined));
+      runs.push(await runOn(database, distDir, database === 'postgres' ? pg : undefined, true));
+      runs.push(await runOn(database, distDir, database === 'postgres' ? pg : undefined, false));
     }
   } finally {
     pg?.destroy();

@@ -7,17 +7,12 @@
 // system time (PostgreSQL's own runs in its server process and is not counted; PGlite's is).
 // Run: `npx tsx bench/query-cost.bench.ts` (BENCH_DATABASE_URL, default the local test database;
 // BENCH_OPS, default 2,000). Writes its section of bench/RESULTS.md.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { openDatabase, type Database } from '../src/platform/database/database.js';
-import { migrate, readMigrations } from '../src/platform/database/migrate.js';
-import { MIGRATIONS_DIR } from '../src/core.js';
+import type { Database } from '../src/platform/database/database.js';
 import { positiveIntEnv } from './env.js';
 import { writeResultsSection } from './results.js';
 import { gitState, machine, table } from './faults/common.js';
+import { onScratchPGlite, onScratchPostgres } from './scratch-databases.js';
 
 const OPS = positiveIntEnv('BENCH_OPS', 2_000);
 const CALLERS = 20;
@@ -73,7 +68,6 @@ async function measure(db: Database, accountId: number, run: Case['run']): Promi
 }
 
 async function seeded(db: Database): Promise<number> {
-  await migrate(db, readMigrations(MIGRATIONS_DIR));
   const account = await db.prisma.account.create({ data: { handle: `bench-${randomBytes(3).toString('hex')}` } });
   for (let i = 0; i < 5; i++) {
     await db.prisma.apiKey.create({ data: { accountId: account.id, kind: 'sub', prefix: `sk_${randomBytes(5).toString('hex')}`, secretHash: randomBytes(32).toString('hex'), scopes: ['media'] } });
@@ -81,33 +75,8 @@ async function seeded(db: Database): Promise<number> {
   return account.id;
 }
 
-async function onPostgres<T>(fn: (db: Database) => Promise<T>): Promise<T> {
-  const admin = new pg.Client({ connectionString: SERVER });
-  await admin.connect();
-  const name = `query_cost_${randomBytes(4).toString('hex')}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(SERVER);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ databaseUrl: url.toString() });
-  try {
-    return await fn(db);
-  } finally {
-    await db.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
-  }
-}
-
-async function onPGlite<T>(fn: (db: Database) => Promise<T>): Promise<T> {
-  const dir = mkdtempSync(join(tmpdir(), 'query-cost-'));
-  const db = await openDatabase({ pgliteDir: join(dir, 'db') });
-  try {
-    return await fn(db);
-  } finally {
-    await db.close();
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+const onPostgres = <T>(fn: (db: Database) => Promise<T>) => onScratchPostgres(SERVER, 'query_cost', fn);
+const onPGlite = <T>(fn: (db: Database) => Promise<T>) => onScratchPGlite('query-cost', fn);
 
 const rows: Array<Array<string | number>> = [];
 for (const [label, open] of [

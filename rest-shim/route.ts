@@ -137,7 +137,18 @@ export interface RouteDefinition<TData = unknown, TVariables = Record<string, un
   successStatus?: number;
   /** The answer's `success` when it is not simply true (a failed job polls fine but reports false). */
   successFlag?: (data: TData) => boolean;
+  /**
+   * A GET whose answer depends on nothing but the key, the input and one domain of the account's
+   * data: the shim keeps it and answers the same again while that domain's version stays the same
+   * (answer-cache.ts). `validUntil` is when the answer would change with time alone.
+   */
+  cache?: { domain: DataDomain; validUntil?: (data: TData) => Date | null };
 }
+
+/** Domains of an account's data with a version raised by each change (the DataVersion migration). */
+export type DataDomain = 'keys' | 'media';
+
+export type CachedRoute = RouteDefinition & { cache: NonNullable<RouteDefinition['cache']> };
 
 // Generic rows lose their types once in one array; defining them through this keeps each row checked.
 export function defineRoute<TData, TVariables, TResponse extends ResponseSchema, TRequest extends RouteRequest = RouteRequest>(

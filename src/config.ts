@@ -68,6 +68,7 @@ const envSchema = z.object({
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
+  ANSWER_CACHE_MB: z.coerce.number().min(0).default(32),
   UPLOAD_MAX_PIXELS: z.coerce.number().int().positive().default(80_000_000),
   URL_SIGNING_KEY: z.string().min(32, 'URL_SIGNING_KEY must be at least 32 characters').optional(),
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'BODY_LIMIT must look like 1mb or 512kb').default('1mb'),
@@ -178,6 +179,8 @@ export interface Config {
   bodyLimitBytes: number;
   /** Largest uploaded file (multipart); larger ones get 413. */
   uploadMaxBytes: number;
+  /** Memory for answers of the REST shim's list routes kept to serve again (0: none kept). */
+  answerCacheBytes: number;
   /** Largest image (width x height) decoded; larger ones are refused before decoding. */
   uploadMaxPixels: number;
   /** Key of signed file URLs; generated into DATA_DIR/url-signing-key when unset. */
@@ -269,6 +272,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     bodyLimit: e.BODY_LIMIT,
     bodyLimitBytes: Number(/^\d+/.exec(e.BODY_LIMIT)![0]) * ({ b: 1, kb: 1024, mb: 1024 * 1024 } as Record<string, number>)[/[a-z]+$/i.exec(e.BODY_LIMIT)![0].toLowerCase()]!,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    answerCacheBytes: Math.round(e.ANSWER_CACHE_MB * 1024 * 1024),
     uploadMaxPixels: e.UPLOAD_MAX_PIXELS,
     urlSigningKey: e.URL_SIGNING_KEY,
     tiers: e.TIERS ?? DEFAULT_TIERS,

@@ -11,6 +11,7 @@ import { SafeFetcher } from './platform/http/safe-fetch.js';
 import { AuthService } from './modules/accounts/index.js';
 import { AccountsService } from './modules/accounts/index.js';
 import { AdmissionService, QuotaService } from './modules/quota/index.js';
+import { ImageObjectsService } from './modules/image-objects/index.js';
 import { SubKeysService } from './modules/api-keys/index.js';
 import { JobsService } from './modules/jobs/index.js';
 import { JobRunner } from './modules/jobs/index.js';
@@ -44,6 +45,8 @@ export interface Services {
   quota: QuotaService;
   /** Authentication and quota of a request with a key, in one round trip for a key seen before. */
   admission: AdmissionService;
+  /** The one identity of an image across the community library, the wiki, mirrors and reverse search. */
+  imageObjects: ImageObjectsService;
   accounts: AccountsService;
   subKeys: SubKeysService;
   jobs: JobsService;
@@ -136,6 +139,7 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     auth,
     quota,
     admission: new AdmissionService(db, auth, quota),
+    imageObjects: new ImageObjectsService(db),
     accounts: new AccountsService(db, Object.keys(config.tiers)),
     subKeys: new SubKeysService(db, config.subKeysPerAccount, events),
     jobs,

@@ -1,6 +1,7 @@
 // Spec "Platform": sub-keys.
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
+import { earliestFuture } from '../answer-cache.js';
 import { unwrap } from '../result.js';
 import { CreateSubKeyDocument, ListSubKeysDocument, RevokeSubKeyDocument, type SubKeyFieldsFragment } from '../generated/operations.js';
 import { SUB_KEY_SCOPES } from '../../src/modules/api-keys/scopes.js';
@@ -105,6 +106,8 @@ export const apiKeysRoutes = [
         next_cursor: connection.pageInfo.hasNextPage ? connection.pageInfo.endCursor : null,
       };
     },
+    // A listed key's status turns expired when its time comes, with nothing changed.
+    cache: { domain: 'keys', validUntil: (data) => earliestFuture(data.viewer.subKeys.edges.map((edge) => edge.node.expiresAt)) },
   }),
   defineRoute({
     method: 'POST',

@@ -130,6 +130,7 @@ export const mediaRoutes = [
     response: mediaPage,
     variables: ({ query }) => ({ limit: query.limit, offset: query.offset }),
     shape: (data) => pageJson(unwrap(data.mediaList)),
+    cache: { domain: 'media' },
   }),
   defineRoute({
     method: 'GET',
@@ -157,6 +158,7 @@ export const mediaRoutes = [
     response: mediaPage,
     variables: ({ query }) => ({ limit: query.limit, offset: query.offset, trashed: true }),
     shape: (data) => pageJson(unwrap(data.mediaList)),
+    cache: { domain: 'media' },
   }),
   defineRoute({
     method: 'POST',

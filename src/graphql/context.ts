@@ -5,6 +5,7 @@ import type { Actor } from '../modules/accounts/index.js';
 import type { Services } from '../services.js';
 import { Unauthenticated } from '../platform/errors.js';
 import type { BudgetHolder } from './request-budget.js';
+import type { DataVersions } from '../modules/quota/index.js';
 
 export interface Credentials {
   apiKey?: string;
@@ -23,6 +24,8 @@ export interface Context extends BudgetHolder {
   quotaHeaders: Record<string, string>;
   /** Base of absolute URLs handed out (download_url ...), without a trailing slash. */
   baseUrl: string;
+  /** The account's data versions as this request's admission read them (the REST shim's answer cache). */
+  dataVersions?: DataVersions;
 }
 
 export async function createContext(services: Services, credentials: Credentials): Promise<Context> {
@@ -30,10 +33,12 @@ export async function createContext(services: Services, credentials: Credentials
   if (credentials.adminToken !== undefined && !admin) throw new Unauthenticated('invalid admin token');
   let actor: Actor | null = null;
   let quotaHeaders: Record<string, string> = {};
+  let dataVersions: DataVersions | undefined;
   if (credentials.apiKey !== undefined) {
     const admitted = await services.admission.admit(credentials.apiKey);
     actor = admitted.actor;
     quotaHeaders = admitted.headers;
+    dataVersions = admitted.dataVersions;
   }
   const baseUrl = services.config.publicBaseUrl ?? credentials.origin ?? `http://localhost:${services.config.port}`;
   let refunded = false;
@@ -55,6 +60,7 @@ export async function createContext(services: Services, credentials: Credentials
     requestId: credentials.requestId,
     quotaHeaders,
     baseUrl,
+    dataVersions,
     acceptedFields: new Set(),
     refusedFields: new Set(),
     refundBudget,

@@ -8,19 +8,26 @@ import { findUnstorableText, refuseUnstorableText } from '../platform/validation
 import { toGraphQLError } from './errors.js';
 
 export function useStorableText(): Plugin {
+  // A parsed document never changes, and the same ones come again (the shim's, yoga's parse cache):
+  // each is walked once.
+  const literalsStorable = new WeakMap<DocumentNode, boolean>();
   const check = (document: DocumentNode, variables: unknown): InvalidInput | null => {
     try {
       refuseUnstorableText(variables);
     } catch (error) {
       return error as InvalidInput;
     }
-    let literal: InvalidInput | null = null;
-    visit(document, {
-      [Kind.STRING]: (node) => {
-        if (!literal && findUnstorableText(node.value) !== null) literal = new InvalidInput('a string in the query holds a NUL character or an unpaired surrogate, which cannot be stored');
-      },
-    });
-    return literal;
+    let storable = literalsStorable.get(document);
+    if (storable === undefined) {
+      storable = true;
+      visit(document, {
+        [Kind.STRING]: (node) => {
+          if (findUnstorableText(node.value) !== null) storable = false;
+        },
+      });
+      literalsStorable.set(document, storable);
+    }
+    return storable ? null : new InvalidInput('a string in the query holds a NUL character or an unpaired surrogate, which cannot be stored');
   };
   return {
     onExecute: ({ args, setResultAndStopExecution }) => {

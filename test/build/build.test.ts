@@ -189,15 +189,21 @@ describe(`the built service${distributed ? ' (API process + worker process, Post
     expect(file.headers.get('content-type')).toMatch(/^(image|video|application)\//);
   });
 
-  // Each process remembers the keys it verified; the key's state is read again with every request.
-  it.runIf(usePostgres)('refuses a sub-key revoked in another API process at once, and a rotated master key too', async () => {
+  // Each process remembers the keys it verified; the key's state is read again with every request,
+  // with the data versions that say whether a kept answer of a list still holds.
+  it.runIf(usePostgres)('refuses a sub-key revoked in another API process at once, and a rotated master key too; lists kept by the other process change at once', async () => {
     const other = await startServiceProcess('main', { ...apiEnv, RUN_WORKERS: 'false' }, 'service started', distDir);
     processes.push(other.process);
     const otherBase = String(other.ready.url);
     const call = (at: string, path: string, apiKey: string, method = 'GET') => fetch(`${at}${path}`, { method, headers: { 'X-API-Key': apiKey } });
+    const listedIn = async (at: string) => ((await (await call(at, '/api/platform/sub-keys', key)).json()) as { sub_keys: Array<{ label: string; status: string }> }).sub_keys[0];
     for (let round = 0; round < 10; round++) {
+      // The other process keeps its answer of the list (asked twice), and still sees the new key at once.
+      await listedIn(otherBase);
+      await listedIn(otherBase);
       const created = await fetch(`${base}/api/platform/sub-keys`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify({ label: `round ${round}`, scopes: 'media' }) });
       expect(created.status).toBe(201);
+      expect(await listedIn(otherBase)).toMatchObject({ label: `round ${round}`, status: 'active' });
       const subKey = ((await created.json()) as { sub_key: string }).sub_key;
       // Both processes have verified and remembered it.
       expect((await call(otherBase, '/api/media/list', subKey)).status).toBe(200);
@@ -206,6 +212,7 @@ describe(`the built service${distributed ? ' (API process + worker process, Post
       const refused = await call(otherBase, '/api/media/list', subKey);
       expect(refused.status).toBe(401);
       expect(await refused.json()).toMatchObject({ error: 'this sub-key has been revoked' });
+      expect(await listedIn(otherBase)).toMatchObject({ label: `round ${round}`, status: 'revoked' });
     }
     // A master key rotated through one process no longer works in the other.
     const account = await fetch(`${otherBase}/api/media/list`, { headers: { 'X-API-Key': key } });

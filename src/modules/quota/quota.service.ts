@@ -132,13 +132,13 @@ export class QuotaService {
     return rows[0]?.swept ?? 0;
   }
 
-  /** Gives back the unit a request took of each counter (it was counted under limits that had changed). */
-  async giveBackAll(counters: Counter[]): Promise<void> {
+  /** Gives back the units requests took of each counter (they were counted under limits that had changed). */
+  async giveBackAll(counters: Counter[], units = 1): Promise<void> {
     await this.db.query(
-      `UPDATE "UsageCounter" c SET "count" = c."count" - 1
+      `UPDATE "UsageCounter" c SET "count" = GREATEST(0, c."count" - $3::int)
          FROM unnest($1::text[], $2::timestamp(3)[]) AS taken("key", "windowStart")
-        WHERE c."key" = taken."key" AND c."windowStart" = taken."windowStart" AND c."count" > 0`,
-      counterParameters(counters).slice(0, 2),
+        WHERE c."key" = taken."key" AND c."windowStart" = taken."windowStart"`,
+      [...counterParameters(counters).slice(0, 2), units],
     );
   }
 

@@ -1,12 +1,9 @@
 // The database port: one Prisma client over either embedded PGlite (default) or PostgreSQL
 // (DATABASE_URL), plus a raw SQL channel for migrations and the few hot-path statements.
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { PrismaPg } from '@prisma/adapter-pg';
-import pg from 'pg';
+// Each database's driver is loaded when that database is opened: a process holds one of them.
+import type { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../../generated/prisma/client.js';
-import { PGLITE_START_PARAMS, ensurePGliteFiles } from './pglite-files.js';
 
 export type { PrismaClient };
 
@@ -39,6 +36,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPGlite(dir?: string): Promise<Database> {
+  const [{ PGlite }, { PrismaPGlite }, { PGLITE_START_PARAMS, ensurePGliteFiles }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('pglite-prisma-adapter'),
+    import('./pglite-files.js'),
+  ]);
   if (dir) await ensurePGliteFiles(dir);
   const pglite = await PGlite.create(dir ? join(dir) : undefined, { startParams: PGLITE_START_PARAMS });
   let statements = 0;
@@ -83,6 +85,7 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
   // A connection that cannot be made within 15 s, or a query a frozen server never answers within
   // 30 s, fails the request (503) instead of holding it forever. (15 s, not less: a busy server can
   // be slow to hand out a connection, and a job's final write must not fail for that.)
+  const [{ PrismaPg }, { default: pg }] = await Promise.all([import('@prisma/adapter-pg'), import('pg')]);
   const pool = new pg.Pool({ connectionString: url.toString(), max: 10, options, connectionTimeoutMillis: 15_000, query_timeout: 30_000 });
   // An idle connection the server closes (restart, failover) must not crash the process: the pool
   // drops it and opens a new one on the next query.

@@ -8,8 +8,11 @@ import { type Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 
 // archiver 7 is CommonJS exporting one factory function, while @types/archiver 8 describes the
-// ESM classes of archiver 8: take the factory through require, keep the instance types.
-const archiver = createRequire(import.meta.url)('archiver') as (format: 'zip', options: ArchiverOptions) => Archiver;
+// ESM classes of archiver 8: take the factory through require, keep the instance types. Required
+// with the first ZIP: most processes never write one.
+type ArchiverFactory = (format: 'zip', options: ArchiverOptions) => Archiver;
+let archiverFactory: ArchiverFactory | undefined;
+const archiver: ArchiverFactory = (format, options) => (archiverFactory ??= createRequire(import.meta.url)('archiver') as ArchiverFactory)(format, options);
 
 export interface ZipEntry {
   /** The path inside the ZIP; sanitised, and made unique with ` (2)` style suffixes. */
