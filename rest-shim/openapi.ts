@@ -22,6 +22,7 @@ export const errorEnvelope = z
 const GENERIC_ERRORS: Record<ErrorStatus, string> = {
   400: 'A missing or malformed field (the message names it), or malformed JSON',
   401: 'Missing or invalid credentials',
+  402: 'Too few coins or credits (INSUFFICIENT_COINS, INSUFFICIENT_CREDITS)',
   403: 'Not allowed',
   404: 'No such object, or it belongs to another account',
   409: 'Conflicts with the current state',

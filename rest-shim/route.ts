@@ -51,7 +51,7 @@ export type RequestInput<R extends RouteRequest> = RestInput<
 export type ResponseSchema = z.ZodObject | z.ZodUnion<readonly z.ZodObject[]>;
 
 /** Statuses a route can fail with, besides the ones its auth and inputs imply (rest-shim/openapi.ts). */
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 416 | 429 | 500 | 502 | 503;
+export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 413 | 416 | 429 | 500 | 502 | 503;
 
 /** A non-JSON answer (a file, a ZIP, a page, a redirect): its status, body types and headers. */
 export interface RawResponse {

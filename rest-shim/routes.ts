@@ -16,5 +16,8 @@ import { collectionsRoutes } from './routes/collections.routes.js';
 import { stockListsRoutes } from './routes/stock-lists.routes.js';
 import { serviceRoutes } from './routes/service.routes.js';
 import { ledgerRoutes } from './routes/ledger.routes.js';
+import { economyRoutes } from './routes/economy.routes.js';
+import { communityRoutes } from './routes/community.routes.js';
+import { bountiesRoutes } from './routes/bounties.routes.js';
 
-export const routes: AnyRoute[] = [...scrapeRoutes, ...jobsRoutes, ...apiKeysRoutes, ...liveEditorRoutes, ...searchLinksRoutes, ...featuredRoutes, ...automationRoutes, ...mediaRoutes, ...collectionsRoutes, ...stockListsRoutes, ...visionRoutes, ...imagingRoutes, ...accountsRoutes, ...ledgerRoutes, ...serviceRoutes];
+export const routes: AnyRoute[] = [...scrapeRoutes, ...jobsRoutes, ...apiKeysRoutes, ...liveEditorRoutes, ...searchLinksRoutes, ...featuredRoutes, ...automationRoutes, ...mediaRoutes, ...collectionsRoutes, ...stockListsRoutes, ...visionRoutes, ...imagingRoutes, ...accountsRoutes, ...ledgerRoutes, ...economyRoutes, ...communityRoutes, ...bountiesRoutes, ...serviceRoutes];

@@ -10,6 +10,14 @@ import {
   type RewardCaps,
   type RewardRates,
 } from './modules/ledger/reward-rates.js';
+import {
+  coinsPerCreditSchema,
+  DEFAULT_COINS_PER_CREDIT,
+  DEFAULT_PARTNER_TIMEOUT_MS,
+  DEFAULT_PREMIUM_STYLES,
+  premiumStylesSchema,
+  type EconomyConfig,
+} from './modules/economy/economy.settings.js';
 
 const tierLimits = z.object({
   daily: z.number().int().positive(),
@@ -158,6 +166,12 @@ const envSchema = z.object({
   TRANSFORM_MAX_FRAMES: z.coerce.number().int().min(1).max(10_000).default(200),
   WATERMARK_MAX_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
   WATERMARK_MAX_PIXELS: z.coerce.number().int().positive().default(40_000_000),
+  BRIDGE_COINS_PER_CREDIT: coinsPerCreditSchema.default(DEFAULT_COINS_PER_CREDIT),
+  BRIDGE_PARTNER: z.enum(['local', 'http'], { error: 'BRIDGE_PARTNER must be local or http' }).default('local'),
+  BRIDGE_PARTNER_URL: z.string().url('BRIDGE_PARTNER_URL must be an http(s) URL').regex(/^https?:\/\//i, 'BRIDGE_PARTNER_URL must be an http(s) URL').optional(),
+  BRIDGE_PARTNER_SECRET: z.string().min(16, 'BRIDGE_PARTNER_SECRET must be at least 16 characters').optional(),
+  BRIDGE_PARTNER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(DEFAULT_PARTNER_TIMEOUT_MS),
+  STYLES_PREMIUM: premiumStylesSchema.optional(),
 });
 
 /** Every environment variable the service reads (all listed in the README). */
@@ -230,6 +244,8 @@ export interface Config {
   transform: { maxDimension: number; concurrency: number; maxFrames: number };
   /** Watermark inputs (image and overlay, each): largest download and decoded size. */
   watermark: { maxBytes: number; maxPixels: number };
+  /** The coin economy: the bridge's rate and credit partner, premium style presets. */
+  economy: EconomyConfig;
   /** Image analysis (spec "Vision"): external providers are configured when their key is set. */
   vision: {
     /** Order auto mode tries the configured external providers in (local always comes last). */
@@ -260,6 +276,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new Error(`invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.BRIDGE_PARTNER === 'http' && (!e.BRIDGE_PARTNER_URL || !e.BRIDGE_PARTNER_SECRET)) {
+    throw new Error('invalid configuration:\n  BRIDGE_PARTNER_URL, BRIDGE_PARTNER_SECRET: both are required when BRIDGE_PARTNER is http');
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -324,6 +343,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     schedules: { pollMs: e.SCHEDULER_POLL_MS, perAccount: e.SCHEDULES_PER_ACCOUNT },
     transform: { maxDimension: e.TRANSFORM_MAX_DIMENSION, concurrency: e.TRANSFORM_CONCURRENCY, maxFrames: e.TRANSFORM_MAX_FRAMES },
     watermark: { maxBytes: e.WATERMARK_MAX_BYTES, maxPixels: e.WATERMARK_MAX_PIXELS },
+    economy: {
+      coinsPerCredit: e.BRIDGE_COINS_PER_CREDIT,
+      partner:
+        e.BRIDGE_PARTNER === 'http'
+          ? { kind: 'http', url: e.BRIDGE_PARTNER_URL!, secret: e.BRIDGE_PARTNER_SECRET!, timeoutMs: e.BRIDGE_PARTNER_TIMEOUT_MS }
+          : { kind: 'local' },
+      premiumStyles: e.STYLES_PREMIUM ?? DEFAULT_PREMIUM_STYLES,
+    },
     vision: {
       order: e.VISION_PROVIDER_ORDER,
       timeoutMs: e.VISION_TIMEOUT_MS,

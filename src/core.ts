@@ -58,9 +58,10 @@ export async function buildCore(config: Config, logger: Logger): Promise<Core> {
     adminTokenFile: admin.file,
     startBackground: async ({ workers = config.runWorkers } = {}) => {
       timers.push(setInterval(() => void services.quota.sweep().catch((error: unknown) => logger.warn({ err: error }, 'sweeping quota windows failed')), QUOTA_SWEEP_INTERVAL_MS).unref());
-      // Credit holds of analyses that never finished (a crash) are released; old reward counters go.
+      // Bounties past their expiry return their escrow; credit holds of analyses that never finished (a crash) are released; old reward counters go.
       const sweepLedger = async () => {
         try {
+          await services.bounties.expireDue();
           await services.ledger.voidExpired();
           await services.rewards.sweep();
         } catch (error) {
@@ -68,6 +69,15 @@ export async function buildCore(config: Config, logger: Logger): Promise<Core> {
         }
       };
       timers.push(setInterval(() => void sweepLedger(), LEDGER_SWEEP_INTERVAL_MS).unref());
+      // Coin conversions the credit partner has not answered yet are asked about again (same idempotency key).
+      const retryConversions = async () => {
+        try {
+          await services.economy.bridge.retryDue();
+        } catch (error) {
+          logger.warn({ err: error }, 'retrying pending coin conversions failed');
+        }
+      };
+      timers.push(setInterval(() => void retryConversions(), LEDGER_SWEEP_INTERVAL_MS).unref());
       if (!workers) return;
       await recoverJobs();
       timers.push(setInterval(() => void recoverJobs(), Math.max(1000, Math.floor(config.jobs.leaseMs / 2))).unref());

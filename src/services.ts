@@ -29,7 +29,10 @@ import { CreditsService, LedgerService, RewardsService } from './modules/ledger/
 import { CollectionsService } from './modules/collections/index.js';
 import { GalleryService } from './modules/collections/index.js';
 import { StockListsService } from './modules/stock-lists/index.js';
+import { createEconomy, type Economy } from './modules/economy/index.js';
 import { UrlSigner } from './platform/url-signer.js';
+import { ClaimsService, CommunityService } from './modules/community/index.js';
+import { BountiesService } from './modules/bounties/index.js';
 import { TransformService } from './modules/imaging/index.js';
 import { WatermarkService } from './modules/imaging/index.js';
 
@@ -47,6 +50,11 @@ export interface Services {
   admission: AdmissionService;
   /** The one identity of an image across the community library, the wiki, mirrors and reverse search. */
   imageObjects: ImageObjectsService;
+  /** The community library and ownership claims on its items. */
+  community: CommunityService;
+  claims: ClaimsService;
+  /** Coins offered for photos of a subject, escrowed in the ledger. */
+  bounties: BountiesService;
   accounts: AccountsService;
   subKeys: SubKeysService;
   jobs: JobsService;
@@ -73,6 +81,8 @@ export interface Services {
   /** The public gallery pages of shared collections (the token is the capability). */
   gallery: GalleryService;
   stockLists: StockListsService;
+  /** The coin economy: the coin-to-credit bridge, referrals, style presets, the operator's coin grants. */
+  economy: Economy;
 }
 
 export interface Platform {
@@ -128,6 +138,21 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     return { labels: result.labels, caption: result.caption, text: result.text };
   });
 
+  const imageObjects = new ImageObjectsService(db);
+  const rewards = new RewardsService(db, ledger, config.rewards);
+  const community = new CommunityService({
+    db,
+    blobs,
+    fetcher,
+    imageObjects,
+    ledger,
+    rewards,
+    signer,
+    logger,
+    analyze: async (image, payer) => vision.analyze({ image, task: 'all', payer }),
+    limits: { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels },
+  });
+
   return {
     config,
     db,
@@ -139,7 +164,10 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     auth,
     quota,
     admission: new AdmissionService(db, auth, quota),
-    imageObjects: new ImageObjectsService(db),
+    imageObjects,
+    community,
+    claims: new ClaimsService(db, community),
+    bounties: new BountiesService(db, ledger, community),
     accounts: new AccountsService(db, Object.keys(config.tiers)),
     subKeys: new SubKeysService(db, config.subKeysPerAccount, events),
     jobs,
@@ -159,9 +187,10 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     folders: new FoldersService(db),
     ledger,
     credits,
-    rewards: new RewardsService(db, ledger, config.rewards),
+    rewards,
     collections,
     gallery: new GalleryService(collections, quota, signer),
     stockLists: new StockListsService(db, fetcher, logger, config.uploadMaxBytes),
+    economy: createEconomy({ db, ledger, logger, config: config.economy }),
   };
 }

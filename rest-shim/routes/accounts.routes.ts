@@ -25,12 +25,14 @@ const account = z
     status: z.enum(ACCOUNT_STATUSES),
     tier: z.string(),
     created_at: timestamp,
+    referral_code: z.string().describe('the code others sign up with to be referred by this account'),
+    referred_by: z.string().nullable().describe('handle of the account that referred this one'),
   })
   .meta({ id: 'Account', description: 'An account as the admin routes answer it' });
 const accountWithKey = account.extend({ api_key: z.string().describe('the master API key: shown in this answer only') });
 
 export function accountJson(a: AccountFieldsFragment): z.input<typeof account> {
-  return { account_id: a.databaseId, handle: a.handle, email: a.email, status: a.status, tier: a.tier, created_at: a.createdAt };
+  return { account_id: a.databaseId, handle: a.handle, email: a.email, status: a.status, tier: a.tier, created_at: a.createdAt, referral_code: a.referralCode, referred_by: a.referredBy ?? null };
 }
 
 const statusRoute = (action: 'suspend' | 'activate' | 'deactivate', status: AccountStatusValue) =>
@@ -51,13 +53,14 @@ export const accountsRoutes = [
     method: 'POST',
     path: '/api/admin/accounts',
     auth: 'admin',
-    summary: 'Create an account; the answer holds its master API key, shown only once',
+    summary: 'Create an account (handle; email, tier and referred_by, a referral code, optional); the answer holds its master API key, shown only once',
+    description: 'referred_by attaches the new account to the account whose referral code it is (GET /api/economy/referral): that account earns a commission on the new one\'s rewards. An unknown code is a 400 naming referred_by.',
     operation: AdminCreateAccountDocument,
     request: { body: createAccountSchema.extend({ tier: createAccountSchema.shape.tier.describe('a configured tier (default standard)') }) },
     response: accountWithKey,
     errors: { 409: 'the handle or email is taken' },
     successStatus: 201,
-    variables: ({ body }) => ({ handle: body.handle, email: body.email, tier: body.tier }),
+    variables: ({ body }) => ({ handle: body.handle, email: body.email, tier: body.tier, referredBy: body.referred_by }),
     shape: (data) => {
       const { account, apiKey } = unwrap(data.adminCreateAccount);
       return { ...accountJson(account), api_key: apiKey };

@@ -8,6 +8,7 @@ import { AdminGrantCreditsDocument, AdminRewardsDocument, AdminUpdateRewardsDocu
 import { id, timestamp } from '../schemas.js';
 import { handleParams } from './accounts.routes.js';
 import { grantSchema } from '../../src/modules/ledger/credits.service.js';
+import type { Currency } from '../../src/modules/ledger/index.js';
 import { settingsPatchSchema } from '../../src/modules/ledger/rewards.service.js';
 
 const rewardSettings = z
@@ -26,6 +27,26 @@ function settingsJson(s: RewardSettingsFieldsFragment): z.input<typeof rewardSet
   };
 }
 
+/** The answer of an operator's grant of a currency (credits here, coins in economy.routes.ts). */
+export const grantResponse = (currency: Currency) =>
+  z.object({
+    account_id: id,
+    handle: z.string(),
+    amount: z.number().describe(`${currency} granted`),
+    balance: z.number().describe(`the account's ${currency} balance after the grant`),
+    transfer_id: z.string().describe('the ledger transfer'),
+    replayed: z.boolean().describe('true when this idempotency_key was granted before (nothing added now)'),
+  });
+
+export const grantJson = (g: { accountId: number; handle: string; amount: number; balance: number; transferId: string; replayed: boolean }) => ({
+  account_id: g.accountId,
+  handle: g.handle,
+  amount: g.amount,
+  balance: g.balance,
+  transfer_id: g.transferId,
+  replayed: g.replayed,
+});
+
 export const ledgerRoutes = [
   defineRoute({
     method: 'POST',
@@ -35,20 +56,10 @@ export const ledgerRoutes = [
     description: 'A repeat with the same idempotency_key grants nothing more and answers the first grant (`replayed: true`); the same key with another account or amount is a 409.',
     operation: AdminGrantCreditsDocument,
     request: { params: handleParams, body: grantSchema },
-    response: z.object({
-      account_id: id,
-      handle: z.string(),
-      amount: z.number().describe('credits granted'),
-      balance: z.number().describe("the account's credit balance after the grant"),
-      transfer_id: z.string().describe('the ledger transfer'),
-      replayed: z.boolean().describe('true when this idempotency_key was granted before (nothing added now)'),
-    }),
+    response: grantResponse('credits'),
     errors: { 409: 'the idempotency_key was used for another grant' },
     variables: ({ params, body }) => ({ handle: params.handle!, amount: body.amount, reference: body.reference, idempotencyKey: body.idempotency_key }),
-    shape: (data) => {
-      const g = unwrap(data.adminGrantCredits);
-      return { account_id: g.accountId, handle: g.handle, amount: g.amount, balance: g.balance, transfer_id: g.transferId, replayed: g.replayed };
-    },
+    shape: (data) => grantJson(unwrap(data.adminGrantCredits)),
   }),
   defineRoute({
     method: 'GET',

@@ -72,9 +72,10 @@ account
   .requiredOption('--handle <handle>', 'account handle')
   .option('--email <email>', 'contact email')
   .option('--tier <tier>', 'rate-limit tier')
-  .action(async (opts: { handle: string; email?: string; tier?: string }) => {
-    const data = await callAdmin('POST', '/accounts', { handle: opts.handle, email: opts.email, tier: opts.tier });
-    print(pick(data, ['account_id', 'handle', 'api_key', 'tier', 'status', 'email']));
+  .option('--referred-by <code>', "the referrer's referral code (it earns a commission on this account's rewards)")
+  .action(async (opts: { handle: string; email?: string; tier?: string; referredBy?: string }) => {
+    const data = await callAdmin('POST', '/accounts', { handle: opts.handle, email: opts.email, tier: opts.tier, referred_by: opts.referredBy });
+    print(pick(data, ['account_id', 'handle', 'api_key', 'tier', 'status', 'email', 'referral_code', 'referred_by']));
   });
 
 for (const action of ['suspend', 'activate', 'deactivate'] as const) {
@@ -115,6 +116,20 @@ credits
     print(pick(data, ['account_id', 'handle', 'amount', 'balance', 'transfer_id', 'replayed']));
   });
 
+const coins = program.command('coins').description('coins (rewards currency)');
+
+coins
+  .command('grant <handle> <amount>')
+  .description('add coins to an account (from the grants account)')
+  .option('--reference <text>', "why (shown in the account's coin history)")
+  .option('--idempotency-key <key>', 'a retry with the same key grants once')
+  .action(async (handle: string, amount: string, opts: { reference?: string; idempotencyKey?: string }) => {
+    const value = Number(amount);
+    if (amount.trim() === '' || !Number.isFinite(value)) throw new CliError(`amount: expected a number of coins, not ${amount}`);
+    const data = await callAdmin('POST', `${handlePath(handle)}/coins`, { amount: value, reference: opts.reference, idempotency_key: opts.idempotencyKey });
+    print(pick(data, ['account_id', 'handle', 'amount', 'balance', 'transfer_id', 'replayed']));
+  });
+
 const rewards = program.command('rewards').description('reward rates and daily caps (coins)');
 
 rewards
@@ -139,6 +154,30 @@ rewards
     }
     print(pick(await callAdmin('PATCH', '/rewards', body), ['rates', 'daily_caps', 'updated_at']));
   });
+
+const claims = program.command('claims').description('ownership claims on community items');
+const CLAIM = ['id', 'item_id', 'claimant', 'kind', 'royalty_coins', 'reason', 'status', 'reviewed_at', 'created_at'];
+
+claims
+  .command('list')
+  .description('claims, newest first (default: pending ones)')
+  .option('--status <status>', 'pending, approved, rejected or all', 'pending')
+  .option('--limit <n>', 'how many', '50')
+  .action(async (opts: { status: string; limit: string }) => {
+    const query = new URLSearchParams({ limit: opts.limit, ...(opts.status === 'all' ? {} : { status: opts.status }) });
+    const data = await callAdmin('GET', `/claims?${query}`);
+    for (const claim of data.claims as Json[]) print(pick(claim, CLAIM));
+  });
+
+for (const decision of ['approve', 'reject'] as const) {
+  claims
+    .command(`${decision} <id>`)
+    .description(decision === 'approve' ? 'approve a pending claim (a removal takes the item down)' : 'reject a pending claim')
+    .action(async (id: string) => {
+      if (!/^\d{1,10}$/.test(id)) throw new CliError(`id: expected a claim id, not ${id}`);
+      print(pick(await callAdmin('POST', `/claims/${id}/${decision}`), CLAIM));
+    });
+}
 
 try {
   await program.parseAsync();

@@ -15,6 +15,10 @@ import '../modules/imaging/watermark.schema.js';
 import '../modules/collections/collections.schema.js';
 import '../modules/stock-lists/stock-lists.schema.js';
 import '../modules/ledger/ledger.schema.js';
+import '../modules/economy/economy.schema.js';
+import '../modules/image-objects/image-objects.schema.js';
+import '../modules/community/community.schema.js';
+import '../modules/bounties/bounties.schema.js';
 
 builder.queryField('health', (t) => t.boolean({ description: 'Always true: the GraphQL endpoint answers', resolve: () => true }));
 

@@ -8,7 +8,7 @@ import { isObjectType } from 'graphql';
 import { schema } from '../../src/graphql/schema.js';
 import { accessPolicies, type KeyRule } from '../../src/modules/access/index.js';
 import { startTestApp, type TestApp, type TestResponse } from '../helpers/app.js';
-import { form, photo } from '../helpers/images.js';
+import { form, photo, scene } from '../helpers/images.js';
 
 type KeyKind = 'master' | 'sub:scrape' | 'sub:generate' | 'sub:search' | 'sub:media' | 'revoked' | 'expired' | 'other account';
 const KEY_KINDS: KeyKind[] = ['master', 'sub:scrape', 'sub:generate', 'sub:search', 'sub:media', 'revoked', 'expired', 'other account'];
@@ -106,6 +106,20 @@ const ROWS: Record<string, Row> = {
     connection: { query: '{ viewer { stockLists { edges { node { databaseId } } } } }', pick: (d) => d.viewer.stockLists.edges.map((e: any) => e.node.databaseId) },
     rest: { path: (f) => `/api/media/stock/lists/${f.ids.StockList}` },
   },
+  // The fixture's item is unlisted: listed items are for every key, by design (test/community/).
+  CommunityItem: {
+    model: 'CommunityItem',
+    need: 'any',
+    own: { query: 'query($id: Int!) { communityItem(id: $id) { ... on QueryCommunityItemSuccess { data { databaseId } } } }', pick: (d) => d.communityItem?.data?.databaseId },
+    connection: { query: '{ myCommunity { ... on QueryMyCommunitySuccess { data { items { databaseId } } } } }', pick: (d) => d.myCommunity?.data?.items.map((i: any) => i.databaseId) ?? [] },
+    rest: { path: (f) => `/api/community/${f.ids.CommunityItem}` },
+  },
+  // A claim by the owner on a third account's item.
+  OwnershipClaim: {
+    model: 'OwnershipClaim',
+    need: 'any',
+    rest: { path: (f) => `/api/community/${f.ids.ClaimedItem}/claim`, list: (b) => b.claims.map((c: any) => c.id) },
+  },
 };
 
 function expected(need: Need, kind: KeyKind): Outcome {
@@ -161,6 +175,11 @@ beforeAll(async () => {
   const folder = await t.request('POST', '/api/media/folders', { key: owner.key, body: { name: 'matrix' } });
   const collection = await t.request('POST', '/api/media/collections', { key: owner.key, body: { name: 'matrix' } });
   const list = await t.request('POST', '/api/media/stock/lists', { key: owner.key, body: { name: 'matrix' } });
+  const unlisted = await t.request('POST', '/api/community/contribute', { key: owner.key, form: form({ body: await scene(7001), name: 'c.jpg', type: 'image/jpeg' }, { public: 'false' }) });
+  const third = await t.createAccount('matrix-third');
+  const claimed = await t.request('POST', '/api/community/contribute', { key: third.key, form: form({ body: await scene(7002), name: 'c.jpg', type: 'image/jpeg' }) });
+  const claim = await t.request('POST', `/api/community/${claimed.body.id}/claim`, { key: owner.key, body: { kind: 'removal', reason: 'matrix' } });
+  expect(claim.status, claim.text).toBe(201);
   const subKeyId = (await prisma.apiKey.findFirstOrThrow({ where: { accountId: owner.id, kind: 'sub' }, orderBy: { id: 'asc' } })).id;
   Object.assign(ids, {
     SubKey: subKeyId,
@@ -173,6 +192,9 @@ beforeAll(async () => {
     Folder: folder.body.folder.id,
     Collection: collection.body.collection_id,
     StockList: list.body.list_id,
+    CommunityItem: unlisted.body.id,
+    OwnershipClaim: claim.body.id,
+    ClaimedItem: claimed.body.id,
   });
   for (const [type, id] of Object.entries(ids)) expect(typeof id, `fixture ${type}`).toBe('number');
   fixture = { ownerKey: owner.key, accountId: owner.id, ids, filename };

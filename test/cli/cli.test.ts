@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app.js';
+import { form, scene } from '../helpers/images.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -113,6 +114,28 @@ describe('operator CLI', () => {
     } finally {
       rmSync(empty, { recursive: true, force: true });
     }
+  });
+});
+
+describe('operator CLI: ownership claims', () => {
+  it('claims list shows pending claims one per line, and approve and reject review them once', async () => {
+    const uploader = await t.createAccount('cli-uploader');
+    const claimant = await t.createAccount('cli-claimant');
+    const upload = await t.request('POST', '/api/community/contribute', { key: uploader.key, form: form({ body: await scene(8801), name: 'c.jpg', type: 'image/jpeg' }) });
+    const claim = await t.request('POST', `/api/community/${upload.body.id}/claim`, { key: claimant.key, body: { kind: 'removal', reason: 'my photo' } });
+    expect(claim.status, claim.text).toBe(201);
+
+    const listed = await cli(['claims', 'list']);
+    expect(listed.code, listed.stderr).toBe(0);
+    const lines = listed.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines.find((c) => c.id === claim.body.id)).toMatchObject({ item_id: upload.body.id, claimant: claimant.handle, kind: 'removal', status: 'pending' });
+
+    expect(await cliJson(['claims', 'approve', String(claim.body.id)])).toMatchObject({ id: claim.body.id, status: 'approved' });
+    const twice = await cli(['claims', 'reject', String(claim.body.id)]);
+    expect([twice.code, twice.stderr.trim()]).toEqual([1, `error: claim ${claim.body.id} was already approved`]);
+    const bad = await cli(['claims', 'approve', 'seven']);
+    expect([bad.code, bad.stderr.trim()]).toEqual([1, 'error: id: expected a claim id, not seven']);
+    expect((await t.request('GET', `/api/community/${upload.body.id}`, { key: claimant.key })).status).toBe(404);
   });
 });
 

@@ -430,6 +430,7 @@ describe('processUpload: videos and documents, by their bytes', () => {
       blockhash: null,
       thumbnail: null,
       stored: { body, mime, ext },
+      original: null,
     });
   });
 });

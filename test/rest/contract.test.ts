@@ -12,7 +12,7 @@ import type { AnyRoute } from '../../rest-shim/route.js';
 import { LOCAL_FETCH, startTestApp, type TestApp } from '../helpers/app.js';
 import { waitForJob } from '../helpers/jobs.js';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site.js';
-import { form, photo } from '../helpers/images.js';
+import { form, photo, scene } from '../helpers/images.js';
 import { smallTextImageBase64 } from '../fixtures/vision/images.js';
 import { openApiChecker } from '../helpers/openapi.js';
 
@@ -38,6 +38,33 @@ async function sharedGallery(ctx: { t: TestApp; key: string }, password?: string
   const id = await collection(ctx);
   const share = await ctx.t.request('POST', `/api/media/collections/${id}/share`, { key: ctx.key, body: password ? { password } : {} });
   return share.body.share_token as string;
+}
+
+/** A community item contributed by the caller (or, with `by`, by another account). */
+async function communityItem({ t, key }: { t: TestApp; key: string }, by?: string): Promise<number> {
+  const giver = by ? (await t.createAccount('contract-giver')).key : key;
+  const res = await t.request('POST', '/api/community/contribute', { key: giver, form: form({ body: await scene(9201 + ++unique), name: 'c.jpg', type: 'image/jpeg' }) });
+  return res.body.id as number;
+}
+
+/** A pending ownership claim by the caller on another account's item. */
+async function ownershipClaim(ctx: { t: TestApp; key: string }): Promise<number> {
+  const item = await communityItem(ctx, 'someone else');
+  return (await ctx.t.request('POST', `/api/community/${item}/claim`, { key: ctx.key, body: { kind: 'removal', reason: 'contract' } })).body.id as number;
+}
+
+/** Coins for the account behind a key, from the grants account. */
+async function coinsFor({ t }: { t: TestApp }, key: string, coins: number): Promise<void> {
+  const actor = await t.app.services.auth.authenticate(key);
+  await t.app.services.ledger.transfer({ id: `contract:${actor.accountId}:${++unique}`, currency: 'coins', from: { system: 'grants' }, to: { account: actor.accountId }, amount: coins * 10_000, action: 'grant' });
+}
+
+/** An open bounty for the subject contract-subject, posted by `by` (default: another account). */
+async function postedBounty(ctx: { t: TestApp; key: string }, by?: string): Promise<number> {
+  const poster = by ?? (await ctx.t.createAccount('contract-poster')).key;
+  await coinsFor(ctx, poster, 3);
+  const res = await ctx.t.request('POST', '/api/economy/bounties', { key: poster, body: { subject_slug: 'contract-subject', reward_per_photo: 1, photos_needed: 3 } });
+  return res.body.id as number;
 }
 
 interface ContractCase {
@@ -78,6 +105,11 @@ async function mediaItem({ t, key }: { t: TestApp; key: string }, trashed = fals
   const id = String(uploaded.body.media_id);
   if (trashed) await t.request('DELETE', `/api/media/${id}`, { key });
   return id;
+}
+
+/** Coins for the account of `handle` (the operator's grant). */
+async function coins({ t, handle }: { t: TestApp; handle: string }, amount: number): Promise<void> {
+  await t.request('POST', `/api/admin/accounts/${handle}/coins`, { admin: true, body: { amount } });
 }
 
 async function folder({ t, key }: { t: TestApp; key: string }): Promise<string> {
@@ -279,6 +311,99 @@ const cases: Record<string, ContractCase> = {
   'POST /api/admin/accounts/:handle/credits': { call: ({ handle }) => ({ params: { handle }, body: { amount: 2.5, reference: 'contract' } }), status: 200, fields: ['account_id', 'handle', 'amount', 'balance', 'transfer_id', 'replayed'] },
   'GET /api/admin/rewards': { call: () => ({}), status: 200, fields: ['rates', 'daily_caps', 'updated_at'] },
   'PATCH /api/admin/rewards': { call: () => ({ body: { daily_caps: { bulk_mirror_match: 5000 } } }), status: 200, fields: ['rates', 'daily_caps', 'updated_at'] },
+  // Economy: bridge, referral, styles, coin grants (test/economy/ goes deeper).
+  'GET /api/economy/bridge/rate': { call: () => ({}), status: 200, fields: ['coins_per_credit', 'partner', 'linked', 'partner_account', 'minimum_coins'] },
+  'POST /api/economy/bridge/convert': {
+    call: async (ctx) => {
+      await coins(ctx, 10);
+      return { body: { coins: 5, idempotency_key: `contract-${++unique}` } };
+    },
+    status: 200,
+    fields: ['coins_burned', 'credits_added', 'new_balance', 'conversion_id', 'status'],
+  },
+  'POST /api/economy/bridge/link': { call: () => ({ body: { partner_account: 'contract-partner-account' } }), status: 200, fields: ['partner', 'partner_account', 'linked_at'] },
+  'GET /api/economy/bridge/conversions/:id': {
+    call: async (ctx) => {
+      await coins(ctx, 1);
+      const made = await ctx.t.request('POST', '/api/economy/bridge/convert', { key: ctx.key, body: { coins: 1 } });
+      return { params: { id: made.body.conversion_id as string } };
+    },
+    status: 200,
+    fields: ['coins_burned', 'credits_added', 'new_balance', 'conversion_id', 'status'],
+  },
+  'GET /api/economy/referral': { call: () => ({}), status: 200, fields: ['referral_code', 'referral_url', 'total_referrals', 'commission_earned'] },
+  'GET /api/economy/styles': { call: () => ({}), status: 200, fields: ['styles'] },
+  'POST /api/economy/styles/:slug/unlock': {
+    call: async (ctx) => {
+      await coins(ctx, 20);
+      return { params: { slug: 'noir' } };
+    },
+    status: 200,
+    fields: ['slug', 'name', 'premium', 'price_coins', 'unlocked', 'charged', 'already_unlocked', 'new_balance'],
+  },
+  'POST /api/admin/accounts/:handle/coins': { call: ({ handle }) => ({ params: { handle }, body: { amount: 2.5, reference: 'contract', idempotency_key: `contract-${++unique}` } }), status: 200, fields: ['account_id', 'handle', 'amount', 'balance', 'transfer_id', 'replayed'] },
+  // Community (test/community/ goes deeper).
+  'GET /api/community/search': { call: () => ({ query: { limit: '5' } }), status: 200, fields: ['items', 'total', 'limit', 'offset'] },
+  'POST /api/community/contribute': {
+    call: async () => ({ form: form({ body: await scene(9001 + ++unique), name: 'c.jpg', type: 'image/jpeg' }, { tags: '["contract"]' }) }),
+    status: 201,
+    fields: ['id', 'url', 'coins_earned', 'balance', 'duplicate', 'message', 'item'],
+  },
+  'POST /api/community/ingest': {
+    call: async () => ({ form: form({ body: await scene(9101 + ++unique), name: 'i.jpg', type: 'image/jpeg' }, { latitude: '1.5', longitude: '2.5', unlock_price: '1' }) }),
+    status: 201,
+    fields: ['intel_id', 'image_object_id', 'stored_url', 'coins_harvested', 'balance', 'ai_summary', 'ai_labels', 'attribution_handle', 'unlock_price', 'latitude', 'longitude', 'duplicate', 'message'],
+  },
+  'GET /api/community/my': { call: () => ({}), status: 200, fields: ['balance', 'contributions', 'total_contributed', 'limit', 'offset'] },
+  'GET /api/community/leaderboard': { call: () => ({ query: { period: 'all' } }), status: 200, fields: ['period', 'since', 'entries'] },
+  'GET /api/community/portfolio': { call: () => ({}), status: 200, fields: ['handle', 'attribution', 'member_since', 'contributions', 'verified', 'recent', 'private'] },
+  'GET /api/community/portfolio/:code': { call: ({ handle }) => ({ params: { code: handle } }), status: 200, fields: ['handle', 'attribution', 'member_since', 'contributions', 'verified', 'recent', 'private'] },
+  'GET /api/community/:id': { call: async (ctx) => ({ params: { id: String(await communityItem(ctx)) } }), status: 200 },
+  'POST /api/community/:item_id/tag': {
+    call: async (ctx) => ({ params: { item_id: String(await communityItem(ctx)) }, body: { tags: ['sea'], action: 'add' } }),
+    status: 200,
+    fields: ['coins_earned', 'verified', 'balance', 'matched', 'message', 'item'],
+  },
+  'POST /api/community/:id/unlock': {
+    call: async (ctx) => ({ params: { id: String(await communityItem(ctx)) } }),
+    status: 200,
+    fields: ['item_id', 'charged', 'already_unlocked', 'uploader_earned', 'balance', 'original_url'],
+  },
+  'GET /api/community/:id/claim': { call: async (ctx) => ({ params: { id: String(await communityItem(ctx)) } }), status: 200, fields: ['claims'] },
+  'POST /api/community/:id/claim': {
+    call: async (ctx) => ({ params: { id: String(await communityItem(ctx, 'someone else')) }, body: { kind: 'royalty', royalty_coins: 0.5, reason: 'contract' } }),
+    status: 201,
+  },
+  'GET /api/admin/claims': { call: () => ({ query: { status: 'pending' } }), status: 200, fields: ['claims', 'total', 'limit', 'offset'] },
+  'POST /api/admin/claims/:id/approve': { call: async (ctx) => ({ params: { id: String(await ownershipClaim(ctx)) } }), status: 200 },
+  'POST /api/admin/claims/:id/reject': { call: async (ctx) => ({ params: { id: String(await ownershipClaim(ctx)) } }), status: 200 },
+  'GET /api/economy/bounties': { call: () => ({ query: { status: 'open' } }), status: 200, fields: ['bounties', 'total', 'limit', 'offset'] },
+  'POST /api/economy/bounties': {
+    call: async (ctx) => {
+      await coinsFor(ctx, ctx.key, 5);
+      return { body: { subject_name: 'Contract Tower', reward_per_photo: 1, photos_needed: 2 } };
+    },
+    status: 201,
+  },
+  'POST /api/economy/bounties/:bounty_id/claim': {
+    call: async (ctx) => {
+      const bounty = await postedBounty(ctx);
+      const item = await communityItem(ctx);
+      await ctx.t.app.services.db.prisma.communityItem.update({ where: { id: item }, data: { verified: true, tags: ['contract-subject'] } });
+      return { params: { bounty_id: String(bounty) }, body: { crowdsource_id: item } };
+    },
+    status: 200,
+    fields: ['bounty_id', 'crowdsource_id', 'paid', 'balance', 'bounty'],
+  },
+  'POST /api/economy/bounties/:id/cancel': {
+    call: async (ctx) => ({ params: { id: String(await postedBounty(ctx, ctx.key)) } }),
+    status: 200,
+  },
+  'GET /community/:id/:variant': {
+    call: async (ctx) => fromUrl('/community/:id/:variant', (await ctx.t.request('GET', `/api/community/${await communityItem(ctx)}`, { key: ctx.key })).body.url),
+    status: 200,
+    contentType: /^image\/jpeg$/,
+  },
 };
 
 let t: TestApp;

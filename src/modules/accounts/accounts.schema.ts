@@ -18,6 +18,13 @@ export const AccountRef = builder.prismaNode('Account', {
     status: t.field({ type: AccountStatusEnum, resolve: (a) => a.status }),
     tier: t.exposeString('tier'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    referralCode: t.exposeString('referralCode', { description: 'The code others sign up with to be referred by this account (GET /api/economy/referral)' }),
+    referredBy: t.string({
+      nullable: true,
+      description: "Handle of the account that referred this one (it earns a commission on this account's rewards)",
+      select: { referredBy: { select: { handle: true } } },
+      resolve: (a) => a.referredBy?.handle ?? null,
+    }),
   }),
 });
 
@@ -56,6 +63,7 @@ builder.mutationFields((t) => ({
       handle: t.arg.string({ required: true }),
       email: t.arg.string(),
       tier: t.arg.string(),
+      referredBy: t.arg.string({ description: "The referrer's referral code" }),
     },
     resolve: (_root, args, ctx) => ctx.services.accounts.create(args),
   }),

@@ -2,7 +2,7 @@
 // first-start bootstrap. Called only behind the admin token.
 import { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
-import { Conflict, NotFound } from '../../platform/errors.js';
+import { Conflict, InvalidInput, NotFound } from '../../platform/errors.js';
 import { isUniqueViolation, uniqueViolationField } from '../../platform/database/errors.js';
 import type { Account, Prisma } from '../../generated/prisma/client.js';
 import type { Actor } from './actor.js';
@@ -24,10 +24,18 @@ const tierSchema = z.string({ error: (issue) => (issue.input === undefined ? 'ti
 
 const handleInput = z.object({ handle: handleSchema });
 
+/** A referral code (Account.referralCode, shown by GET /api/economy/referral): case and surrounding spaces do not matter. */
+const referralCodeSchema = z
+  .string({ error: 'expected a string' })
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z0-9]{4,32}$/, 'expected a referral code (letters and digits, as GET /api/economy/referral shows it)');
+
 export const createSchema = z.object({
   handle: handleSchema,
   email: z.email('expected an email address').optional(),
   tier: tierSchema.optional(),
+  referred_by: referralCodeSchema.optional().describe("the referrer's referral code: the referrer earns a commission on this account's rewards"),
 });
 
 /** POST /api/admin/accounts/:handle/tier, adminSetAccountTier. */
@@ -70,8 +78,15 @@ export class AccountsService {
     return accountPolicy.findOne(checked, checked.accountId, (where) => this.db.prisma.account.findFirst({ ...query, where }) as Promise<Account | null>);
   }
 
-  async create(input: { handle: string; email?: string | null; tier?: string | null }): Promise<AccountWithKey> {
-    const data = parseInput(this.createInput, { handle: input.handle, email: input.email ?? undefined, tier: input.tier ?? undefined });
+  /** A new account with its master key; `referredBy` is the referrer's referral code (400 naming referred_by when no account has it). */
+  async create(input: { handle: string; email?: string | null; tier?: string | null; referredBy?: string | null }): Promise<AccountWithKey> {
+    const data = parseInput(this.createInput, { handle: input.handle, email: input.email ?? undefined, tier: input.tier ?? undefined, referred_by: input.referredBy ?? undefined });
+    let referredById: number | undefined;
+    if (data.referred_by !== undefined) {
+      const referrer = await this.db.prisma.account.findUnique({ where: { referralCode: data.referred_by }, select: { id: true } });
+      if (!referrer) throw new InvalidInput(`referred_by: no account has the referral code ${data.referred_by}`, 'referred_by');
+      referredById = referrer.id;
+    }
     const key = generateKey('master');
     try {
       const account = await this.db.prisma.account.create({
@@ -79,6 +94,7 @@ export class AccountsService {
           handle: data.handle,
           email: data.email,
           tier: data.tier,
+          referredById,
           apiKeys: { create: { kind: 'master', prefix: key.prefix, secretHash: key.secretHash, scopes: [] } },
         },
       });

@@ -75,6 +75,15 @@ export class ImageObjectsService {
     return { ...neighbour(made!), created: made!.created === true };
   }
 
+  /** One object by id, or null. */
+  async byId(id: number): Promise<ImageObject | null> {
+    const [row] = await this.db.query<ObjectRow>(
+      `SELECT id, sha256, phash, blockhash, bytes, format, width, height, "createdAt" AT TIME ZONE 'UTC' AS created_at, 0 AS distance FROM "ImageObject" WHERE id = $1`,
+      [id],
+    );
+    return row ? neighbour(row).object : null;
+  }
+
   /**
    * Up to `limit` objects nearest to the blockhash within `maxDistance` bits, nearest first (ties by
    * age): exact for any distance up to 47 bits.

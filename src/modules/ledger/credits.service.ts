@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { parseInput } from '../../platform/validation.js';
-import { amountSchema, fromMinor, toMinor } from './money.js';
+import { amountSchema, fromMinor, toMinor, type Currency } from './money.js';
 import { InsufficientCredits, InsufficientFunds } from './ledger.errors.js';
-import type { LedgerOptions, LedgerService, Transfer, WalletEntry } from './ledger.service.js';
+import type { GrantResult, LedgerOptions, LedgerService, Transfer, WalletEntry } from './ledger.service.js';
 
 export interface CreditEntryView {
   /** The entry's position in the ledger (an integer, newest highest). */
@@ -34,14 +34,6 @@ export interface CreditSummary {
   offset: number;
 }
 
-export interface GrantResult {
-  transferId: string;
-  /** Credits granted. */
-  amount: number;
-  /** The wallet's balance after the grant, in credits. */
-  balance: number;
-  replayed: boolean;
-}
 
 /** A hold on credits for an operation in progress: capture it when the work succeeded, release it otherwise. */
 export interface CreditHold {
@@ -49,17 +41,22 @@ export interface CreditHold {
   amount: number;
 }
 
-/** The operator's grant (POST /api/admin/accounts/:handle/credits, adminGrantCredits). */
-export const grantSchema = z.object({
-  amount: amountSchema('amount is required: the credits to add').describe('credits to add (at most 4 decimals)'),
-  reference: z.string({ error: 'expected a string' }).trim().max(500, 'expected at most 500 characters').nullish().describe('why (shown in the credit ledger)'),
-  idempotency_key: z
-    .string({ error: 'expected a string' })
-    .regex(/^[\x21-\x7e]{1,120}$/, 'expected 1 to 120 printable characters without spaces')
-    .nullish()
-    .describe('makes a retried grant count once'),
-});
+/**
+ * The operator's grant of a currency (POST /api/admin/accounts/:handle/credits or /coins,
+ * adminGrantCredits, adminGrantCoins).
+ */
+export const grantSchemaFor = (currency: Currency) =>
+  z.object({
+    amount: amountSchema(`amount is required: the ${currency} to add`).describe(`${currency} to add (at most 4 decimals)`),
+    reference: z.string({ error: 'expected a string' }).trim().max(500, 'expected at most 500 characters').nullish().describe(`why (shown in the account's ${currency} history)`),
+    idempotency_key: z
+      .string({ error: 'expected a string' })
+      .regex(/^[\x21-\x7e]{1,120}$/, 'expected 1 to 120 printable characters without spaces')
+      .nullish()
+      .describe('makes a retried grant count once'),
+  });
 
+export const grantSchema = grantSchemaFor('credits');
 /** Longest a hold reserves credits before the sweep releases it. */
 const DEFAULT_HOLD_MS = 10 * 60_000;
 
@@ -101,17 +98,7 @@ export class CreditsService {
    */
   async grant(accountId: number, input: { amount: number; reference?: string | null; idempotency_key?: string | null }): Promise<GrantResult> {
     const { amount, reference, idempotency_key } = parseInput(grantSchema, input);
-    const { transfer, wallets } = await this.ledger.transfer({
-      id: `grant:${idempotency_key ?? randomUUID()}`,
-      currency: 'credits',
-      from: { system: 'grants' },
-      to: { account: accountId },
-      amount,
-      action: 'grant',
-      reference: reference || null,
-    });
-    const balance = wallets.find((w) => w.accountId === accountId)?.balance ?? (await this.ledger.wallet(accountId, 'credits')).balance;
-    return { transferId: transfer.id, amount: fromMinor(transfer.amount), balance: fromMinor(balance), replayed: transfer.replayed };
+    return this.ledger.grant('credits', accountId, { amount, reference, idempotencyKey: idempotency_key });
   }
 
   /**

@@ -1,9 +1,9 @@
 // Public surface of the ledger module (money: coins and API credits). Other modules import only this.
-export { LedgerService, type Tx, type LedgerOptions, type Party, type TransferRequest, type Transfer, type Wallet, type WalletEntry, type WalletState, type ApplyResult } from './ledger.service.js';
-export { CreditsService, type CreditSummary, type CreditEntryView, type CreditHold, type GrantResult } from './credits.service.js';
+export { LedgerService, type Tx, type LedgerOptions, type Party, type TransferRequest, type Transfer, type Wallet, type WalletEntry, type WalletState, type ApplyResult, type GrantResult } from './ledger.service.js';
+export { CreditsService, type CreditSummary, type CreditEntryView, type CreditHold, grantSchemaFor } from './credits.service.js';
 export { RewardsService, awardTransferId, rewardAmount, type AwardResult, type AwardOptions, type AwardStatus, type RewardSettings } from './rewards.service.js';
 export { InsufficientFunds, InsufficientCredits } from './ledger.errors.js';
-export { CURRENCIES, SYSTEM_ACCOUNTS, UNITS_PER_WHOLE, fromMinor, toMinor, type Currency, type SystemAccount } from './money.js';
+export { CURRENCIES, SYSTEM_ACCOUNTS, UNITS_PER_WHOLE, MAX_AMOUNT, amountSchema, fromMinor, toMinor, type Currency, type SystemAccount } from './money.js';
 export {
   DEFAULT_REWARD_RATES,
   DEFAULT_REWARD_DAILY_CAPS,

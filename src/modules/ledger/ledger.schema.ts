@@ -1,8 +1,11 @@
 // GraphQL surface of money: the caller's API credits (GET /api/media/credits), and the operator's
 // credit grants and reward settings (admin token). Thin: the rules live in the services.
 import { builder } from '../../graphql/builder.js';
-import type { CreditEntryView, CreditSummary, GrantResult } from './credits.service.js';
+import type { CreditEntryView, CreditSummary } from './credits.service.js';
+import type { Context } from '../../graphql/context.js';
 import type { RewardSettings } from './rewards.service.js';
+import type { GrantResult, Wallet, WalletEntry } from './ledger.service.js';
+import { CURRENCIES, fromMinor, type Currency } from './money.js';
 import { REWARD_ACTIONS } from './reward-rates.js';
 
 const CreditEntryRef = builder.objectRef<CreditEntryView>('CreditEntry').implement({
@@ -30,16 +33,6 @@ const CreditsRef = builder.objectRef<CreditSummary>('Credits').implement({
   }),
 });
 
-const CreditGrantRef = builder.objectRef<GrantResult & { accountId: number; handle: string }>('CreditGrant').implement({
-  fields: (t) => ({
-    accountId: t.exposeInt('accountId'),
-    handle: t.exposeString('handle'),
-    transferId: t.exposeString('transferId'),
-    amount: t.exposeFloat('amount'),
-    balance: t.exposeFloat('balance', { description: "The account's credit balance after the grant" }),
-    replayed: t.exposeBoolean('replayed', { description: 'True when this idempotency key was granted before (nothing added now)' }),
-  }),
-});
 
 const RewardRateRef = builder.objectRef<{ key: string; value: number }>('RewardRate').implement({
   fields: (t) => ({ key: t.exposeString('key'), value: t.exposeFloat('value') }),
@@ -69,6 +62,63 @@ const RewardCapInput = builder.inputType('RewardDailyCapInput', {
   fields: (t) => ({ action: t.string({ required: true }), cap: t.int({ description: 'null: no cap' }) }),
 });
 
+const CurrencyEnum = builder.enumType('Currency', { values: CURRENCIES });
+
+const LedgerEntryRef = builder.objectRef<WalletEntry>('LedgerEntry').implement({
+  description: 'A posted movement on a wallet: amount positive in, negative out',
+  fields: (t) => ({
+    seq: t.exposeInt('seq', { description: "The transfer's position in the ledger (newest highest)" }),
+    transferId: t.exposeString('transferId', { description: 'The ledger transfer (its idempotency key)' }),
+    kind: t.exposeString('kind', { description: 'single, or post (a held amount moved)' }),
+    amount: t.float({ resolve: (e) => fromMinor(e.amount) }),
+    action: t.exposeString('action', { description: 'What it was for: grant, reward:tagging, community:unlock, bounty:claim ...' }),
+    reference: t.exposeString('reference', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const LedgerHistoryRef = builder.objectRef<{ entries: WalletEntry[]; total: number; limit: number; offset: number }>('LedgerHistory').implement({
+  fields: (t) => ({
+    entries: t.field({ type: [LedgerEntryRef], resolve: (h) => h.entries }),
+    total: t.exposeInt('total'),
+    limit: t.exposeInt('limit'),
+    offset: t.exposeInt('offset'),
+  }),
+});
+
+type WalletWithHistory = Wallet & { history: { entries: WalletEntry[]; total: number; limit: number; offset: number } };
+
+const WalletRef = builder.objectRef<WalletWithHistory>('Wallet').implement({
+  description: "The caller's wallet in one currency",
+  fields: (t) => ({
+    currency: t.field({ type: CurrencyEnum, resolve: (w) => w.currency }),
+    balance: t.float({ resolve: (w) => fromMinor(w.balance) }),
+    reserved: t.float({ description: 'Held by pending transfers (an escrowed bounty, an analysis in progress)', resolve: (w) => fromMinor(w.reserved) }),
+    available: t.float({ description: 'What a new payment may spend: balance minus reserved', resolve: (w) => fromMinor(w.available) }),
+    totalIn: t.float({ resolve: (w) => fromMinor(w.totalCredited) }),
+    totalOut: t.float({ resolve: (w) => fromMinor(w.totalDebited) }),
+    history: t.field({ type: LedgerHistoryRef, description: 'Posted movements, newest first', resolve: (w) => w.history }),
+  }),
+});
+
+builder.queryField('wallet', (t) =>
+  t.field({
+    type: WalletRef,
+    description: "The caller's coins (default) or API credits, with the history of posted movements (limit default 50, max 200; offset)",
+    authScopes: { authenticated: true },
+    errors: {},
+    args: { currency: t.arg({ type: CurrencyEnum }), limit: t.arg.int(), offset: t.arg.int() },
+    resolve: async (_root, args, ctx) => {
+      const currency = args.currency ?? 'coins';
+      const [wallet, history] = await Promise.all([
+        ctx.services.ledger.wallet(ctx.actor!.accountId, currency),
+        ctx.services.ledger.history(ctx.actor!.accountId, currency, { limit: args.limit ?? undefined, offset: args.offset ?? undefined }),
+      ]);
+      return { ...wallet, history };
+    },
+  }),
+);
+
 builder.queryField('credits', (t) =>
   t.field({
     type: CreditsRef,
@@ -90,23 +140,6 @@ builder.queryField('adminRewards', (t) =>
 );
 
 builder.mutationFields((t) => ({
-  adminGrantCredits: t.field({
-    type: CreditGrantRef,
-    description: 'Adds API credits to an account (from the grants account); idempotencyKey makes a retry grant once',
-    authScopes: { admin: true },
-    errors: {},
-    args: {
-      handle: t.arg.string({ required: true }),
-      amount: t.arg.float({ required: true }),
-      reference: t.arg.string(),
-      idempotencyKey: t.arg.string(),
-    },
-    resolve: async (_root, args, ctx) => {
-      const account = await ctx.services.accounts.byHandle(args.handle);
-      const grant = await ctx.services.credits.grant(account.id, { amount: args.amount, reference: args.reference, idempotency_key: args.idempotencyKey });
-      return { ...grant, accountId: account.id, handle: account.handle };
-    },
-  }),
   adminUpdateRewards: t.field({
     type: RewardSettingsRef,
     description: 'Changes reward rates, factors and daily caps for every process (merged over those in force)',
@@ -120,3 +153,46 @@ builder.mutationFields((t) => ({
       }),
   }),
 }));
+
+/**
+ * An operator's grant of a currency (adminGrantCredits, adminGrantCoins): the mutation and its
+ * answer type, alike for both; `grant` is the currency's service call.
+ */
+export function defineAdminGrant(
+  field: string,
+  typeName: string,
+  currency: Currency,
+  grant: (ctx: Context, accountId: number, input: { amount: number; reference?: string | null; idempotency_key?: string | null }) => Promise<GrantResult>,
+): void {
+  const GrantRef = builder.objectRef<GrantResult & { accountId: number; handle: string }>(typeName).implement({
+    fields: (t) => ({
+      accountId: t.exposeInt('accountId'),
+      handle: t.exposeString('handle'),
+      transferId: t.exposeString('transferId'),
+      amount: t.exposeFloat('amount'),
+      balance: t.exposeFloat('balance', { description: `The account's ${currency} balance after the grant` }),
+      replayed: t.exposeBoolean('replayed', { description: 'True when this idempotency key was granted before (nothing added now)' }),
+    }),
+  });
+  builder.mutationField(field, (t) =>
+    t.field({
+      type: GrantRef,
+      description: `Adds ${currency} to an account (from the grants account); idempotencyKey makes a retry grant once`,
+      authScopes: { admin: true },
+      errors: {},
+      args: {
+        handle: t.arg.string({ required: true }),
+        amount: t.arg.float({ required: true }),
+        reference: t.arg.string(),
+        idempotencyKey: t.arg.string(),
+      },
+      resolve: async (_root, args, ctx) => {
+        const account = await ctx.services.accounts.byHandle(args.handle);
+        const result = await grant(ctx, account.id, { amount: args.amount, reference: args.reference, idempotency_key: args.idempotencyKey });
+        return { ...result, accountId: account.id, handle: account.handle };
+      },
+    }),
+  );
+}
+
+defineAdminGrant('adminGrantCredits', 'CreditGrant', 'credits', (ctx, accountId, input) => ctx.services.credits.grant(accountId, input));

@@ -15,7 +15,8 @@ import type { Prisma } from '../../generated/prisma/client.js';
 import type { Database } from '../../platform/database/database.js';
 import { AppError, Conflict, InvalidInput, NotFound } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
-import { CURRENCIES, SYSTEM_ACCOUNTS, type Currency, type SystemAccount } from './money.js';
+import { randomUUID } from 'node:crypto';
+import { CURRENCIES, SYSTEM_ACCOUNTS, fromMinor, type Currency, type SystemAccount } from './money.js';
 import { InsufficientFunds } from './ledger.errors.js';
 
 /** A Prisma interactive transaction: ledger writes given one join it. */
@@ -89,6 +90,15 @@ export interface Wallet {
   available: number;
   totalCredited: number;
   totalDebited: number;
+}
+
+/** What an operator's grant answers (amounts in coins or credits). */
+export interface GrantResult {
+  transferId: string;
+  amount: number;
+  /** The wallet's balance after the grant. */
+  balance: number;
+  replayed: boolean;
 }
 
 /** A posted movement on a wallet: positive in, negative out. */
@@ -222,6 +232,41 @@ export class LedgerService {
   async transferLinked(requests: TransferRequest[], options: LedgerOptions = {}): Promise<ApplyResult> {
     if (requests.length === 0) throw new InvalidInput('transfers: expected at least one');
     return this.apply(this.legsOf(requests), options);
+  }
+
+  /**
+   * Transfers, posts and voids that commit together or not at all (a bounty claim posts its escrow
+   * slot and pays the claimant from escrow in one batch).
+   */
+  async applyLinked(operations: Array<TransferRequest | { post: string } | { void: string }>, options: LedgerOptions = {}): Promise<ApplyResult> {
+    if (operations.length === 0) throw new InvalidInput('transfers: expected at least one');
+    const now = Date.now();
+    const legs: Leg[] = operations.map((operation) => {
+      if ('post' in operation) return { op: 'post', id: operation.post };
+      if ('void' in operation) return { op: 'void', id: operation.void };
+      return toLeg(parseInput(transferSchema, operation) as z.output<typeof transferSchema>, now);
+    });
+    return this.apply(legs, options);
+  }
+
+  /**
+   * The operator's grant: `amount` minor units from the grants account into a wallet. A repeat with
+   * the same idempotency key grants once; the key with another account or amount is a 409.
+   */
+  async grant(currency: Currency, accountId: number, grant: { amount: number; reference?: string | null; idempotencyKey?: string | null }): Promise<GrantResult> {
+    // Credit grants kept their first ids (grant:<key>) when coin grants came.
+    const key = grant.idempotencyKey ?? randomUUID();
+    const { transfer, wallets } = await this.transfer({
+      id: currency === 'credits' ? `grant:${key}` : `grant:${currency}:${key}`,
+      currency,
+      from: { system: 'grants' },
+      to: { account: accountId },
+      amount: grant.amount,
+      action: 'grant',
+      reference: grant.reference || null,
+    });
+    const balance = wallets.find((w) => w.accountId === accountId)?.balance ?? (await this.wallet(accountId, currency)).balance;
+    return { transferId: transfer.id, amount: fromMinor(transfer.amount), balance: fromMinor(balance), replayed: transfer.replayed };
   }
 
   /** Moves the reserved amount of a pending transfer; posting twice returns the first post. */

@@ -8,6 +8,11 @@
 // thumbnail, both hashes and the colour all come from that raster. The full-resolution image is
 // only decoded again when it has to be re-encoded (EXIF orientation != 1, or SVG rasterisation).
 //
+// HEIC/HEIF (phones' default): sharp reads the header but its libvips has no HEVC decoder, so the
+// pixels come from libheif in WebAssembly (heic.decoder.ts, in a worker thread), decoded once to a
+// full-size raster that everything else is made from, as for SVG. The served file is a JPEG; the
+// HEIC itself is handed back as `original` for the caller to keep privately.
+//
 // Safety: the header is read first (sharp's metadata() does not decode pixels) and width x height
 // above `maxPixels` is refused before any decoding; every sharp call also gets
 // `limitInputPixels: maxPixels`. SVG is never stored or served: it is rasterised to PNG with a size
@@ -21,6 +26,7 @@ import { loadSharp } from '../../platform/sharp.js';
 import { bmvbhash } from 'blockhash-core';
 import { AppError } from '../../platform/errors.js';
 import { hexToLab, labToHex, rgbToLab, type Lab } from './colour.js';
+import { decodeHeic } from './heic.decoder.js';
 
 export interface ProcessLimits {
   maxBytes: number;
@@ -32,7 +38,10 @@ export interface ProcessLimits {
 export interface ProcessedImage {
   /** Sniffed from the bytes (magic numbers), never from the name or declared type. */
   kind: 'image' | 'video' | 'document';
-  /** What the stored bytes are. For SVG uploads that is the rasterised PNG (image/png, png); `format` says 'svg'. */
+  /**
+   * What the stored bytes are. For SVG uploads that is the rasterised PNG (image/png, png), for
+   * HEIC/HEIF the JPEG made from it (image/jpeg, jpg); `format` says 'svg' or 'heif'.
+   */
   mime: string;
   ext: string;
   /** Size and SHA-256 (hex) of the uploaded bytes. */
@@ -54,9 +63,14 @@ export interface ProcessedImage {
   /**
    * The bytes to store: the original, unless it had to be re-encoded (EXIF orientation applied →
    * re-encoded in the same format at high quality, metadata stripped except the ICC profile; SVG →
-   * rasterised PNG, the SVG itself is never stored).
+   * rasterised PNG, the SVG itself is never stored; HEIC/HEIF → JPEG, quality 90, no metadata).
    */
   stored: { body: Buffer; mime: string; ext: string };
+  /**
+   * The uploaded bytes, when `stored` is a conversion made because the format is not served
+   * (HEIC/HEIF: image/heic or image/heif, heic), to keep privately; null otherwise.
+   */
+  original: { body: Buffer; mime: string; ext: string } | null;
 }
 
 export class ImageRejected extends AppError {
@@ -80,10 +94,14 @@ const COLOUR_GRID = 64;
 const SVG_MAX_SIDE = 2048;
 const SVG_TIMEOUT_SECONDS = 10;
 const THUMBNAIL_WEBP = { quality: 80 } as const;
+/** Brands read from a HEIF file's ftyp box; real files list a handful. */
+const MAX_BRANDS = 32;
 /** Re-encoding after applying EXIF orientation: same format, high quality. */
 const REENCODE_QUALITY = 92;
+/** The served file of a HEIC/HEIF upload. */
+const HEIC_JPEG = { quality: 90 } as const;
 
-type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'avif' | 'tiff' | 'svg';
+type ImageFormat = 'jpeg' | 'png' | 'webp' | 'gif' | 'avif' | 'tiff' | 'svg' | 'heif';
 interface Sniffed {
   kind: ProcessedImage['kind'];
   mime: string;
@@ -100,6 +118,11 @@ const IMAGE_TYPES: Record<string, ImageFormat> = {
   'image/gif': 'gif',
   'image/avif': 'avif',
   'image/tiff': 'tiff',
+  // file-type's names for the HEIF brands (ext heic for all); sequences are decoded by their primary image.
+  'image/heic': 'heif',
+  'image/heif': 'heif',
+  'image/heic-sequence': 'heif',
+  'image/heif-sequence': 'heif',
 };
 const VIDEO_TYPES = new Set(['video/mp4', 'video/x-m4v', 'video/webm', 'video/quicktime']);
 const DOCUMENT_TYPE =
@@ -116,7 +139,7 @@ export async function processUpload(body: Buffer, limits: ProcessLimits): Promis
   if (body.length > maxBytes) {
     throw new ImageRejected(`${body.length.toLocaleString('en-US')} bytes is over the ${maxBytes.toLocaleString('en-US')}-byte limit`, 413);
   }
-  const sniffed = await sniff(body);
+  let sniffed = await sniff(body);
   const sha256 = createHash('sha256').update(body).digest('hex');
   const common = { bytes: body.length, sha256 };
 
@@ -135,6 +158,7 @@ export async function processUpload(body: Buffer, limits: ProcessLimits): Promis
       blockhash: null,
       thumbnail: null,
       stored: { body, mime: sniffed.mime, ext: sniffed.ext },
+      original: null,
     };
   }
   const input: SharpOptions = { limitInputPixels: maxPixels };
@@ -142,12 +166,7 @@ export async function processUpload(body: Buffer, limits: ProcessLimits): Promis
 
   if (sniffed.image === 'svg') {
     const raster = await rasteriseSvg(body, maxPixels);
-    const rawInput: SharpOptions = { ...input, raw: rawOf(raster.info) };
-    const [png, small] = await Promise.all([
-      sharp(raster.data, rawInput).png().toBuffer(),
-      decode(() => sharp(raster.data, rawInput).resize(boundedInside(bound)).raw().toBuffer({ resolveWithObject: true }), 'svg', maxPixels),
-    ]);
-    const analysis = await analyse(small, thumbnailSize, input);
+    const { stored, ...analysis } = await fromRaster(raster.data, rawOf(raster.info), (image) => image.png(), 'svg', input, thumbnailSize);
     return {
       kind: 'image',
       mime: 'image/png',
@@ -158,7 +177,8 @@ export async function processUpload(body: Buffer, limits: ProcessLimits): Promis
       format: 'svg',
       orientationApplied: false,
       ...analysis,
-      stored: { body: png, mime: 'image/png', ext: 'png' },
+      stored: { body: stored, mime: 'image/png', ext: 'png' },
+      original: null,
     };
   }
 
@@ -166,6 +186,11 @@ export async function processUpload(body: Buffer, limits: ProcessLimits): Promis
   const meta = await readHeader(body, input, sniffed.image);
   const pixels = meta.width * meta.height;
   if (pixels > maxPixels) throw tooManyPixels(`${meta.width}x${meta.height}`, maxPixels);
+  if (sniffed.image === 'heif') {
+    // AVIF under the generic HEIF brand (mif1), as some encoders write it: sharp decodes AV1 itself.
+    if (isAvif(body)) sniffed = { kind: 'image', mime: 'image/avif', ext: 'avif', image: 'avif' };
+    else return { ...(await processHeic(body, sniffed.mime, input, thumbnailSize)), ...common };
+  }
   const orientation = meta.orientation ?? 1;
   const swap = orientation >= 5 && orientation <= 8;
   // sharp cannot rotate multi-page images (and re-encoding one page would lose the others): an
@@ -194,11 +219,70 @@ export async function processUpload(body: Buffer, limits: ProcessLimits): Promis
     ...common,
     width: swap ? meta.height : meta.width,
     height: swap ? meta.width : meta.height,
-    format: meta.format === 'heif' && meta.compression === 'av1' ? 'avif' : meta.format,
+    // libvips names AVIF by its container, heif.
+    format: sniffed.image === 'avif' ? 'avif' : meta.format,
     orientationApplied: reencoded !== null,
     ...analysis,
     stored: { body: reencoded ?? body, mime: sniffed.mime, ext: sniffed.ext },
+    original: null,
   };
+}
+
+/**
+ * HEIC/HEIF: one decode of the primary image (upright: libheif applies the file's rotation and
+ * mirroring, so the EXIF orientation, which HEIF says to ignore, is not applied), the served JPEG
+ * and the analysis from that raster. Transparency is flattened onto white in the JPEG only.
+ */
+async function processHeic(body: Buffer, mime: string, input: SharpOptions, thumbnailSize: number): Promise<Omit<ProcessedImage, 'bytes' | 'sha256'>> {
+  const maxPixels = input.limitInputPixels as number;
+  const decoded = await decodeHeic(body, maxPixels);
+  if (!decoded.ok) {
+    if ('tooManyPixels' in decoded) throw tooManyPixels(`${decoded.tooManyPixels.width}x${decoded.tooManyPixels.height}`, maxPixels);
+    throw new ImageRejected(`the heif image could not be decoded (${decoded.reason.slice(0, 200)})`);
+  }
+  const { width, height, channels } = decoded;
+  // The container's size was checked before decoding; a stream that decodes larger is refused too.
+  if (width * height > maxPixels) {
+    throw new ImageRejected(`the image decoded to ${width}x${height} pixels, over the ${maxPixels.toLocaleString('en-US')}-pixel limit`, 413);
+  }
+  const pixels = Buffer.from(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength);
+  const encode = (image: Sharp) => (channels === 4 ? image.flatten({ background: '#ffffff' }) : image).jpeg(HEIC_JPEG);
+  const { stored, ...analysis } = await fromRaster(pixels, { width, height, channels }, encode, 'heif', input, thumbnailSize);
+  return {
+    kind: 'image',
+    mime: 'image/jpeg',
+    ext: 'jpg',
+    width,
+    height,
+    format: 'heif',
+    orientationApplied: false,
+    ...analysis,
+    stored: { body: stored, mime: 'image/jpeg', ext: 'jpg' },
+    original: { body, mime, ext: 'heic' },
+  };
+}
+
+/**
+ * For formats decoded to a full-size raster outside libvips' own loaders (SVG rendering, HEIC):
+ * the bytes to store, encoded by `encode`, and the analysis of a bounded copy, made side by side.
+ */
+async function fromRaster(
+  pixels: Buffer,
+  raw: RawInfo,
+  encode: (image: Sharp) => Sharp,
+  format: string,
+  input: SharpOptions,
+  thumbnailSize: number,
+): Promise<Analysis & { stored: Buffer }> {
+  const sharp = await loadSharp();
+  const maxPixels = input.limitInputPixels as number;
+  const rawInput: SharpOptions = { ...input, raw };
+  const bound = Math.max(thumbnailSize, HASH_SIZE);
+  const [stored, small] = await Promise.all([
+    decode(() => encode(sharp(pixels, rawInput)).toBuffer(), format, maxPixels),
+    decode(() => sharp(pixels, rawInput).resize(boundedInside(bound)).raw().toBuffer({ resolveWithObject: true }), format, maxPixels),
+  ]);
+  return { ...(await analyse(small, thumbnailSize, input)), stored };
 }
 
 /** Hamming distance between two equal-length hex hashes (pHash: 0-64, blockhash: 0-256). */
@@ -237,6 +321,19 @@ async function sniff(body: Buffer): Promise<Sniffed> {
     }
   }
   throw new ImageRejected(`not a supported image, video or document (detected ${detected!.mime})`);
+}
+
+/**
+ * Whether a HEIF file's brands (major and compatible, from its leading ftyp box, which file-type
+ * found) name AVIF and no HEVC brand. libvips cannot tell: it reports the compression from the major
+ * brand alone.
+ */
+function isAvif(body: Buffer): boolean {
+  const end = Math.min(body.readUInt32BE(0), body.length, 16 + 4 * MAX_BRANDS);
+  const brands: string[] = [];
+  // Major brand at 8, minor version at 12, compatible brands from 16.
+  for (let at = 8; at + 4 <= end; at += at === 8 ? 8 : 4) brands.push(body.toString('latin1', at, at + 4));
+  return brands.some((brand) => brand === 'avif' || brand === 'avis') && !brands.some((brand) => /^he[iv][cx]$/.test(brand));
 }
 
 /** The text, when the bytes are UTF-8 without control characters other than tab, CR and LF. */
@@ -302,7 +399,9 @@ interface Raster {
   info: OutputInfo;
 }
 
-function rawOf(info: OutputInfo): { width: number; height: number; channels: 1 | 2 | 3 | 4 } {
+type RawInfo = { width: number; height: number; channels: 1 | 2 | 3 | 4 };
+
+function rawOf(info: OutputInfo): RawInfo {
   return { width: info.width, height: info.height, channels: info.channels };
 }
 
@@ -324,10 +423,15 @@ function tooManyPixels(dimensions: string | null, maxPixels: number): ImageRejec
   );
 }
 
-/** sharp's own reason, without its stack or the "Input buffer" boilerplate. */
+/** sharp's own reason, without its stack, the "Input buffer" boilerplate or libvips' seek retries (HEIF). */
 function reason(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/^Input buffer (has corrupt header|contains unsupported image format):?\s*/i, '').slice(0, 200) || 'corrupt data';
+  const lines = message
+    .replace(/^Input buffer (has corrupt header|contains unsupported image format):?\s*/i, '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line && !/^source: bad seek to \d+$/.test(line));
+  return lines.join(' ').slice(0, 200) || 'corrupt data';
 }
 
 async function readHeader(body: Buffer, input: SharpOptions, format: string): Promise<Metadata> {

@@ -2,3 +2,7 @@
 export { mediaItemPolicy } from './media.access.js';
 export { MediaService } from './media.service.js';
 export { FoldersService } from './folders.service.js';
+// What the community library shares with the library's uploads: file processing, tag rules, EXIF GPS.
+export { processUpload, type ProcessedImage } from './image.processor.js';
+export { tagsSchema } from './media.input.js';
+export { gpsOf } from './exif.js';

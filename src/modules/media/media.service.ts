@@ -26,6 +26,19 @@ export type { MediaItem };
  */
 export const COLOUR_MATCH_DISTANCE = 50;
 
+/** Every file of an item is stored under this prefix: `<base>.<ext>`, `<base>.thumb.webp`, `<base>.original.heic`. */
+function blobBase(item: Pick<MediaItem, 'accountId' | 'sha256'>): string {
+  return `media/${item.accountId}/${item.sha256}`;
+}
+
+/**
+ * Where the uploaded bytes of a HEIC/HEIF item are kept (its served file is a JPEG made from them).
+ * Derived from the row, so no column records it; no file route serves it.
+ */
+function originalKeyOf(item: Pick<MediaItem, 'accountId' | 'sha256' | 'format' | 'mime'>): string | null {
+  return item.format === 'heif' && item.mime === 'image/jpeg' ? `${blobBase(item)}.original.heic` : null;
+}
+
 export interface IngestFile {
   body: Buffer;
   /** The uploaded file's own name: the default media name. */
@@ -88,9 +101,14 @@ export class MediaService {
       }
     }
 
-    const base = `media/${actor.accountId}/${processed.sha256}`;
+    const base = blobBase({ accountId: actor.accountId, sha256: processed.sha256 });
     const storageKey = `${base}.${processed.stored.ext}`;
     await this.blobs.put(storageKey, processed.stored.body, { contentType: processed.stored.mime, size: processed.stored.body.length });
+    if (processed.original) {
+      const originalKey = originalKeyOf({ accountId: actor.accountId, sha256: processed.sha256, format: processed.format, mime: processed.stored.mime });
+      if (!originalKey) throw new Error(`ingest: no key to keep a ${processed.original.mime} original under`);
+      await this.blobs.put(originalKey, processed.original.body, { contentType: processed.original.mime, size: processed.original.body.length });
+    }
     let thumbnailKey: string | null = null;
     if (processed.thumbnail) {
       thumbnailKey = `${base}.thumb.webp`;
@@ -361,6 +379,8 @@ export class MediaService {
       if (stillUsed > 0) continue;
       await this.blobs.delete(item.storageKey);
       if (item.thumbnailKey) await this.blobs.delete(item.thumbnailKey);
+      const originalKey = originalKeyOf(item);
+      if (originalKey) await this.blobs.delete(originalKey);
     }
   }
 }

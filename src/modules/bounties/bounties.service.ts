@@ -1,0 +1,177 @@
+// Bounties (spec "Economy"): a poster offers reward_per_photo coins for each of photos_needed photos
+// of a subject. The whole budget is escrowed at once, as one pending transfer per photo (a slot) from
+// the poster to the escrow account, so the coins are reserved in the poster's wallet and nothing can
+// spend them twice. A claim takes the claimant's own AI-verified community upload of the subject: it
+// posts the next slot and pays the claimant from escrow in one linked batch, in the same database
+// transaction that records the claim (each upload claims once; the last slot goes to exactly one
+// claim, the bounty row being locked). Expiry (the scheduler's sweep) and cancellation void the slots
+// left, returning their coins to the poster.
+//
+// "Of that subject": the upload's tags or vision labels contain the bounty's slug, or its subject
+// name (README "Economy: bounties").
+import type { z } from 'zod';
+import type { Bounty } from '../../generated/prisma/client.js';
+import type { Database } from '../../platform/database/database.js';
+import { isUniqueViolation } from '../../platform/database/errors.js';
+import { Conflict, Forbidden, InvalidInput, NotFound } from '../../platform/errors.js';
+import { parseInput } from '../../platform/validation.js';
+import type { Actor } from '../accounts/index.js';
+import type { CommunityService } from '../community/index.js';
+import { fromMinor, type LedgerService, type Tx } from '../ledger/index.js';
+import { claimBountySchema, createBountySchema, listBountiesSchema, slugify } from './bounties.input.js';
+
+export type { Bounty };
+
+export interface BountyClaimResult {
+  bounty: Bounty;
+  itemId: number;
+  /** Coins paid to the claimant. */
+  paid: number;
+  balance: number;
+}
+
+const DAY_MS = 86_400_000;
+/** Escrow slots stay reserved a day past the bounty's expiry, so the sweep (not the ledger's own expiry) closes them. */
+const SLOT_GRACE_MS = DAY_MS;
+
+const slotId = (bountyId: number, slot: number) => `bounty:${bountyId}:slot:${slot}`;
+
+export class BountiesService {
+  constructor(
+    private readonly db: Database,
+    private readonly ledger: LedgerService,
+    private readonly community: CommunityService,
+  ) {}
+
+  /** A new bounty with its budget escrowed; too few coins is a 402 and nothing is written. */
+  async create(actor: Actor, input: z.input<typeof createBountySchema>): Promise<Bounty> {
+    const options = parseInput(createBountySchema, input);
+    const slug = options.subject_slug || slugify(options.subject_name!);
+    if (!slug) throw new InvalidInput('subject_name: expected letters or digits to make a slug of', 'subject_name');
+    const expiresAt = new Date(Date.now() + options.expires_days * DAY_MS);
+    return this.db.prisma.$transaction(async (tx) => {
+      const bounty = await tx.bounty.create({
+        data: {
+          accountId: actor.accountId,
+          subjectSlug: slug,
+          subjectName: options.subject_name ?? slug.replace(/-/g, ' '),
+          description: options.description ?? null,
+          rewardPerPhoto: BigInt(options.reward_per_photo),
+          photosNeeded: options.photos_needed,
+          expiresAt,
+        },
+      });
+      const slots = Array.from({ length: options.photos_needed }, (_, slot) => ({
+        id: slotId(bounty.id, slot),
+        currency: 'coins' as const,
+        from: { account: actor.accountId },
+        to: { system: 'escrow' as const },
+        amount: options.reward_per_photo,
+        action: 'bounty:escrow',
+        reference: `bounty:${bounty.id}`,
+        pending: { expiresInMs: expiresAt.getTime() - Date.now() + SLOT_GRACE_MS },
+      }));
+      await this.ledger.transferLinked(slots, { tx });
+      return bounty;
+    });
+  }
+
+  /** Bounties, newest first, by status; any key reads them (a bounty is an open call). */
+  async list(input: z.input<typeof listBountiesSchema>): Promise<{ bounties: Bounty[]; total: number; limit: number; offset: number }> {
+    const { status, limit, offset } = parseInput(listBountiesSchema, input);
+    const where = status ? { status } : {};
+    const [bounties, total] = await Promise.all([
+      this.db.prisma.bounty.findMany({ where, orderBy: { id: 'desc' }, take: limit, skip: offset }),
+      this.db.prisma.bounty.count({ where }),
+    ]);
+    return { bounties, total, limit, offset };
+  }
+
+  async get(id: number): Promise<Bounty> {
+    const bounty = await this.db.prisma.bounty.findUnique({ where: { id } });
+    if (!bounty) throw new NotFound(`no bounty ${id}`);
+    return bounty;
+  }
+
+  /** Pays the claimant for one AI-verified upload of the subject, at once. */
+  async claim(actor: Actor, bountyId: number, input: z.input<typeof claimBountySchema>): Promise<BountyClaimResult> {
+    const { crowdsource_id: itemId } = parseInput(claimBountySchema, input);
+    const item = await this.community.get(actor, itemId);
+    if (item.accountId !== actor.accountId) throw new Forbidden('crowdsource_id: a bounty is claimed with your own upload');
+    if (item.removedAt) throw new NotFound(`no community item ${itemId}`);
+    if (!item.verified) throw new Conflict('crowdsource_id: the upload is not AI-verified yet: tag it so that vision can confirm it', 'crowdsource_id');
+    try {
+      const bounty = await this.db.prisma.$transaction(async (tx) => {
+        // The row lock orders claims of one bounty: the last slot goes to exactly one of them.
+        const [locked] = await tx.$queryRaw<Bounty[]>`SELECT * FROM "Bounty" WHERE "id" = ${bountyId} FOR UPDATE`;
+        if (!locked) throw new NotFound(`no bounty ${bountyId}`);
+        if (locked.accountId === actor.accountId) throw new Forbidden('you posted this bounty: it is for other people’s photos');
+        if (locked.status !== 'open' || locked.expiresAt.getTime() <= Date.now()) throw new Conflict(`bounty ${bountyId} is ${locked.status === 'open' ? 'expired' : locked.status}: it takes no more claims`);
+        if (!ofSubject(item, locked)) throw new InvalidInput(`crowdsource_id: the upload is not of ${locked.subjectName}: its tags or labels must include "${locked.subjectSlug}" or "${locked.subjectName}"`, 'crowdsource_id');
+        const slot = locked.photosClaimed;
+        await tx.bountyClaim.create({ data: { bountyId, slot, itemId, accountId: actor.accountId } });
+        const filled = slot + 1 >= locked.photosNeeded;
+        const updated = await tx.bounty.update({
+          where: { id: bountyId },
+          data: { photosClaimed: slot + 1, ...(filled ? { status: 'filled', closedAt: new Date() } : {}) },
+        });
+        await this.ledger.applyLinked(
+          [
+            { post: slotId(bountyId, slot) },
+            { id: `${slotId(bountyId, slot)}:paid`, currency: 'coins', from: { system: 'escrow' }, to: { account: actor.accountId }, amount: Number(locked.rewardPerPhoto), action: 'bounty:claim', reference: `community:${itemId}` },
+          ],
+          { tx },
+        );
+        return updated;
+      });
+      const wallet = await this.ledger.wallet(actor.accountId, 'coins');
+      return { bounty, itemId, paid: fromMinor(bounty.rewardPerPhoto), balance: fromMinor(wallet.balance) };
+    } catch (error) {
+      if (isUniqueViolation(error)) throw new Conflict(`crowdsource_id: community item ${itemId} has claimed a bounty already (each upload claims once)`, 'crowdsource_id');
+      throw error;
+    }
+  }
+
+  /** The poster closes an open bounty: the slots not claimed go back to the poster. */
+  async cancel(actor: Actor, bountyId: number): Promise<Bounty> {
+    return this.db.prisma.$transaction(async (tx) => {
+      const [locked] = await tx.$queryRaw<Bounty[]>`SELECT * FROM "Bounty" WHERE "id" = ${bountyId} FOR UPDATE`;
+      if (!locked || locked.accountId !== actor.accountId) throw new NotFound(`no bounty ${bountyId} of yours`);
+      if (locked.status !== 'open') throw new Conflict(`bounty ${bountyId} is ${locked.status} already`);
+      return this.close(tx, locked, 'cancelled');
+    });
+  }
+
+  /** The scheduler's sweep: open bounties past their expiry become expired and return their rest. Returns how many. */
+  async expireDue(limit = 100): Promise<number> {
+    const due = await this.db.prisma.bounty.findMany({ where: { status: 'open', expiresAt: { lt: new Date() } }, select: { id: true }, orderBy: { expiresAt: 'asc' }, take: limit });
+    let expired = 0;
+    for (const { id } of due) {
+      const closed = await this.db.prisma.$transaction(async (tx) => {
+        const [locked] = await tx.$queryRaw<Bounty[]>`SELECT * FROM "Bounty" WHERE "id" = ${id} FOR UPDATE`;
+        if (!locked || locked.status !== 'open') return false;
+        await this.close(tx, locked, 'expired');
+        return true;
+      });
+      if (closed) expired++;
+    }
+    return expired;
+  }
+
+  /** What was escrowed and not paid: (photos needed - claimed) x reward, in coins. */
+  static remaining(bounty: Bounty): number {
+    return fromMinor(BigInt(bounty.photosNeeded - bounty.photosClaimed) * bounty.rewardPerPhoto);
+  }
+
+  private async close(tx: Tx, bounty: Bounty, status: 'cancelled' | 'expired'): Promise<Bounty> {
+    const slots = Array.from({ length: bounty.photosNeeded - bounty.photosClaimed }, (_, i) => ({ void: slotId(bounty.id, bounty.photosClaimed + i) }));
+    if (slots.length > 0) await this.ledger.applyLinked(slots, { tx });
+    return tx.bounty.update({ where: { id: bounty.id }, data: { status, closedAt: new Date() } });
+  }
+}
+
+/** Whether an upload shows the bounty's subject: its tags or labels name the slug or the subject name. */
+function ofSubject(item: { tags: string[]; labels: string[] }, bounty: Pick<Bounty, 'subjectSlug' | 'subjectName'>): boolean {
+  const wanted = new Set([bounty.subjectSlug, slugify(bounty.subjectName)]);
+  return [...item.tags, ...item.labels].some((word) => wanted.has(slugify(word)));
+}

@@ -1,0 +1,127 @@
+// Validation of community inputs (snake_case REST fields; GraphQL passes the same names).
+import { z } from 'zod';
+import { amountSchema, toMinor } from '../ledger/index.js';
+import { tagsSchema } from '../media/index.js';
+
+export const COMMUNITY_TAG_ACTIONS = ['add', 'replace'] as const;
+export const LEADERBOARD_PERIODS = ['day', 'week', 'month', 'all'] as const;
+export const CLAIM_KINDS = ['removal', 'royalty'] as const;
+export const CLAIM_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type LeaderboardPeriod = (typeof LEADERBOARD_PERIODS)[number];
+export type ClaimKind = (typeof CLAIM_KINDS)[number];
+export type ClaimStatus = (typeof CLAIM_STATUSES)[number];
+
+/** The largest unlock price (coins) a contributor may set. */
+export const MAX_UNLOCK_PRICE = 100_000;
+/** Royalty per use (spec "Reward rates": 0.1 to 10 coins). */
+export const ROYALTY_MIN = 0.1;
+export const ROYALTY_MAX = 10;
+
+const int = (what: string) => z.number({ error: `expected ${what}` }).int(`expected ${what}`);
+
+export const communityPageSchema = z.object({
+  limit: int('an integer').min(1, 'expected at least 1').max(100, 'expected at most 100').default(20),
+  offset: int('an integer').min(0, 'expected 0 or more').max(100_000, 'expected at most 100000').default(0),
+});
+
+export const searchSchema = communityPageSchema.extend({
+  tag: z.string().trim().toLowerCase().min(1, 'expected a non-empty tag').max(50, 'expected at most 50 characters').optional(),
+  /** 1: only AI-verified items. */
+  verified: z.union([z.literal(0), z.literal(1), z.boolean()], { error: 'expected 0 or 1' }).transform((v) => v === 1 || v === true).optional(),
+});
+
+export const myPageSchema = z.object({
+  limit: int('an integer').min(1, 'expected at least 1').max(200, 'expected at most 200').default(50),
+  offset: int('an integer').min(0, 'expected 0 or more').default(0),
+});
+
+const name = z.string().trim().min(1, 'expected a non-empty name').max(255, 'expected at most 255 characters');
+
+export const contributeSchema = z.object({
+  name: name.optional(),
+  tags: tagsSchema.default([]),
+  source_provider: z.string().trim().min(1, 'expected a non-empty provider name').max(100, 'expected at most 100 characters').optional(),
+  /** Ours: false keeps the item out of the public search (it stays reachable by id for its contributor). */
+  public: z.boolean({ error: 'expected true or false' }).default(true),
+  image_url: z
+    .string({ error: 'expected a URL' })
+    .trim()
+    .max(2048, 'expected at most 2048 characters')
+    .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'expected an absolute http or https URL')
+    .optional(),
+});
+
+/** A coordinate sent as a string (the spec's type) or a number. */
+const coordinate = (field: 'latitude' | 'longitude', max: number) =>
+  z
+    .union([z.string().trim(), z.number()], { error: `expected a number from -${max} to ${max}` })
+    .transform((value, ctx) => {
+      const number = typeof value === 'number' ? value : value === '' ? NaN : Number(value);
+      if (!Number.isFinite(number) || number < -max || number > max) {
+        ctx.addIssue({ code: 'custom', message: `${field}: expected a number from -${max} to ${max}` });
+        return z.NEVER;
+      }
+      return number;
+    });
+
+const unlockPrice = z
+  .union([z.string().trim(), z.number()], { error: 'expected a number of coins, 0 or more' })
+  .transform((value, ctx) => {
+    const number = typeof value === 'number' ? value : value === '' ? NaN : Number(value);
+    const minor = Number.isFinite(number) && number >= 0 && number <= MAX_UNLOCK_PRICE ? toMinor(number) : undefined;
+    if (minor === undefined) {
+      ctx.addIssue({ code: 'custom', message: `expected a number of coins from 0 to ${MAX_UNLOCK_PRICE} with at most 4 decimals` });
+      return z.NEVER;
+    }
+    return minor;
+  });
+
+export const ingestSchema = z
+  .object({
+    latitude: coordinate('latitude', 90).optional(),
+    longitude: coordinate('longitude', 180).optional(),
+    attribution_handle: z
+      .string()
+      .trim()
+      .regex(/^@?[A-Za-z0-9_.-]{1,64}$/, 'expected a handle: 1 to 64 of letters, digits, _ . - (with or without a leading @)')
+      .optional(),
+    unlock_price: unlockPrice.default(0),
+    name: name.optional(),
+    tags: tagsSchema.default([]),
+  })
+  .superRefine((value, ctx) => {
+    if ((value.latitude === undefined) !== (value.longitude === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [value.latitude === undefined ? 'latitude' : 'longitude'], message: 'latitude and longitude go together: send both or neither' });
+    }
+  });
+
+export const tagSchema = z.object({
+  tags: tagsSchema.refine((tags) => tags.length > 0, 'tags is required: a non-empty array of strings').pipe(z.array(z.string()).max(20, 'expected at most 20 tags in one set')),
+  action: z.enum(COMMUNITY_TAG_ACTIONS, { error: `expected one of ${COMMUNITY_TAG_ACTIONS.join(', ')}` }).default('add'),
+});
+
+export const leaderboardSchema = z.object({
+  period: z.enum(LEADERBOARD_PERIODS, { error: `expected one of ${LEADERBOARD_PERIODS.join(', ')}` }).default('week'),
+  limit: int('an integer').min(1, 'expected at least 1').max(100, 'expected at most 100').default(10),
+});
+
+export const claimSchema = z
+  .object({
+    kind: z.enum(CLAIM_KINDS, { error: (issue) => (issue.input === undefined ? `kind is required: one of ${CLAIM_KINDS.join(', ')}` : `expected one of ${CLAIM_KINDS.join(', ')}`) }),
+    royalty_coins: amountSchema('royalty_coins is required for a royalty claim').optional(),
+    reason: z.string({ error: 'reason is required: why the image is yours' }).trim().min(1, 'reason is required: why the image is yours').max(2000, 'expected at most 2000 characters'),
+  })
+  .superRefine((value, ctx) => {
+    if (value.kind === 'royalty') {
+      if (value.royalty_coins === undefined) ctx.addIssue({ code: 'custom', path: ['royalty_coins'], message: `royalty_coins is required for a royalty claim: ${ROYALTY_MIN} to ${ROYALTY_MAX} coins per use` });
+      else if (value.royalty_coins < toMinor(ROYALTY_MIN)! || value.royalty_coins > toMinor(ROYALTY_MAX)!) ctx.addIssue({ code: 'custom', path: ['royalty_coins'], message: `expected ${ROYALTY_MIN} to ${ROYALTY_MAX} coins per use` });
+    } else if (value.royalty_coins !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['royalty_coins'], message: 'royalty_coins is only for a royalty claim' });
+    }
+  });
+
+export const claimListSchema = z.object({
+  status: z.enum(CLAIM_STATUSES, { error: `expected one of ${CLAIM_STATUSES.join(', ')}` }).optional(),
+  limit: int('an integer').min(1, 'expected at least 1').max(200, 'expected at most 200').default(50),
+  offset: int('an integer').min(0, 'expected 0 or more').default(0),
+});

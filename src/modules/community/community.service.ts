@@ -1,0 +1,531 @@
+// The community library (spec "Community"): images people give the community, each one an image
+// object (the same picture contributed again by its contributor earns nothing), crowd tags with
+// vision confirmation, mobile ingest with a paywalled original, unlocks that pay the uploader, the
+// leaderboard and contributor portfolios. Every coin moves through the ledger: rewards through the
+// rewards service (once per object, capped per day), unlocks as one linked transfer.
+//
+// Files: each item has a public derivative (re-encoded, every metadata field stripped, so no GPS or
+// camera serial leaves with it) at `community/<account>/<sha256>.public.<ext>`; an ingest also keeps
+// the original bytes as uploaded, private, at `community/<account>/<sha256>.original.<ext>`.
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+import type { CommunityItem } from '../../generated/prisma/client.js';
+import type { Database } from '../../platform/database/database.js';
+import { isUniqueViolation } from '../../platform/database/errors.js';
+import { AppError, Conflict, Forbidden, InvalidInput, NotFound } from '../../platform/errors.js';
+import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
+import type { Logger } from '../../platform/logger.js';
+import { loadSharp } from '../../platform/sharp.js';
+import type { BlobStore } from '../../platform/storage/blob-store.js';
+import type { UrlSigner } from '../../platform/url-signer.js';
+import { parseInput } from '../../platform/validation.js';
+import type { Actor } from '../accounts/index.js';
+import type { ImageObjectsService } from '../image-objects/index.js';
+import { fromMinor, type LedgerService, type RewardsService, type TransferRequest } from '../ledger/index.js';
+import { gpsOf, processUpload, type ProcessedImage } from '../media/index.js';
+import { communityItemPolicy } from './community.access.js';
+import { confirmTags, ocrWords } from './tag-confirmation.js';
+import {
+  contributeSchema,
+  ingestSchema,
+  leaderboardSchema,
+  myPageSchema,
+  searchSchema,
+  tagSchema,
+  type LeaderboardPeriod,
+} from './community.input.js';
+
+export type { CommunityItem };
+
+/** What vision says about an image: labels, a caption and the text read in it. */
+export type Analyzer = (image: Buffer, payer: number) => Promise<{ labels: string[]; caption: string; text: string }>;
+
+/** The uploader's share of an unlock, in percent (spec: 80). The rest goes to the service's fees account. */
+export const UPLOADER_SHARE_PERCENT = 80;
+/** Longest side of an ingest's public derivative: the full resolution is what an unlock buys. */
+export const INGEST_PUBLIC_MAX_SIDE = 1280;
+/** How long a signed link to an unlocked original works. */
+export const ORIGINAL_LINK_SECONDS = 15 * 60;
+/** Public items a portfolio shows. */
+const PORTFOLIO_ITEMS = 12;
+const COMMUNITY_REWARDS = ['reward:community_upload', 'reward:tagging', 'reward:tag_verified_bonus'];
+
+export const COMMUNITY_VARIANTS = ['public', 'original'] as const;
+export type CommunityVariant = (typeof COMMUNITY_VARIANTS)[number];
+
+export interface CommunityUpload {
+  body?: Buffer;
+  filename?: string;
+}
+
+export interface ContributionResult {
+  item: CommunityItem;
+  coinsEarned: number;
+  balance: number;
+  /** The caller had already contributed this image (this or a resized, recompressed or lightly cropped copy). */
+  duplicate: boolean;
+  /** Why nothing was earned, when nothing was. */
+  message: string | null;
+}
+
+export interface TagResult {
+  item: CommunityItem;
+  coinsEarned: number;
+  verified: boolean;
+  /** Tags of this set that vision confirmed. */
+  matched: string[];
+  balance: number;
+  message: string | null;
+}
+
+export interface UnlockResult {
+  item: CommunityItem;
+  /** Coins the buyer paid now (0: free, the buyer's own item, or unlocked before). */
+  charged: number;
+  alreadyUnlocked: boolean;
+  /** What the uploader received from this payment (80%, less any approved royalties). */
+  uploaderEarned: number;
+  balance: number;
+}
+
+export interface LeaderboardEntry {
+  rank: number;
+  handle: string;
+  contributions: number;
+  verified: number;
+  coinsEarned: number;
+}
+
+export interface Portfolio {
+  handle: string;
+  attribution: string;
+  memberSince: Date;
+  contributions: number;
+  verified: number;
+  recent: CommunityItem[];
+  /** The owner's own view only. */
+  own: { balance: number; unlisted: number; removed: number; coinsEarned: number; unlockSales: number; unlockEarnings: number } | null;
+}
+
+export interface CommunityDeps {
+  db: Database;
+  blobs: BlobStore;
+  fetcher: SafeFetcher;
+  imageObjects: ImageObjectsService;
+  ledger: LedgerService;
+  rewards: RewardsService;
+  signer: UrlSigner;
+  logger: Logger;
+  analyze: Analyzer | null;
+  limits: { maxBytes: number; maxPixels: number };
+}
+
+const todayUtc = () => new Date().toISOString().slice(0, 10);
+
+export function communityFilePath(id: number, variant: CommunityVariant): string {
+  return `/community/${id}/${variant}`;
+}
+
+export class CommunityService {
+  constructor(private readonly deps: CommunityDeps) {}
+
+  /** POST /api/community/contribute: a file or an image_url; 2 coins for a new image object of the caller's. */
+  async contribute(actor: Actor, upload: CommunityUpload, input: z.input<typeof contributeSchema>): Promise<ContributionResult> {
+    const options = parseInput(contributeSchema, input);
+    if (upload.body && options.image_url) throw new InvalidInput('send file or image_url, not both', 'image_url');
+    let body = upload.body;
+    let sourceUrl: string | null = null;
+    if (!body) {
+      if (!options.image_url) throw new InvalidInput('file or image_url is required: send the image as the multipart field "file", or its address as image_url', 'file');
+      body = await this.download(options.image_url);
+      sourceUrl = options.image_url;
+    }
+    const processed = await this.processImage(body);
+    return this.create(actor, processed, body, {
+      origin: 'contribute',
+      name: options.name ?? upload.filename ?? null,
+      tags: options.tags,
+      sourceProvider: options.source_provider ?? null,
+      sourceUrl,
+      public: options.public,
+      keepOriginal: false,
+    });
+  }
+
+  /**
+   * POST /api/community/ingest: a phone's photo. The position comes from latitude/longitude, else
+   * from the photo's EXIF GPS; vision captions and labels it; the original stays private behind
+   * `unlock_price`, and the public derivative is at most INGEST_PUBLIC_MAX_SIDE and stripped.
+   */
+  async ingest(actor: Actor, upload: CommunityUpload, input: z.input<typeof ingestSchema>): Promise<ContributionResult> {
+    const options = parseInput(ingestSchema, input);
+    if (!upload.body) throw new InvalidInput('file is required: send the photo as the multipart field "file"', 'file');
+    const processed = await this.processImage(upload.body);
+    const position = options.latitude !== undefined && options.longitude !== undefined ? { latitude: options.latitude, longitude: options.longitude } : await gpsOf(upload.body);
+    const handle = options.attribution_handle ? `@${options.attribution_handle.replace(/^@/, '')}` : `@${actor.handle}`;
+    return this.create(actor, processed, upload.body, {
+      origin: 'ingest',
+      name: options.name ?? upload.filename ?? null,
+      tags: options.tags,
+      sourceProvider: null,
+      sourceUrl: null,
+      public: true,
+      keepOriginal: true,
+      latitude: position?.latitude ?? null,
+      longitude: position?.longitude ?? null,
+      attributionHandle: handle,
+      unlockPrice: options.unlock_price,
+      analyzeNow: true,
+    });
+  }
+
+  /** GET /api/community/search (no key): public, listed items, newest first. */
+  async search(input: z.input<typeof searchSchema>): Promise<{ items: CommunityItem[]; total: number; limit: number; offset: number }> {
+    const { tag, verified, limit, offset } = parseInput(searchSchema, input);
+    const where = { public: true, removedAt: null, ...(tag ? { tags: { has: tag } } : {}), ...(verified ? { verified: true } : {}) };
+    const [items, total] = await Promise.all([
+      this.deps.db.prisma.communityItem.findMany({ where, orderBy: { id: 'desc' }, take: limit, skip: offset }),
+      this.deps.db.prisma.communityItem.count({ where }),
+    ]);
+    return { items, total, limit, offset };
+  }
+
+  /** GET /api/community/my: every item the caller contributed (unlisted and removed ones too), newest first. */
+  async my(actor: Actor, input: z.input<typeof myPageSchema>): Promise<{ items: CommunityItem[]; total: number; limit: number; offset: number; balance: number }> {
+    const { limit, offset } = parseInput(myPageSchema, input);
+    const where = { accountId: actor.accountId };
+    const [items, total, wallet] = await Promise.all([
+      this.deps.db.prisma.communityItem.findMany({ where, orderBy: { id: 'desc' }, take: limit, skip: offset }),
+      this.deps.db.prisma.communityItem.count({ where }),
+      this.deps.ledger.wallet(actor.accountId, 'coins'),
+    ]);
+    return { items, total, limit, offset, balance: fromMinor(wallet.balance) };
+  }
+
+  /** One item: public ones for every key, the caller's own always; removed ones only to their contributor. */
+  async get(actor: Actor | null, id: number): Promise<CommunityItem> {
+    return communityItemPolicy.findOne(actor, id, (where) => this.deps.db.prisma.communityItem.findFirst({ where }));
+  }
+
+  /**
+   * POST /api/community/{id}/tag: adds (anyone) or replaces (the contributor only) the item's tags.
+   * Pays the tagging rate once per item, account and UTC day, and the bonus when vision confirms the set.
+   */
+  async tag(actor: Actor, id: number, input: z.input<typeof tagSchema>): Promise<TagResult> {
+    const { tags, action } = parseInput(tagSchema, input);
+    let item = await this.get(actor, id);
+    if (item.removedAt) throw new Conflict(`community item ${id} was taken down by an ownership claim: it takes no more tags`);
+    if (action === 'replace' && item.accountId !== actor.accountId) throw new Forbidden("action: only the item's contributor may replace its tags; others add");
+    item = await this.analyzed(item, actor.accountId);
+    const { matched, confirmed } = confirmTags(tags, { labels: item.labels, words: item.words, caption: item.caption });
+    const day = todayUtc();
+    const newTags = action === 'replace' ? tags : [...new Set([...item.tags, ...tags])].slice(0, 50);
+    item = await this.deps.db.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`INSERT INTO "CommunityTagging" ("itemId", "accountId", "day", "tags", "verified") VALUES (${id}, ${actor.accountId}, ${day}::date, ${tags}, ${confirmed})
+                           ON CONFLICT ("itemId", "accountId", "day") DO NOTHING`;
+      return tx.communityItem.update({ where: { id }, data: { tags: newTags, ...(confirmed ? { verified: true } : {}) } });
+    });
+    const object = `community:${id}:${day}`;
+    const base = await this.deps.rewards.award(actor.accountId, 'tagging', object);
+    let coins = base.status === 'paid' ? base.coins : 0;
+    let balance = base.balance;
+    let message: string | null = base.status === 'replayed' ? `this account was already paid for tagging item ${id} today (UTC)` : (base.message ?? null);
+    if (confirmed && base.status !== 'capped') {
+      const bonus = await this.deps.rewards.award(actor.accountId, 'tag_verified_bonus', object);
+      if (bonus.status === 'paid') coins += bonus.coins;
+      balance = bonus.balance;
+    }
+    if (coins > 0) message = null;
+    return { item, coinsEarned: coins, verified: confirmed, matched, balance, message };
+  }
+
+  /**
+   * POST /api/community/{id}/unlock: the buyer pays the unlock price once; the uploader gets 80% at
+   * once, the fees account the rest, in one linked transfer (approved royalty claims are paid out of
+   * the uploader's share in the same transfer). Unlocking again, one's own item or a free one costs nothing.
+   */
+  async unlock(actor: Actor, id: number): Promise<UnlockResult> {
+    const item = await this.get(actor, id);
+    const price = Number(item.unlockPrice);
+    const balanceNow = async () => fromMinor((await this.deps.ledger.wallet(actor.accountId, 'coins')).balance);
+    if (item.removedAt) throw new NotFound(`no community item ${id}`);
+    if (price === 0 || item.accountId === actor.accountId) return { item, charged: 0, alreadyUnlocked: false, uploaderEarned: 0, balance: await balanceNow() };
+    const royalties = await this.deps.db.prisma.ownershipClaim.findMany({ where: { itemId: id, kind: 'royalty', status: 'approved' }, orderBy: { id: 'asc' } });
+    const share = Math.floor((price * UPLOADER_SHARE_PERCENT) / 100);
+    const prefix = `unlock:${id}:${actor.accountId}`;
+    const legs: TransferRequest[] = [];
+    const leg = (suffix: string, from: number, to: TransferRequest['to'], amount: number, action: string) =>
+      amount > 0 && legs.push({ id: `${prefix}:${suffix}`, currency: 'coins', from: { account: from }, to, amount, action, reference: `community:${id}` });
+    leg('uploader', actor.accountId, { account: item.accountId }, share, 'community:unlock');
+    leg('fee', actor.accountId, { system: 'fees' }, price - share, 'community:unlock_fee');
+    let left = share;
+    for (const claim of royalties) {
+      const amount = Math.min(Number(claim.royalty ?? 0), left);
+      left -= amount;
+      leg(`royalty:${claim.id}`, item.accountId, { account: claim.accountId }, amount, 'community:royalty');
+    }
+    const paid = await this.deps.db.prisma.$transaction(async (tx) => {
+      const inserted = await tx.$executeRaw`INSERT INTO "CommunityUnlock" ("itemId", "accountId", "price") VALUES (${id}, ${actor.accountId}, ${price}) ON CONFLICT DO NOTHING`;
+      if (inserted === 0) return false;
+      await this.deps.ledger.transferLinked(legs, { tx });
+      return true;
+    });
+    if (!paid) return { item, charged: 0, alreadyUnlocked: true, uploaderEarned: 0, balance: await balanceNow() };
+    return { item, charged: fromMinor(price), alreadyUnlocked: false, uploaderEarned: fromMinor(left), balance: await balanceNow() };
+  }
+
+  /** Whether the actor may fetch the item's original: its contributor, a buyer, or anyone when it is free. */
+  async mayReadOriginal(actor: Actor | null, item: CommunityItem): Promise<boolean> {
+    if (!item.originalKey || item.removedAt) return false;
+    if (actor?.accountId === item.accountId) return true;
+    if (!actor) return false;
+    if (item.unlockPrice === 0n) return true;
+    return (await this.deps.db.prisma.communityUnlock.count({ where: { itemId: item.id, accountId: actor.accountId } })) > 0;
+  }
+
+  /** GET /api/community/leaderboard: contributors ranked by contributions in the period (rolling: 24 h, 7 d, 30 d, all). */
+  async leaderboard(input: z.input<typeof leaderboardSchema>): Promise<{ period: LeaderboardPeriod; since: Date | null; entries: LeaderboardEntry[] }> {
+    const { period, limit } = parseInput(leaderboardSchema, input);
+    const days = { day: 1, week: 7, month: 30, all: null }[period];
+    const since = days === null ? null : new Date(Date.now() - days * 86_400_000);
+    const rows = await this.deps.db.query<{ handle: string; account_id: number; contributions: number; verified: number; coins: string }>(
+      `WITH ranked AS (
+         SELECT i."accountId" AS account_id, count(*)::int AS contributions, count(*) FILTER (WHERE i."verified")::int AS verified
+         FROM "CommunityItem" i
+         WHERE i."removedAt" IS NULL AND ($1::timestamp IS NULL OR i."createdAt" >= $1::timestamp)
+         GROUP BY i."accountId"
+         ORDER BY contributions DESC, verified DESC, account_id
+         LIMIT $2)
+       SELECT a."handle", r.account_id, r.contributions, r.verified,
+              coalesce((SELECT sum(t."amount") FROM "LedgerAccount" w JOIN "LedgerTransfer" t ON t."creditAccountId" = w."id"
+                        WHERE w."ownerId" = r.account_id AND w."currency" = 'coins' AND t."kind" IN ('single', 'post')
+                          AND t."action" = ANY($3::text[]) AND ($1::timestamp IS NULL OR t."createdAt" >= $1::timestamp)), 0)::text AS coins
+       FROM ranked r JOIN "Account" a ON a."id" = r.account_id
+       ORDER BY r.contributions DESC, r.verified DESC, r.account_id`,
+      [since?.toISOString() ?? null, limit, COMMUNITY_REWARDS],
+    );
+    return {
+      period,
+      since,
+      entries: rows.map((r, index) => ({ rank: index + 1, handle: r.handle, contributions: r.contributions, verified: r.verified, coinsEarned: fromMinor(Number(r.coins)) })),
+    };
+  }
+
+  /** A contributor's portfolio: public (by handle, no key) or the caller's own (with private figures). */
+  async portfolio(target: { handle: string } | { actor: Actor }): Promise<Portfolio> {
+    const account =
+      'actor' in target
+        ? await this.deps.db.prisma.account.findUnique({ where: { id: target.actor.accountId } })
+        : await this.deps.db.prisma.account.findFirst({ where: { handle: { equals: target.handle.replace(/^@/, ''), mode: 'insensitive' }, status: 'active' } });
+    if (!account) throw new NotFound(`no contributor ${'actor' in target ? target.actor.handle : target.handle}`);
+    const listed = { accountId: account.id, public: true, removedAt: null };
+    const [contributions, verified, recent] = await Promise.all([
+      this.deps.db.prisma.communityItem.count({ where: listed }),
+      this.deps.db.prisma.communityItem.count({ where: { ...listed, verified: true } }),
+      this.deps.db.prisma.communityItem.findMany({ where: listed, orderBy: { id: 'desc' }, take: PORTFOLIO_ITEMS }),
+    ]);
+    let own: Portfolio['own'] = null;
+    if ('actor' in target) {
+      const [wallet, unlisted, removed, [earned]] = await Promise.all([
+        this.deps.ledger.wallet(account.id, 'coins'),
+        this.deps.db.prisma.communityItem.count({ where: { accountId: account.id, public: false, removedAt: null } }),
+        this.deps.db.prisma.communityItem.count({ where: { accountId: account.id, removedAt: { not: null } } }),
+        this.deps.db.query<{ rewards: string; sales: number; proceeds: string }>(
+          `SELECT coalesce(sum(t."amount") FILTER (WHERE t."action" = ANY($2::text[])), 0)::text AS rewards,
+                  count(*) FILTER (WHERE t."action" = 'community:unlock')::int AS sales,
+                  coalesce(sum(t."amount") FILTER (WHERE t."action" = 'community:unlock'), 0)::text AS proceeds
+           FROM "LedgerAccount" w JOIN "LedgerTransfer" t ON t."creditAccountId" = w."id"
+           WHERE w."ownerId" = $1 AND w."currency" = 'coins' AND t."kind" IN ('single', 'post')`,
+          [account.id, COMMUNITY_REWARDS],
+        ),
+      ]);
+      own = {
+        balance: fromMinor(wallet.balance),
+        unlisted,
+        removed,
+        coinsEarned: fromMinor(Number(earned?.rewards ?? 0)),
+        unlockSales: earned?.sales ?? 0,
+        unlockEarnings: fromMinor(Number(earned?.proceeds ?? 0)),
+      };
+    }
+    return { handle: account.handle, attribution: `@${account.handle}`, memberSince: account.createdAt, contributions, verified, recent, own };
+  }
+
+  /** A signed link to a file of the item: the public derivative (no expiry) or the original (15 minutes). */
+  fileUrl(item: Pick<CommunityItem, 'id' | 'storageKey'>, variant: CommunityVariant): string {
+    const version = createHash('sha256').update(item.storageKey).digest('hex').slice(0, 16);
+    if (variant === 'public') return this.deps.signer.sign(communityFilePath(item.id, variant), { v: version });
+    return this.deps.signer.sign(communityFilePath(item.id, variant), { v: version, exp: Math.floor(Date.now() / 1000) + ORIGINAL_LINK_SECONDS });
+  }
+
+  /** Opens a file behind a signed link (no key: the signature is the capability). */
+  async openSigned(idText: string, variantText: string, query: Record<string, unknown>) {
+    const id = Number(idText);
+    const refused = new Forbidden('invalid or missing signature');
+    if (!Number.isSafeInteger(id) || !COMMUNITY_VARIANTS.includes(variantText as CommunityVariant)) throw refused;
+    const variant = variantText as CommunityVariant;
+    if (!this.deps.signer.verify(communityFilePath(id, variant), query)) throw refused;
+    if (variant === 'original' && !(Number(query.exp) * 1000 > Date.now())) throw new Forbidden('this link has expired: ask for the item again');
+    const item = await this.deps.db.prisma.communityItem.findUnique({ where: { id } });
+    if (!item || item.removedAt) throw new NotFound(`no community item ${id}`);
+    if (query.v !== createHash('sha256').update(item.storageKey).digest('hex').slice(0, 16)) throw new Forbidden('this link is for an earlier file');
+    const key = variant === 'original' ? item.originalKey : item.storageKey;
+    const blob = key ? await this.deps.blobs.get(key) : null;
+    if (!blob) throw new NotFound(`no ${variant} file for community item ${id}`);
+    return { item, mime: variant === 'original' ? (item.originalMime ?? 'application/octet-stream') : item.mime, ...blob };
+  }
+
+  /** The item with vision's labels, caption and OCR words (analysed once, on first need). */
+  private async analyzed(item: CommunityItem, payer: number): Promise<CommunityItem> {
+    if (item.analyzedAt || !this.deps.analyze) return item;
+    const blob = await this.deps.blobs.get(item.storageKey);
+    if (!blob) return item;
+    const chunks: Buffer[] = [];
+    for await (const chunk of blob.body) chunks.push(chunk as Buffer);
+    const seen = await this.see(Buffer.concat(chunks), payer);
+    if (!seen) return item;
+    return this.deps.db.prisma.communityItem.update({ where: { id: item.id }, data: seen });
+  }
+
+  /** Vision's view of an image, or null when no provider could answer (the item stays unverified). */
+  private async see(image: Buffer, payer: number): Promise<{ labels: string[]; caption: string | null; words: string[]; analyzedAt: Date } | null> {
+    if (!this.deps.analyze) return null;
+    try {
+      const result = await this.deps.analyze(image, payer);
+      return { labels: [...new Set(result.labels.map((l) => l.toLowerCase()))].slice(0, 50), caption: result.caption || null, words: ocrWords(result.text), analyzedAt: new Date() };
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status < 500) throw error;
+      this.deps.logger.warn({ err: error }, 'community: image analysis unavailable; item left unverified');
+      return null;
+    }
+  }
+
+  /** image_url through the SSRF-safe fetcher; a refused or failed fetch is the caller's 400 naming image_url. */
+  private async download(url: string): Promise<Buffer> {
+    let response;
+    try {
+      response = await this.deps.fetcher.fetch(url, { maxBytes: this.deps.limits.maxBytes, headers: { accept: 'image/*' } });
+    } catch (error) {
+      // FetchRefused (a private or metadata address, too large, too many redirects) and FetchFailed (network).
+      if (error instanceof AppError) throw new InvalidInput(`image_url: ${error.message}`, 'image_url');
+      throw error;
+    }
+    if (response.status < 200 || response.status > 299) throw new InvalidInput(`image_url: the URL answered HTTP ${response.status}`, 'image_url');
+    if (response.body.length === 0) throw new InvalidInput('image_url: the URL answered an empty body', 'image_url');
+    return response.body;
+  }
+
+  private async processImage(body: Buffer): Promise<ProcessedImage> {
+    const processed = await processUpload(body, { maxBytes: this.deps.limits.maxBytes, maxPixels: this.deps.limits.maxPixels });
+    if (processed.kind !== 'image' || !processed.blockhash || !processed.phash || !processed.width || !processed.height) {
+      throw new InvalidInput('file: expected an image (JPEG, PNG, WebP, GIF, AVIF, HEIC or TIFF)', 'file');
+    }
+    return processed;
+  }
+
+  /** The public derivative: oriented, metadata stripped, JPEG (WebP when the image has transparency). */
+  private async derivative(processed: ProcessedImage, maxSide: number | null): Promise<{ body: Buffer; mime: string; ext: string; width: number; height: number }> {
+    const sharp = await loadSharp();
+    let pipeline = sharp(processed.stored.body, { limitInputPixels: this.deps.limits.maxPixels }).rotate();
+    if (maxSide) pipeline = pipeline.resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true });
+    const { hasAlpha } = await sharp(processed.stored.body, { limitInputPixels: this.deps.limits.maxPixels }).metadata();
+    const encoded = hasAlpha ? pipeline.webp({ quality: 90 }) : pipeline.jpeg({ quality: 88, mozjpeg: true });
+    const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
+    return { body: data, mime: hasAlpha ? 'image/webp' : 'image/jpeg', ext: hasAlpha ? 'webp' : 'jpg', width: info.width, height: info.height };
+  }
+
+  private async create(
+    actor: Actor,
+    processed: ProcessedImage,
+    uploaded: Buffer,
+    fields: {
+      origin: 'contribute' | 'ingest';
+      name: string | null;
+      tags: string[];
+      sourceProvider: string | null;
+      sourceUrl: string | null;
+      public: boolean;
+      keepOriginal: boolean;
+      latitude?: number | null;
+      longitude?: number | null;
+      attributionHandle?: string;
+      unlockPrice?: number;
+      analyzeNow?: boolean;
+    },
+  ): Promise<ContributionResult> {
+    const { object } = await this.deps.imageObjects.identify({
+      sha256: processed.sha256,
+      phash: processed.phash!,
+      blockhash: processed.blockhash!,
+      bytes: processed.bytes,
+      format: processed.format ?? processed.ext,
+      width: processed.width!,
+      height: processed.height!,
+    });
+    const existing = await this.deps.db.prisma.communityItem.findUnique({ where: { accountId_objectId: { accountId: actor.accountId, objectId: object.id } } });
+    if (existing) return this.duplicate(actor, existing);
+
+    const base = `community/${actor.accountId}/${processed.sha256}`;
+    const publicFile = await this.derivative(processed, fields.origin === 'ingest' ? INGEST_PUBLIC_MAX_SIDE : null);
+    const storageKey = `${base}.public.${publicFile.ext}`;
+    await this.deps.blobs.put(storageKey, publicFile.body, { contentType: publicFile.mime, size: publicFile.body.length });
+    let originalKey: string | null = null;
+    const originalMime = fields.keepOriginal ? (processed.original?.mime ?? processed.mime) : null;
+    if (fields.keepOriginal) {
+      originalKey = `${base}.original.${processed.original?.ext ?? processed.ext}`;
+      await this.deps.blobs.put(originalKey, uploaded, { contentType: originalMime!, size: uploaded.length });
+    }
+    const seen = fields.analyzeNow ? await this.see(publicFile.body, actor.accountId) : null;
+    let item: CommunityItem;
+    try {
+      item = await this.deps.db.prisma.communityItem.create({
+        data: {
+          accountId: actor.accountId,
+          objectId: object.id,
+          origin: fields.origin,
+          name: fields.name,
+          tags: fields.tags,
+          sourceProvider: fields.sourceProvider,
+          sourceUrl: fields.sourceUrl,
+          public: fields.public,
+          storageKey,
+          mime: publicFile.mime,
+          width: publicFile.width,
+          height: publicFile.height,
+          originalKey,
+          originalMime,
+          latitude: fields.latitude ?? null,
+          longitude: fields.longitude ?? null,
+          attributionHandle: fields.attributionHandle ?? `@${actor.handle}`,
+          unlockPrice: BigInt(fields.unlockPrice ?? 0),
+          ...(seen ?? {}),
+        },
+      });
+    } catch (error) {
+      // The same object arrived twice at once from this account: the other request made the item.
+      if (!isUniqueViolation(error)) throw error;
+      const winner = await this.deps.db.prisma.communityItem.findUniqueOrThrow({ where: { accountId_objectId: { accountId: actor.accountId, objectId: object.id } } });
+      if (winner.storageKey !== storageKey) await this.deps.blobs.delete(storageKey);
+      if (originalKey && winner.originalKey !== originalKey) await this.deps.blobs.delete(originalKey);
+      return this.duplicate(actor, winner);
+    }
+    const award = await this.deps.rewards.award(actor.accountId, 'community_upload', `image-object:${object.id}`);
+    return { item, coinsEarned: award.status === 'paid' ? award.coins : 0, balance: award.balance, duplicate: false, message: award.status === 'paid' ? null : (award.message ?? 'this image object was rewarded before') };
+  }
+
+  /**
+   * The caller gave this object before: nothing is earned. The award is asked again so that an
+   * upload whose payment a crash interrupted is paid on the retry (the award is idempotent).
+   */
+  private async duplicate(actor: Actor, item: CommunityItem): Promise<ContributionResult> {
+    const award = await this.deps.rewards.award(actor.accountId, 'community_upload', `image-object:${item.objectId}`);
+    const coins = award.status === 'paid' ? award.coins : 0;
+    return {
+      item,
+      coinsEarned: coins,
+      balance: award.balance,
+      duplicate: true,
+      message: coins > 0 ? null : `you already contributed this image (community item ${item.id}): nothing earned`,
+    };
+  }
+}

@@ -1,0 +1,4 @@
+// Public surface of the community module. Other modules import only this.
+export { CommunityService, communityFilePath, COMMUNITY_VARIANTS, UPLOADER_SHARE_PERCENT, INGEST_PUBLIC_MAX_SIDE, type CommunityItem, type Analyzer } from './community.service.js';
+export { ClaimsService, type OwnershipClaim } from './claims.service.js';
+export { communityItemPolicy, ownershipClaimPolicy } from './community.access.js';

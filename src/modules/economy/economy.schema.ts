@@ -1,0 +1,141 @@
+// GraphQL surface of the economy (spec "Economy"): the coin bridge (rate, link, convert, one
+// conversion), the caller's referral figures, style presets and their unlock, and the operator's
+// coin grant. Thin: the rules live in the economy services. Reads take any key; money moves and
+// links take the master key (economy.access.ts).
+import { builder } from '../../graphql/builder.js';
+import { defineAdminGrant } from '../ledger/ledger.schema.js';
+import { CONVERSION_STATUSES, type BridgeLinkView, type BridgeRateView, type ConversionView } from './bridge.service.js';
+import { READ_SCOPES, SPEND_SCOPES } from './economy.access.js';
+import { referralUrl, type ReferralView } from './referral.service.js';
+import type { StyleView, UnlockResult } from './styles.service.js';
+
+const BridgePartnerEnum = builder.enumType('BridgePartner', {
+  description: 'Where converted credits land: local (this service) or http (an external partner)',
+  values: ['local', 'http'] as const,
+});
+const ConversionStatusEnum = builder.enumType('BridgeConversionStatus', { values: CONVERSION_STATUSES });
+
+const BridgeRateRef = builder.objectRef<BridgeRateView>('BridgeRate').implement({
+  fields: (t) => ({
+    coinsPerCredit: t.exposeFloat('coinsPerCredit', { description: 'Coins that make one API credit' }),
+    partner: t.field({ type: BridgePartnerEnum, resolve: (r) => r.partner }),
+    linked: t.exposeBoolean('linked', { description: 'Whether the caller can convert now (local: always; http: once a partner account is linked)' }),
+    partnerAccount: t.exposeString('partnerAccount', { nullable: true, description: "The caller's linked account at the credit partner" }),
+    minimumCoins: t.exposeFloat('minimumCoins', { description: 'The fewest coins that make 0.0001 credit' }),
+  }),
+});
+
+const BridgeLinkRef = builder.objectRef<BridgeLinkView>('BridgeLink').implement({
+  fields: (t) => ({
+    partner: t.field({ type: BridgePartnerEnum, resolve: (l) => l.partner }),
+    partnerAccount: t.exposeString('partnerAccount'),
+    linkedAt: t.expose('linkedAt', { type: 'DateTime' }),
+  }),
+});
+
+const BridgeConversionRef = builder.objectRef<ConversionView>('BridgeConversion').implement({
+  description: 'A conversion of coins into API credits',
+  fields: (t) => ({
+    conversionId: t.exposeString('id', { description: 'Also the Idempotency-Key sent to the credit partner' }),
+    status: t.field({ type: ConversionStatusEnum, resolve: (c) => c.status }),
+    coinsBurned: t.exposeFloat('coinsBurned', { description: 'Coins burned (completed) or held to be burned (pending); 0 when refused or failed' }),
+    creditsAdded: t.exposeFloat('creditsAdded', { description: 'Credits added (completed) or to be added (pending); 0 when refused or failed' }),
+    newBalance: t.exposeFloat('newBalance', { description: "The caller's spendable coins now (held coins not included)" }),
+    coinsPerCredit: t.exposeFloat('coinsPerCredit'),
+    partner: t.field({ type: BridgePartnerEnum, resolve: (c) => c.partner }),
+    partnerAccount: t.exposeString('partnerAccount', { nullable: true }),
+    replayed: t.exposeBoolean('replayed', { description: 'True when this idempotency key converted before (nothing more happened now)' }),
+    message: t.exposeString('message', { nullable: true, description: 'Pending: why the partner has not confirmed yet; refused or failed: why' }),
+    attempts: t.exposeInt('attempts', { description: 'Times the credit partner was asked' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+const ReferralRef = builder.objectRef<ReferralView>('Referral').implement({
+  fields: (t) => ({
+    code: t.exposeString('code'),
+    url: t.string({ description: 'Sign-up link with the code: <base URL>/signup?ref=<code>', resolve: (r, _a, ctx) => referralUrl(ctx.baseUrl, r.code) }),
+    totalReferrals: t.exposeInt('totalReferrals', { description: 'Accounts created with this code' }),
+    commissionEarned: t.exposeFloat('commissionEarned', { description: 'Coins received as referral commission, ever' }),
+  }),
+});
+
+const StylePresetRef = builder.objectRef<StyleView>('StylePreset').implement({
+  fields: (t) => ({
+    slug: t.exposeString('slug'),
+    name: t.exposeString('name'),
+    premium: t.exposeBoolean('premium'),
+    priceCoins: t.exposeFloat('priceCoins', { description: 'Coins to unlock it (0 for the free ones)' }),
+    unlocked: t.exposeBoolean('unlocked', { description: 'Whether the caller may use it (free ones always)' }),
+  }),
+});
+
+const StyleUnlockRef = builder.objectRef<UnlockResult>('StyleUnlock').implement({
+  fields: (t) => ({
+    style: t.field({ type: StylePresetRef, resolve: (u) => u.style }),
+    charged: t.exposeFloat('charged', { description: 'Coins charged by this call (0 when free or unlocked before)' }),
+    alreadyUnlocked: t.exposeBoolean('alreadyUnlocked'),
+    newBalance: t.exposeFloat('newBalance', { description: "The caller's spendable coins after" }),
+  }),
+});
+
+
+builder.queryFields((t) => ({
+  bridgeRate: t.field({
+    type: BridgeRateRef,
+    description: 'The coin-to-credit rate, the credit partner, and whether the caller is linked to it',
+    authScopes: READ_SCOPES,
+    resolve: (_root, _args, ctx) => ctx.services.economy.bridge.rate(ctx.actor),
+  }),
+  bridgeConversion: t.field({
+    type: BridgeConversionRef,
+    description: "One of the caller's coin conversions, by conversionId",
+    authScopes: READ_SCOPES,
+    errors: {},
+    args: { conversionId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.economy.bridge.conversion(ctx.actor, args.conversionId),
+  }),
+  referral: t.field({
+    type: ReferralRef,
+    description: "The caller's referral code and link, its referrals and the commission they earned it",
+    authScopes: READ_SCOPES,
+    resolve: (_root, _args, ctx) => ctx.services.economy.referrals.referral(ctx.actor),
+  }),
+  styles: t.field({
+    type: [StylePresetRef],
+    description: 'Style presets: the free ones, then premium ones that are unlocked with coins',
+    authScopes: READ_SCOPES,
+    resolve: (_root, _args, ctx) => ctx.services.economy.styles.list(ctx.actor),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  convertCoins: t.field({
+    type: BridgeConversionRef,
+    description: 'Converts coins into API credits at bridgeRate (credits rounded down to 0.0001; only the coins that make them are burned); idempotencyKey makes a retry convert once',
+    authScopes: SPEND_SCOPES,
+    errors: {},
+    args: { coins: t.arg.float({ required: true }), idempotencyKey: t.arg.string() },
+    resolve: (_root, args, ctx) => ctx.services.economy.bridge.convert(ctx.actor, { coins: args.coins, idempotency_key: args.idempotencyKey }),
+  }),
+  linkBridgeAccount: t.field({
+    type: BridgeLinkRef,
+    description: "Links the caller's account at the credit partner (needed before converting when the partner is http)",
+    authScopes: SPEND_SCOPES,
+    errors: {},
+    args: { partnerAccount: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.economy.bridge.link(ctx.actor, { partner_account: args.partnerAccount }),
+  }),
+  unlockStyle: t.field({
+    type: StyleUnlockRef,
+    description: 'Unlocks a premium style preset, charging its price once; again (or a free preset) charges nothing',
+    authScopes: SPEND_SCOPES,
+    errors: {},
+    args: { slug: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.economy.styles.unlock(ctx.actor, args.slug),
+  }),
+}));
+
+
+defineAdminGrant('adminGrantCoins', 'CoinGrant', 'coins', (ctx, accountId, input) => ctx.services.economy.coins.grant(accountId, input));

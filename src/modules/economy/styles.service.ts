@@ -1,0 +1,141 @@
+// Style presets (spec "Economy": GET /api/economy/styles, POST /api/economy/styles/{slug}/unlock):
+// the generate route's four free presets, and premium presets (STYLES_PREMIUM) that an account
+// unlocks once with coins. An unlock is one ledger transfer (account -> fees) whose id is derived
+// from the account and the slug, so the ledger itself is the record of what is unlocked: unlocking
+// again, or ten times at once, charges once. The generate route asks requireUsable().
+import type { Database } from '../../platform/database/database.js';
+import { AppError, InvalidInput, NotFound } from '../../platform/errors.js';
+import type { Actor } from '../accounts/index.js';
+import { requireKey } from '../access/index.js';
+import { fromMinor, toMinor, type LedgerService } from '../ledger/index.js';
+import { ECONOMY_READ, ECONOMY_SPEND } from './economy.access.js';
+import { styleSlugSchema } from './economy.input.js';
+import { FREE_STYLES, styleName } from './economy.settings.js';
+import { parseInput } from '../../platform/validation.js';
+
+export interface StylePreset {
+  slug: string;
+  name: string;
+  premium: boolean;
+  /** Coins to unlock it (0 for the free ones). */
+  priceCoins: number;
+}
+
+export interface StyleView extends StylePreset {
+  /** Whether the caller may use it (free ones always). */
+  unlocked: boolean;
+}
+
+export interface UnlockResult {
+  style: StyleView;
+  /** Coins charged by this call (0 when free or unlocked before). */
+  charged: number;
+  alreadyUnlocked: boolean;
+  /** The caller's spendable coins after. */
+  newBalance: number;
+}
+
+/** A premium preset the caller has not unlocked: 402, code STYLE_LOCKED. */
+export class StyleLocked extends AppError {
+  constructor(readonly style: StylePreset) {
+    super(
+      `style ${style.slug} is a premium preset: unlock it once for ${style.priceCoins} coins with POST /api/economy/styles/${style.slug}/unlock (GraphQL unlockStyle)`,
+      402,
+      'STYLE_LOCKED',
+      'style',
+    );
+  }
+}
+
+/** The ledger transfer of an account's unlock of a preset: its id is the idempotency key. */
+export const unlockTransferId = (accountId: number, slug: string) => `style:${accountId}:${slug}`;
+
+export class StylesService {
+  private readonly presets: StylePreset[];
+  private readonly bySlug: Map<string, StylePreset>;
+
+  constructor(
+    private readonly db: Database,
+    private readonly ledger: LedgerService,
+    premium: Readonly<Record<string, number>>,
+  ) {
+    this.presets = [
+      ...FREE_STYLES.map((slug) => ({ slug, name: styleName(slug), premium: false, priceCoins: 0 })),
+      ...Object.entries(premium).map(([slug, price]) => ({ slug, name: styleName(slug), premium: true, priceCoins: price })),
+    ];
+    this.bySlug = new Map(this.presets.map((p) => [p.slug, p]));
+  }
+
+  /** Every preset, free ones first, with whether the caller unlocked it. */
+  async list(actor: Actor | null): Promise<StyleView[]> {
+    const checked = requireKey(actor, ECONOMY_READ);
+    const unlocked = await this.unlockedOf(checked.accountId, this.presets.filter((p) => p.premium).map((p) => p.slug));
+    return this.presets.map((p) => ({ ...p, unlocked: !p.premium || unlocked.has(p.slug) }));
+  }
+
+  /**
+   * Unlocks a preset for the caller: a premium one is charged its price once (into fees); again, or
+   * a free one, answers success with nothing charged. 404 for an unknown slug, 402 without the coins.
+   */
+  async unlock(actor: Actor | null, slug: string): Promise<UnlockResult> {
+    const checked = requireKey(actor, ECONOMY_SPEND);
+    const preset = this.preset(slug);
+    if (!preset) throw new NotFound(`no style preset ${slug.slice(0, 100)}; GET /api/economy/styles lists them`);
+    const balance = async () => fromMinor((await this.ledger.wallet(checked.accountId, 'coins')).available);
+    if (!preset.premium) return { style: { ...preset, unlocked: true }, charged: 0, alreadyUnlocked: true, newBalance: await balance() };
+    const id = unlockTransferId(checked.accountId, preset.slug);
+    // Unlocked before (perhaps at another price): nothing to charge.
+    if ((await this.unlockedOf(checked.accountId, [preset.slug])).size > 0) {
+      return { style: { ...preset, unlocked: true }, charged: 0, alreadyUnlocked: true, newBalance: await balance() };
+    }
+    let charged = 0;
+    try {
+      const { transfer } = await this.ledger.transfer({
+        id,
+        currency: 'coins',
+        from: { account: checked.accountId },
+        to: { system: 'fees' },
+        amount: toMinor(preset.priceCoins)!,
+        action: 'style_unlock',
+        reference: `style:${preset.slug}`,
+      });
+      charged = transfer.replayed ? 0 : fromMinor(transfer.amount);
+    } catch (error) {
+      // The same id with another amount: unlocked meanwhile at a price since changed.
+      if (!(error instanceof AppError && error.status === 409)) throw error;
+    }
+    return { style: { ...preset, unlocked: true }, charged, alreadyUnlocked: charged === 0, newBalance: await balance() };
+  }
+
+  /** Whether the account may use the preset (false for an unknown slug). */
+  async isUnlocked(accountId: number, slug: string): Promise<boolean> {
+    const preset = this.preset(slug);
+    if (!preset) return false;
+    return !preset.premium || (await this.unlockedOf(accountId, [preset.slug])).size > 0;
+  }
+
+  /**
+   * For the generate route: the preset the caller asked for, when it may use it. 400 naming `style`
+   * for an unknown slug; 402 STYLE_LOCKED for a premium preset it has not unlocked.
+   */
+  async requireUsable(actor: Actor, slug: string): Promise<StylePreset> {
+    const preset = this.preset(slug);
+    if (!preset) throw new InvalidInput(`style: expected one of ${this.presets.map((p) => p.slug).join(', ')}`, 'style');
+    if (preset.premium && !(await this.isUnlocked(actor.accountId, preset.slug))) throw new StyleLocked(preset);
+    return preset;
+  }
+
+  private preset(slug: string): StylePreset | undefined {
+    const normalised = parseInput(styleSlugSchema, slug);
+    return this.bySlug.get(normalised);
+  }
+
+  /** The slugs among these that the account unlocked: primary-key lookups of their transfers. */
+  private async unlockedOf(accountId: number, slugs: string[]): Promise<Set<string>> {
+    if (slugs.length === 0) return new Set();
+    const ids = slugs.map((slug) => unlockTransferId(accountId, slug));
+    const rows = await this.db.query<{ id: string }>(`SELECT "id" FROM "LedgerTransfer" WHERE "id" = ANY($1::text[])`, [ids]);
+    const found = new Set(rows.map((r) => r.id));
+    return new Set(slugs.filter((slug) => found.has(unlockTransferId(accountId, slug))));
+  }
+}
