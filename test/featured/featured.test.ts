@@ -83,6 +83,6 @@ describe('GET /api/featured-image', () => {
     expect(image.body).toEqual({ success: false, error: `${base}/image.jpg is not an HTML page (Content-Type image/jpeg)` });
     const metadata = await get(`url=${encodeURIComponent('http://169.254.169.254/latest/')}`);
     expect(metadata.status).toBe(400);
-    expect(metadata.body.error).toMatch(/^refused to fetch http:\/\/169\.254\.169\.254\//);
+    expect(metadata.body.error).toMatch(/^url: refused to fetch http:\/\/169\.254\.169\.254\//);
   });
 });

@@ -55,10 +55,18 @@ export const CommunityItemRef = builder.prismaNode('CommunityItem', {
     attributionHandle: t.exposeString('attributionHandle', { nullable: true }),
     unlockPrice: t.float({ description: 'Coins to unlock the full-resolution original; 0 is free', resolve: (item) => fromMinor(item.unlockPrice) }),
     hasOriginal: t.boolean({ description: 'A full-resolution original is kept (ingest)', resolve: (item) => item.originalKey !== null }),
-    originalUrl: t.string({
+    originalUrl: t.loadable({
+      type: 'String',
       nullable: true,
-      description: 'A signed link to the original for 15 minutes: for the contributor, buyers who unlocked it, and anyone when it is free',
-      resolve: async (item, _a, ctx) => ((await ctx.services.community.mayReadOriginal(ctx.actor, item)) ? ctx.baseUrl + ctx.services.community.fileUrl(item, 'original') : null),
+      description: 'A signed link to the original for 15 minutes: for the contributor, buyers who unlocked it, and any key when it is free',
+      load: async (ids: number[], ctx) => {
+        const readable = await ctx.services.community.readableOriginals(ctx.actor, ids);
+        return ids.map((id) => {
+          const item = readable.get(id);
+          return item ? ctx.baseUrl + ctx.services.community.fileUrl(item, 'original') : null;
+        });
+      },
+      resolve: (item) => item.id,
     }),
     latitude: t.float({ nullable: true, resolve: (item, _a, ctx) => coarse(item.latitude, item, ctx) }),
     longitude: t.float({ nullable: true, resolve: (item, _a, ctx) => coarse(item.longitude, item, ctx) }),

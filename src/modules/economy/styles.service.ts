@@ -3,6 +3,7 @@
 // unlocks once with coins. An unlock is one ledger transfer (account -> fees) whose id is derived
 // from the account and the slug, so the ledger itself is the record of what is unlocked: unlocking
 // again, or ten times at once, charges once. The generate route asks requireUsable().
+import { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
 import { AppError, InvalidInput, NotFound } from '../../platform/errors.js';
 import type { Actor } from '../accounts/index.js';
@@ -119,14 +120,15 @@ export class StylesService {
    * for an unknown slug; 402 STYLE_LOCKED for a premium preset it has not unlocked.
    */
   async requireUsable(actor: Actor, slug: string): Promise<StylePreset> {
-    const preset = this.preset(slug);
+    const preset = this.preset(slug, 'style');
     if (!preset) throw new InvalidInput(`style: expected one of ${this.presets.map((p) => p.slug).join(', ')}`, 'style');
     if (preset.premium && !(await this.isUnlocked(actor.accountId, preset.slug))) throw new StyleLocked(preset);
     return preset;
   }
 
-  private preset(slug: string): StylePreset | undefined {
-    const normalised = parseInput(styleSlugSchema, slug);
+  /** The preset of a slug; a malformed one is a 400 naming `field` (slug in the unlock route, style in generation). */
+  private preset(slug: string, field: 'slug' | 'style' = 'slug'): StylePreset | undefined {
+    const normalised = parseInput(z.object({ [field]: styleSlugSchema }), { [field]: slug })[field]!;
     return this.bySlug.get(normalised);
   }
 

@@ -1,7 +1,7 @@
 // GET /api/featured-image: fetch the page through the SSRF-safe fetcher and rank its candidates.
 import { z } from 'zod';
 import { AppError } from '../../platform/errors.js';
-import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
+import { FetchFailed, FetchRefused, type SafeFetcher } from '../../platform/http/safe-fetch.js';
 import { parseInput } from '../../platform/validation.js';
 import { extractFeaturedCandidates, type FeaturedCandidate, type FeaturedSource } from './featured.extractor.js';
 
@@ -35,7 +35,14 @@ export class FeaturedService {
 
   async find(input: { url?: string | null; all?: boolean | null; min_score?: number | null }): Promise<FeaturedImageResult> {
     const options = parseInput(inputSchema, { url: input.url ?? undefined, all: input.all ?? undefined, min_score: input.min_score ?? undefined });
-    const response = await this.fetcher.fetch(options.url, { maxBytes: this.maxPageBytes, headers: { Accept: 'text/html,application/xhtml+xml' } });
+    let response;
+    try {
+      response = await this.fetcher.fetch(options.url, { maxBytes: this.maxPageBytes, headers: { Accept: 'text/html,application/xhtml+xml' } });
+    } catch (error) {
+      // A refused address or a failed fetch is about the caller's url: the 400 names it.
+      if (error instanceof FetchRefused || error instanceof FetchFailed) throw new AppError(`url: ${error.message}`, error.status, error.code, 'url');
+      throw error;
+    }
     if (response.status >= 400) throw new AppError(`the page ${options.url} answered HTTP ${response.status}`, 400, 'PAGE_UNAVAILABLE');
     const contentType = response.headers.get('content-type') ?? '';
     if (!/html|xml/i.test(contentType)) {
