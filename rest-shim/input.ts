@@ -33,7 +33,7 @@ function checked(schema: z.ZodObject, source: Source, text: boolean): Source {
 }
 
 /**
- * Query strings and form fields are text: digits become numbers, true/false/1/0 booleans and a
+ * Query strings and form fields are text: digits (and decimals) become numbers, true/false/1/0 booleans and a
  * JSON array's text an array, where the schema expects one; empty text there is an absent field.
  * Integers must fit GraphQL's Int (32 bits), which every variable of the shim's operations is.
  */
@@ -45,7 +45,8 @@ function typed(schema: z.ZodType, value: unknown, path: string): unknown {
   if (value === '' && (def.type === 'number' || def.type === 'boolean' || def.type === 'array')) return undefined;
   switch (def.type) {
     case 'number': {
-      const number = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
+      // Decimals too (min_confidence=0.8); an integer field's own check refuses them in its words.
+      const number = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
       if (typeof number === 'number' && Number.isInteger(number) && (number < INT_MIN || number > INT_MAX)) {
         throw new InvalidInput(`${path}: expected an integer from ${INT_MIN} to ${INT_MAX}`, path);
       }

@@ -19,5 +19,7 @@ import { ledgerRoutes } from './routes/ledger.routes.js';
 import { economyRoutes } from './routes/economy.routes.js';
 import { communityRoutes } from './routes/community.routes.js';
 import { bountiesRoutes } from './routes/bounties.routes.js';
+import { wikiRoutes } from './routes/wiki.routes.js';
+import { intelRoutes } from './routes/intel.routes.js';
 
-export const routes: AnyRoute[] = [...scrapeRoutes, ...jobsRoutes, ...apiKeysRoutes, ...liveEditorRoutes, ...searchLinksRoutes, ...featuredRoutes, ...automationRoutes, ...mediaRoutes, ...collectionsRoutes, ...stockListsRoutes, ...visionRoutes, ...imagingRoutes, ...accountsRoutes, ...ledgerRoutes, ...economyRoutes, ...communityRoutes, ...bountiesRoutes, ...serviceRoutes];
+export const routes: AnyRoute[] = [...scrapeRoutes, ...jobsRoutes, ...apiKeysRoutes, ...liveEditorRoutes, ...searchLinksRoutes, ...featuredRoutes, ...automationRoutes, ...mediaRoutes, ...collectionsRoutes, ...stockListsRoutes, ...visionRoutes, ...imagingRoutes, ...accountsRoutes, ...ledgerRoutes, ...economyRoutes, ...communityRoutes, ...bountiesRoutes, ...wikiRoutes, ...intelRoutes, ...serviceRoutes];

@@ -172,6 +172,9 @@ const envSchema = z.object({
   BRIDGE_PARTNER_SECRET: z.string().min(16, 'BRIDGE_PARTNER_SECRET must be at least 16 characters').optional(),
   BRIDGE_PARTNER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(DEFAULT_PARTNER_TIMEOUT_MS),
   STYLES_PREMIUM: premiumStylesSchema.optional(),
+  WIKI_CONFIRMATIONS: z.coerce.number().int().min(1).max(100).default(3),
+  WIKI_REJECTIONS: z.coerce.number().int().min(1).max(100).default(3),
+  WIKI_QUERY_CREDITS: z.coerce.number().min(0).max(1000).default(1),
 });
 
 /** Every environment variable the service reads (all listed in the README). */
@@ -246,6 +249,8 @@ export interface Config {
   watermark: { maxBytes: number; maxPixels: number };
   /** The coin economy: the bridge's rate and credit partner, premium style presets. */
   economy: EconomyConfig;
+  /** The image wiki: votes that verify or reject a photo, and the price of a paid query in API credits. */
+  wiki: { confirmations: number; rejections: number; queryCredits: number };
   /** Image analysis (spec "Vision"): external providers are configured when their key is set. */
   vision: {
     /** Order auto mode tries the configured external providers in (local always comes last). */
@@ -351,6 +356,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
           : { kind: 'local' },
       premiumStyles: e.STYLES_PREMIUM ?? DEFAULT_PREMIUM_STYLES,
     },
+    wiki: { confirmations: e.WIKI_CONFIRMATIONS, rejections: e.WIKI_REJECTIONS, queryCredits: e.WIKI_QUERY_CREDITS },
     vision: {
       order: e.VISION_PROVIDER_ORDER,
       timeoutMs: e.VISION_TIMEOUT_MS,

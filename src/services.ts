@@ -33,6 +33,8 @@ import { createEconomy, type Economy } from './modules/economy/index.js';
 import { UrlSigner } from './platform/url-signer.js';
 import { ClaimsService, CommunityService } from './modules/community/index.js';
 import { BountiesService } from './modules/bounties/index.js';
+import { WikiService } from './modules/wiki/index.js';
+import { IntelService } from './modules/intel/index.js';
 import { TransformService } from './modules/imaging/index.js';
 import { WatermarkService } from './modules/imaging/index.js';
 
@@ -55,6 +57,10 @@ export interface Services {
   claims: ClaimsService;
   /** Coins offered for photos of a subject, escrowed in the ledger. */
   bounties: BountiesService;
+  /** The image wiki: subjects, photos verified by vote, the paid query. */
+  wiki: WikiService;
+  /** Image intel: comments and proposals on community items, resolved by their owners. */
+  intel: IntelService;
   accounts: AccountsService;
   subKeys: SubKeysService;
   jobs: JobsService;
@@ -139,6 +145,8 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
   });
 
   const imageObjects = new ImageObjectsService(db);
+  // Community items and wiki photos are analysed whole (labels, caption, text), paid like auto_tag.
+  const analyzeShared = async (image: Buffer, payer: number) => vision.analyze({ image, task: 'all', payer });
   const rewards = new RewardsService(db, ledger, config.rewards);
   const community = new CommunityService({
     db,
@@ -149,7 +157,7 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     rewards,
     signer,
     logger,
-    analyze: async (image, payer) => vision.analyze({ image, task: 'all', payer }),
+    analyze: analyzeShared,
     limits: { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels },
   });
 
@@ -168,6 +176,21 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     community,
     claims: new ClaimsService(db, community),
     bounties: new BountiesService(db, ledger, community),
+    wiki: new WikiService({
+      db,
+      blobs,
+      fetcher,
+      imageObjects,
+      rewards,
+      credits,
+      ledger,
+      signer,
+      logger,
+      analyze: analyzeShared,
+      limits: { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels },
+      settings: config.wiki,
+    }),
+    intel: new IntelService(db, ledger, rewards, community),
     accounts: new AccountsService(db, Object.keys(config.tiers)),
     subKeys: new SubKeysService(db, config.subKeysPerAccount, events),
     jobs,

@@ -69,6 +69,8 @@ const item = z
     created_at: timestamp,
   })
   .meta({ id: 'CommunityItem', description: 'An image of the community library' });
+/** A community item as the routes answer it (image intel's resolution answers it too). */
+export const communityItemSchema = item;
 
 const claim = z
   .object({

@@ -179,6 +179,25 @@ for (const decision of ['approve', 'reject'] as const) {
     });
 }
 
+const wiki = program.command('wiki').description('review wiki subjects');
+const SUBJECT = ['slug', 'name', 'category', 'status', 'creator', 'created_at', 'reviewed_at'];
+
+wiki
+  .command('pending')
+  .description('subjects waiting for review, oldest first')
+  .option('--limit <n>', 'how many', '50')
+  .action(async (opts: { limit: string }) => {
+    const data = await callAdmin('GET', `/wiki/subjects?${new URLSearchParams({ status: 'pending', limit: opts.limit })}`);
+    for (const subject of data.subjects as Json[]) print(pick(subject, SUBJECT));
+  });
+
+for (const decision of ['approve', 'reject'] as const) {
+  wiki
+    .command(`${decision} <slug>`)
+    .description(decision === 'approve' ? 'approve a subject (its creator is paid 10 coins)' : 'reject a subject')
+    .action(async (slug: string) => print(pick(await callAdmin('POST', `/wiki/subjects/${encodeURIComponent(slug)}/${decision}`), SUBJECT)));
+}
+
 try {
   await program.parseAsync();
 } catch (error) {

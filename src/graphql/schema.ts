@@ -19,6 +19,8 @@ import '../modules/economy/economy.schema.js';
 import '../modules/image-objects/image-objects.schema.js';
 import '../modules/community/community.schema.js';
 import '../modules/bounties/bounties.schema.js';
+import '../modules/wiki/wiki.schema.js';
+import '../modules/intel/intel.schema.js';
 
 builder.queryField('health', (t) => t.boolean({ description: 'Always true: the GraphQL endpoint answers', resolve: () => true }));
 

@@ -15,7 +15,7 @@ import type { OpenApiInfo } from './docs.js';
 import { requestLog } from './request-log.js';
 import { compressResponses } from './compression.js';
 import { mediaFilesRouter } from './media-files.js';
-import { communityFilesRouter } from './community-files.js';
+import { sharedFilesRouter } from './shared-files.js';
 import { galleryRouter } from './gallery.js';
 import { transformRouter } from './transform.js';
 import { docsRouter } from './docs.js';
@@ -73,7 +73,7 @@ export function createHttpApp({ config, logger, yoga, services, rest }: HttpAppO
   app.post(GRAPHQL_PATH, credentialsBeforeMultipart(services));
   app.all(GRAPHQL_PATH, (req, res) => yoga(req, res));
   app.use(mediaFilesRouter(services));
-  app.use(communityFilesRouter(services));
+  app.use(sharedFilesRouter(services));
   // Public HTML page of a shared collection (its own urlencoded parser for the password form).
   app.use(galleryRouter(services));
   app.use(transformRouter(services));

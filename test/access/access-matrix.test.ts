@@ -120,6 +120,13 @@ const ROWS: Record<string, Row> = {
     need: 'any',
     rest: { path: (f) => `/api/community/${f.ids.ClaimedItem}/claim`, list: (b) => b.claims.map((c: any) => c.id) },
   },
+  // A pending proposal by the owner on a third account's item: its author and the item's owner read it.
+  IntelPost: {
+    model: 'IntelPost',
+    need: 'any',
+    own: { query: 'query($id: Int!) { intelPost(id: $id) { ... on QueryIntelPostSuccess { data { databaseId } } } }', pick: (d) => d.intelPost?.data?.databaseId },
+    rest: { path: (f) => `/api/wiki/image/${f.ids.ClaimedItem}/proposals`, list: (b) => b.proposals.map((p: any) => p.id) },
+  },
 };
 
 function expected(need: Need, kind: KeyKind): Outcome {
@@ -180,6 +187,8 @@ beforeAll(async () => {
   const claimed = await t.request('POST', '/api/community/contribute', { key: third.key, form: form({ body: await scene(7002), name: 'c.jpg', type: 'image/jpeg' }) });
   const claim = await t.request('POST', `/api/community/${claimed.body.id}/claim`, { key: owner.key, body: { kind: 'removal', reason: 'matrix' } });
   expect(claim.status, claim.text).toBe(201);
+  const proposal = await t.request('POST', `/api/wiki/image/${claimed.body.id}/intel`, { key: owner.key, body: { changes: { caption: 'matrix' } } });
+  expect(proposal.status, proposal.text).toBe(201);
   const subKeyId = (await prisma.apiKey.findFirstOrThrow({ where: { accountId: owner.id, kind: 'sub' }, orderBy: { id: 'asc' } })).id;
   Object.assign(ids, {
     SubKey: subKeyId,
@@ -195,6 +204,7 @@ beforeAll(async () => {
     CommunityItem: unlisted.body.id,
     OwnershipClaim: claim.body.id,
     ClaimedItem: claimed.body.id,
+    IntelPost: proposal.body.id,
   });
   for (const [type, id] of Object.entries(ids)) expect(typeof id, `fixture ${type}`).toBe('number');
   fixture = { ownerKey: owner.key, accountId: owner.id, ids, filename };

@@ -139,6 +139,21 @@ describe('operator CLI: ownership claims', () => {
   });
 });
 
+describe('operator CLI: wiki review', () => {
+  it('wiki pending lists subjects to review, and approve pays the creator once', async () => {
+    const creator = await t.createAccount('cli-wiki');
+    const made = await t.request('POST', '/api/wiki/subjects', { key: creator.key, body: { name: `Ponte Vecchio ${Date.now()}`, category: 'bridge' } });
+    const pending = await cli(['wiki', 'pending']);
+    expect(pending.code, pending.stderr).toBe(0);
+    const lines = pending.stdout.trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines.find((s) => s.slug === made.body.slug)).toMatchObject({ status: 'pending', category: 'bridge', creator: creator.handle });
+    expect(await cliJson(['wiki', 'approve', made.body.slug])).toMatchObject({ slug: made.body.slug, status: 'approved' });
+    const twice = await cli(['wiki', 'reject', made.body.slug]);
+    expect([twice.code, twice.stderr.trim()]).toEqual([1, `error: subject ${made.body.slug} was already approved`]);
+    expect((await t.app.services.ledger.wallet(creator.id, 'coins')).balance).toBe(10 * 10_000);
+  });
+});
+
 describe('operator CLI: money', () => {
   it('credits grant adds credits once per idempotency key', async () => {
     const account = await t.createAccount('cli-credits');

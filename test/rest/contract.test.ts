@@ -53,6 +53,13 @@ async function ownershipClaim(ctx: { t: TestApp; key: string }): Promise<number>
   return (await ctx.t.request('POST', `/api/community/${item}/claim`, { key: ctx.key, body: { kind: 'removal', reason: 'contract' } })).body.id as number;
 }
 
+/** A pending intel proposal by another account on an item of the caller's (whose owner resolves it). */
+async function intelProposal(ctx: { t: TestApp; key: string }): Promise<number> {
+  const item = await communityItem(ctx);
+  const proposer = (await ctx.t.createAccount('contract-proposer')).key;
+  return (await ctx.t.request('POST', `/api/wiki/image/${item}/intel`, { key: proposer, body: { text: 'contract', changes: { caption: 'contract caption' } } })).body.id as number;
+}
+
 /** Coins for the account behind a key, from the grants account. */
 async function coinsFor({ t }: { t: TestApp }, key: string, coins: number): Promise<void> {
   const actor = await t.app.services.auth.authenticate(key);
@@ -65,6 +72,22 @@ async function postedBounty(ctx: { t: TestApp; key: string }, by?: string): Prom
   await coinsFor(ctx, poster, 3);
   const res = await ctx.t.request('POST', '/api/economy/bounties', { key: poster, body: { subject_slug: 'contract-subject', reward_per_photo: 1, photos_needed: 3 } });
   return res.body.id as number;
+}
+
+/** A wiki subject proposed by another account: approved by the operator unless `approved` is false. */
+async function wikiSubject({ t }: { t: TestApp }, approved = true): Promise<string> {
+  const creator = await t.createAccount('contract-wiki');
+  const made = await t.request('POST', '/api/wiki/subjects', { key: creator.key, body: { name: `Contract Subject ${++unique}`, category: 'landmark' } });
+  if (approved) await t.request('POST', `/api/admin/wiki/subjects/${made.body.slug}/approve`, { admin: true });
+  return made.body.slug as string;
+}
+
+/** A pending wiki photo by another account. */
+async function wikiPhoto(ctx: { t: TestApp; key: string }): Promise<number> {
+  const slug = await wikiSubject(ctx);
+  const photographer = await ctx.t.createAccount('contract-photographer');
+  const res = await ctx.t.request('POST', `/api/wiki/subjects/${slug}/contribute`, { key: photographer.key, form: form({ body: await scene(9401 + ++unique), name: 'w.jpg', type: 'image/jpeg' }) });
+  return res.body.photo.id as number;
 }
 
 interface ContractCase {
@@ -398,6 +421,71 @@ const cases: Record<string, ContractCase> = {
   'POST /api/economy/bounties/:id/cancel': {
     call: async (ctx) => ({ params: { id: String(await postedBounty(ctx, ctx.key)) } }),
     status: 200,
+  },
+  // Image intel (test/intel/ goes deeper).
+  'POST /api/wiki/image/:id/intel': {
+    call: async (ctx) => ({ params: { id: String(await communityItem(ctx, 'someone else')) }, body: { text: 'Seen from the pier', changes: { caption: 'The pier', tags: ['pier'], name: 'pier', latitude: 1.5, longitude: 2.5 } } }),
+    status: 201,
+    fields: ['id', 'kind', 'status', 'coins_earned', 'balance', 'message', 'post'],
+  },
+  'POST /api/wiki/image/intel/:id/resolve': {
+    call: async (ctx) => ({ params: { id: String(await intelProposal(ctx)) }, body: { action: 'approve' } }),
+    status: 200,
+    fields: ['id', 'status', 'proposer_paid', 'message', 'post', 'item'],
+  },
+  'POST /api/wiki/image/:id/policy': { call: async (ctx) => ({ params: { id: String(await communityItem(ctx)) }, body: { policy: 'restricted' } }), status: 200, fields: ['item_id', 'policy'] },
+  'GET /api/wiki/image/:id/intel': {
+    call: async (ctx) => {
+      const item = await communityItem(ctx);
+      await ctx.t.request('POST', `/api/wiki/image/${item}/intel`, { key: ctx.key, body: { text: 'a note', changes: { caption: 'merged at once' } } });
+      return { params: { id: String(item) }, query: { limit: '5' } };
+    },
+    status: 200,
+    fields: ['item_id', 'policy', 'posts', 'total', 'limit', 'offset'],
+  },
+  'GET /api/wiki/image/:id/proposals': {
+    call: async (ctx) => {
+      const proposal = await intelProposal(ctx);
+      const found = await ctx.t.app.services.db.prisma.intelPost.findUniqueOrThrow({ where: { id: proposal } });
+      return { params: { id: String(found.itemId) }, query: { status: 'pending' } };
+    },
+    status: 200,
+    fields: ['item_id', 'policy', 'proposals', 'total', 'limit', 'offset'],
+  },
+  // The wiki (test/wiki/ goes deeper).
+  'GET /api/wiki/subjects': { call: () => ({ query: { sort: 'popular' } }), status: 200, fields: ['subjects', 'total', 'limit', 'offset'] },
+  'POST /api/wiki/subjects': { call: () => ({ body: { name: `Contract Tower ${++unique}`, category: 'landmark' } }), status: 201 },
+  'GET /api/wiki/subjects/:slug': { call: async (ctx) => ({ params: { slug: await wikiSubject(ctx) } }), status: 200 },
+  'GET /api/wiki/verify-queue': { call: () => ({ query: { limit: '5' } }), status: 200, fields: ['items'] },
+  'POST /api/wiki/subjects/:slug/contribute': {
+    call: async (ctx) => ({ params: { slug: await wikiSubject(ctx) }, form: form({ body: await scene(9301 + ++unique), name: 'w.jpg', type: 'image/jpeg' }, { photo_type: 'exterior' }) }),
+    status: 201,
+    fields: ['duplicate', 'photo'],
+  },
+  'POST /api/wiki/metadata/:id/vote': {
+    call: async (ctx) => ({ params: { id: String(await wikiPhoto(ctx)) }, body: { vote: 'confirm' } }),
+    status: 200,
+    fields: ['coins_earned', 'balance', 'decided', 'photo'],
+  },
+  'GET /api/wiki/subjects/:slug/query': {
+    call: async (ctx) => {
+      const actor = await ctx.t.app.services.auth.authenticate(ctx.key);
+      await ctx.t.app.services.credits.grant(actor.accountId, { amount: 3 });
+      return { params: { slug: await wikiSubject(ctx) }, query: { min_confidence: '0.5' } };
+    },
+    status: 200,
+    fields: ['subject_slug', 'count', 'images', 'credits_charged', 'credits_balance'],
+  },
+  'GET /api/admin/wiki/subjects': { call: () => ({ query: { status: 'pending' } }), status: 200, fields: ['subjects', 'total', 'limit', 'offset'] },
+  'POST /api/admin/wiki/subjects/:slug/approve': { call: async (ctx) => ({ params: { slug: await wikiSubject(ctx, false) } }), status: 200 },
+  'POST /api/admin/wiki/subjects/:slug/reject': { call: async (ctx) => ({ params: { slug: await wikiSubject(ctx, false) } }), status: 200 },
+  'GET /wiki/:kind/:id': {
+    call: async (ctx) => {
+      const photo = await ctx.t.app.services.db.prisma.wikiMedia.findUniqueOrThrow({ where: { id: await wikiPhoto(ctx) } });
+      return fromUrl('/wiki/:kind/:id', ctx.t.app.services.wiki.fileUrl('photos', photo.id, photo.storageKey));
+    },
+    status: 200,
+    contentType: /^image\/jpeg$/,
   },
   'GET /community/:id/:variant': {
     call: async (ctx) => fromUrl('/community/:id/:variant', (await ctx.t.request('GET', `/api/community/${await communityItem(ctx)}`, { key: ctx.key })).body.url),

@@ -15,14 +15,13 @@ import { isUniqueViolation } from '../../platform/database/errors.js';
 import { AppError, Conflict, Forbidden, InvalidInput, NotFound } from '../../platform/errors.js';
 import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import type { Logger } from '../../platform/logger.js';
-import { loadSharp } from '../../platform/sharp.js';
 import type { BlobStore } from '../../platform/storage/blob-store.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
 import type { ImageObjectsService } from '../image-objects/index.js';
 import { fromMinor, type LedgerService, type RewardsService, type TransferRequest } from '../ledger/index.js';
-import { gpsOf, processUpload, type ProcessedImage } from '../media/index.js';
+import { fingerprintOf, gpsOf, processSharedImage, publicDerivative, type SharedImage } from '../media/index.js';
 import { communityItemPolicy } from './community.access.js';
 import { confirmTags, ocrWords } from './tag-confirmation.js';
 import {
@@ -140,7 +139,7 @@ export class CommunityService {
       body = await this.download(options.image_url);
       sourceUrl = options.image_url;
     }
-    const processed = await this.processImage(body);
+    const processed = await processSharedImage(body, this.deps.limits);
     return this.create(actor, processed, body, {
       origin: 'contribute',
       name: options.name ?? upload.filename ?? null,
@@ -160,7 +159,7 @@ export class CommunityService {
   async ingest(actor: Actor, upload: CommunityUpload, input: z.input<typeof ingestSchema>): Promise<ContributionResult> {
     const options = parseInput(ingestSchema, input);
     if (!upload.body) throw new InvalidInput('file is required: send the photo as the multipart field "file"', 'file');
-    const processed = await this.processImage(upload.body);
+    const processed = await processSharedImage(upload.body, this.deps.limits);
     const position = options.latitude !== undefined && options.longitude !== undefined ? { latitude: options.latitude, longitude: options.longitude } : await gpsOf(upload.body);
     const handle = options.attribution_handle ? `@${options.attribution_handle.replace(/^@/, '')}` : `@${actor.handle}`;
     return this.create(actor, processed, upload.body, {
@@ -423,28 +422,9 @@ export class CommunityService {
     return response.body;
   }
 
-  private async processImage(body: Buffer): Promise<ProcessedImage> {
-    const processed = await processUpload(body, { maxBytes: this.deps.limits.maxBytes, maxPixels: this.deps.limits.maxPixels });
-    if (processed.kind !== 'image' || !processed.blockhash || !processed.phash || !processed.width || !processed.height) {
-      throw new InvalidInput('file: expected an image (JPEG, PNG, WebP, GIF, AVIF, HEIC or TIFF)', 'file');
-    }
-    return processed;
-  }
-
-  /** The public derivative: oriented, metadata stripped, JPEG (WebP when the image has transparency). */
-  private async derivative(processed: ProcessedImage, maxSide: number | null): Promise<{ body: Buffer; mime: string; ext: string; width: number; height: number }> {
-    const sharp = await loadSharp();
-    let pipeline = sharp(processed.stored.body, { limitInputPixels: this.deps.limits.maxPixels }).rotate();
-    if (maxSide) pipeline = pipeline.resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true });
-    const { hasAlpha } = await sharp(processed.stored.body, { limitInputPixels: this.deps.limits.maxPixels }).metadata();
-    const encoded = hasAlpha ? pipeline.webp({ quality: 90 }) : pipeline.jpeg({ quality: 88, mozjpeg: true });
-    const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
-    return { body: data, mime: hasAlpha ? 'image/webp' : 'image/jpeg', ext: hasAlpha ? 'webp' : 'jpg', width: info.width, height: info.height };
-  }
-
   private async create(
     actor: Actor,
-    processed: ProcessedImage,
+    processed: SharedImage,
     uploaded: Buffer,
     fields: {
       origin: 'contribute' | 'ingest';
@@ -461,20 +441,12 @@ export class CommunityService {
       analyzeNow?: boolean;
     },
   ): Promise<ContributionResult> {
-    const { object } = await this.deps.imageObjects.identify({
-      sha256: processed.sha256,
-      phash: processed.phash!,
-      blockhash: processed.blockhash!,
-      bytes: processed.bytes,
-      format: processed.format ?? processed.ext,
-      width: processed.width!,
-      height: processed.height!,
-    });
+    const { object } = await this.deps.imageObjects.identify(fingerprintOf(processed));
     const existing = await this.deps.db.prisma.communityItem.findUnique({ where: { accountId_objectId: { accountId: actor.accountId, objectId: object.id } } });
     if (existing) return this.duplicate(actor, existing);
 
     const base = `community/${actor.accountId}/${processed.sha256}`;
-    const publicFile = await this.derivative(processed, fields.origin === 'ingest' ? INGEST_PUBLIC_MAX_SIDE : null);
+    const publicFile = await publicDerivative(processed, { maxPixels: this.deps.limits.maxPixels, maxSide: fields.origin === 'ingest' ? INGEST_PUBLIC_MAX_SIDE : null });
     const storageKey = `${base}.public.${publicFile.ext}`;
     await this.deps.blobs.put(storageKey, publicFile.body, { contentType: publicFile.mime, size: publicFile.body.length });
     let originalKey: string | null = null;

@@ -1,0 +1,43 @@
+// Images people share (community items, wiki photos): the upload must be one image with its hashes
+// (it becomes an image object), and what others see is a public file: oriented, every metadata
+// field stripped (no GPS position or camera serial leaves with it), JPEG, or WebP when the image has
+// transparency, optionally no longer than `maxSide` on its long side.
+import { InvalidInput } from '../../platform/errors.js';
+import { loadSharp } from '../../platform/sharp.js';
+import { processUpload, type ProcessedImage, type ProcessLimits } from './image.processor.js';
+
+/** A processed image with the facts an image object needs. */
+export type SharedImage = ProcessedImage & { phash: string; blockhash: string; width: number; height: number };
+
+/** Processes an upload that must be an image (a 400 naming `file` otherwise). */
+export async function processSharedImage(body: Buffer, limits: ProcessLimits): Promise<SharedImage> {
+  const processed = await processUpload(body, limits);
+  if (processed.kind !== 'image' || !processed.blockhash || !processed.phash || !processed.width || !processed.height) {
+    throw new InvalidInput('file: expected an image (JPEG, PNG, WebP, GIF, AVIF, HEIC or TIFF)', 'file');
+  }
+  return processed as SharedImage;
+}
+
+/** The fingerprint of a shared image, as ImageObjectsService.identify takes it. */
+export function fingerprintOf(image: SharedImage) {
+  return { sha256: image.sha256, phash: image.phash, blockhash: image.blockhash, bytes: image.bytes, format: image.format ?? image.ext, width: image.width, height: image.height };
+}
+
+export interface PublicFile {
+  body: Buffer;
+  mime: 'image/jpeg' | 'image/webp';
+  ext: 'jpg' | 'webp';
+  width: number;
+  height: number;
+}
+
+export async function publicDerivative(processed: Pick<ProcessedImage, 'stored'>, options: { maxPixels: number; maxSide?: number | null }): Promise<PublicFile> {
+  const sharp = await loadSharp();
+  const input = () => sharp(processed.stored.body, { limitInputPixels: options.maxPixels });
+  let pipeline = input().rotate();
+  if (options.maxSide) pipeline = pipeline.resize({ width: options.maxSide, height: options.maxSide, fit: 'inside', withoutEnlargement: true });
+  const { hasAlpha } = await input().metadata();
+  const encoded = hasAlpha ? pipeline.webp({ quality: 90 }) : pipeline.jpeg({ quality: 88, mozjpeg: true });
+  const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
+  return hasAlpha ? { body: data, mime: 'image/webp', ext: 'webp', width: info.width, height: info.height } : { body: data, mime: 'image/jpeg', ext: 'jpg', width: info.width, height: info.height };
+}

@@ -1,0 +1,2 @@
+// Public surface of the wiki module. Other modules import only this.
+export { WikiService, confidenceOf, decision, wikiFilePath, WIKI_FILE_KINDS, type WikiMedia, type WikiSubject, type WikiSettings } from './wiki.service.js';

@@ -1,0 +1,71 @@
+// Validation of wiki inputs (spec "Wiki": snake_case REST fields; GraphQL passes the same names).
+import { z } from 'zod';
+
+export const SUBJECT_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export const MEDIA_STATUSES = ['pending', 'verified', 'rejected'] as const;
+export const VOTES = ['confirm', 'reject'] as const;
+export const SUBJECT_SORTS = ['recent', 'popular'] as const;
+export type SubjectStatus = (typeof SUBJECT_STATUSES)[number];
+export type MediaStatus = (typeof MEDIA_STATUSES)[number];
+export type Vote = (typeof VOTES)[number];
+
+const int = (what: string) => z.number({ error: `expected ${what}` }).int(`expected ${what}`);
+const text = (max: number) => z.string({ error: 'expected a string' }).trim().max(max, `expected at most ${max} characters`);
+
+export const listSubjectsSchema = z.object({
+  q: text(200).optional(),
+  category: text(60).toLowerCase().optional(),
+  /** 1: only subjects with verified media. */
+  verified: z.union([z.literal(0), z.literal(1), z.boolean()], { error: 'expected 0 or 1' }).transform((v) => v === 1 || v === true).optional(),
+  sort: z.enum(SUBJECT_SORTS, { error: `expected one of ${SUBJECT_SORTS.join(', ')}` }).default('recent'),
+  limit: int('an integer').min(1, 'expected at least 1').max(100, 'expected at most 100').default(20),
+  offset: int('an integer').min(0, 'expected 0 or more').max(100_000, 'expected at most 100000').default(0),
+});
+
+export const createSubjectSchema = z.object({
+  name: z.string({ error: 'name is required: what the subject is called' }).trim().min(1, 'name is required: what the subject is called').max(120, 'expected at most 120 characters'),
+  category: z
+    .string({ error: 'category is required, e.g. landmark, building, artwork' })
+    .trim()
+    .toLowerCase()
+    .min(1, 'category is required, e.g. landmark, building, artwork')
+    .max(60, 'expected at most 60 characters'),
+  description: text(4000).optional(),
+  featured_image_url: z
+    .string({ error: 'expected a URL' })
+    .trim()
+    .max(2048, 'expected at most 2048 characters')
+    .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'expected an absolute http or https URL')
+    .optional(),
+});
+
+/** A photo type: a short word such as exterior, interior, detail, aerial, historic (default general). */
+export const contributeSchema = z.object({
+  photo_type: z
+    .string({ error: 'expected a string' })
+    .trim()
+    .toLowerCase()
+    .regex(/^[\p{L}\p{N}][\p{L}\p{N} _-]{0,39}$/u, 'expected a photo type of 1 to 40 letters, digits, spaces, _ or -, e.g. exterior')
+    .default('general'),
+  context: text(2000).optional(),
+});
+
+export const queueSchema = z.object({
+  limit: int('an integer').min(1, 'expected at least 1').max(100, 'expected at most 100').default(20),
+});
+
+export const voteSchema = z.object({
+  vote: z.enum(VOTES, { error: (issue) => (issue.input === undefined ? `vote is required: ${VOTES.join(' or ')}` : `expected ${VOTES.join(' or ')}`) }),
+});
+
+export const querySchema = z.object({
+  type: z.string({ error: 'expected a photo type' }).trim().toLowerCase().max(40, 'expected at most 40 characters').optional(),
+  min_confidence: z.number({ error: 'expected a number from 0 to 1' }).min(0, 'expected a number from 0 to 1').max(1, 'expected a number from 0 to 1').default(0.6),
+  limit: int('an integer').min(1, 'expected at least 1').max(50, 'expected at most 50').default(10),
+});
+
+export const reviewListSchema = z.object({
+  status: z.enum(SUBJECT_STATUSES, { error: `expected one of ${SUBJECT_STATUSES.join(', ')}` }).default('pending'),
+  limit: int('an integer').min(1, 'expected at least 1').max(200, 'expected at most 200').default(50),
+  offset: int('an integer').min(0, 'expected 0 or more').default(0),
+});

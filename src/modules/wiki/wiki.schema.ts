@@ -1,0 +1,174 @@
+// GraphQL surface of the image wiki: subjects (the list needs no key), photos and their votes, the
+// verify queue, the paid query, and the operator's review. Thin: the rules live in wiki.service.ts.
+import { builder } from '../../graphql/builder.js';
+import type { Context } from '../../graphql/context.js';
+import { MEDIA_STATUSES, SUBJECT_SORTS, SUBJECT_STATUSES, VOTES, type MediaStatus, type SubjectStatus } from './wiki.input.js';
+import type { QueryResult, SubjectWithCount, VoteResult, WikiMedia, WikiSubject } from './wiki.service.js';
+
+const actor = (ctx: Context) => ctx.actor!;
+const SubjectStatusEnum = builder.enumType('WikiSubjectStatus', { values: SUBJECT_STATUSES });
+const PhotoStatusEnum = builder.enumType('WikiPhotoStatus', { values: MEDIA_STATUSES });
+const SortEnum = builder.enumType('WikiSubjectSort', { values: SUBJECT_SORTS });
+const VoteEnum = builder.enumType('WikiVoteChoice', { values: VOTES });
+const DecisionEnum = builder.enumType('WikiSubjectDecision', { values: ['approved', 'rejected'] as const });
+
+export const WikiPhotoRef = builder.prismaObject('WikiMedia', {
+  variant: 'WikiPhoto',
+  description: 'A photo of a wiki subject: pending until the community verifies or rejects it',
+  fields: (t) => ({
+    databaseId: t.exposeInt('id'),
+    subjectSlug: t.string({ select: { subject: { select: { slug: true } } }, resolve: (m) => m.subject.slug }),
+    imageObjectId: t.exposeInt('objectId'),
+    contributor: t.loadable({ type: 'String', nullable: true, load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids), resolve: (m) => m.accountId }),
+    photoType: t.exposeString('photoType'),
+    context: t.exposeString('context', { nullable: true }),
+    url: t.string({ description: 'The public file (metadata stripped): a signed link that needs no key', resolve: (m, _a, ctx) => ctx.baseUrl + ctx.services.wiki.fileUrl('photos', m.id, m.storageKey) }),
+    width: t.exposeInt('width'),
+    height: t.exposeInt('height'),
+    mime: t.exposeString('mime'),
+    caption: t.exposeString('caption', { nullable: true }),
+    labels: t.exposeStringList('labels'),
+    status: t.field({ type: PhotoStatusEnum, resolve: (m) => m.status as MediaStatus }),
+    confirms: t.exposeInt('confirms'),
+    rejects: t.exposeInt('rejects'),
+    confidence: t.exposeFloat('confidence', { nullable: true, description: 'Verified photos: 0 to 1 (README "Wiki")' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    decidedAt: t.expose('decidedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+export const WikiSubjectRef = builder.prismaObject('WikiSubject', {
+  description: 'A subject of the image wiki',
+  fields: (t) => ({
+    databaseId: t.exposeInt('id'),
+    slug: t.exposeString('slug'),
+    name: t.exposeString('name'),
+    category: t.exposeString('category'),
+    description: t.exposeString('description', { nullable: true }),
+    featuredImageUrl: t.string({
+      nullable: true,
+      description: 'The featured image as stored here (a signed link); null when none was given',
+      resolve: (s, _a, ctx) => (s.featuredKey ? ctx.baseUrl + ctx.services.wiki.fileUrl('featured', s.id, s.featuredKey) : null),
+    }),
+    featuredImageSource: t.exposeString('featuredImageUrl', { nullable: true, description: 'The featured image URL as given' }),
+    status: t.field({ type: SubjectStatusEnum, resolve: (s) => s.status as SubjectStatus }),
+    creator: t.loadable({ type: 'String', nullable: true, load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids), resolve: (s) => s.accountId }),
+    mine: t.boolean({ resolve: (s, _a, ctx) => s.accountId === ctx.actor?.accountId }),
+    verifiedCount: t.int({
+      description: 'Verified photos',
+      resolve: (s, _a, ctx) => ('verifiedCount' in s ? (s as SubjectWithCount).verifiedCount : ctx.services.wiki.verifiedCount(s.id)),
+    }),
+    verifiedPhotos: t.field({ type: [WikiPhotoRef], description: 'Every verified photo, most confident first', resolve: (s, _a, ctx) => ctx.services.wiki.verifiedMedia(s.id) }),
+    reviewedAt: t.expose('reviewedAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const SubjectPageRef = builder.objectRef<{ subjects: WikiSubject[]; total: number; limit: number; offset: number }>('WikiSubjectPage').implement({
+  fields: (t) => ({
+    subjects: t.field({ type: [WikiSubjectRef], resolve: (p) => p.subjects }),
+    total: t.exposeInt('total'),
+    limit: t.exposeInt('limit'),
+    offset: t.exposeInt('offset'),
+  }),
+});
+
+const ContributionRef = builder.objectRef<{ media: WikiMedia; duplicate: boolean }>('WikiContribution').implement({
+  fields: (t) => ({
+    photo: t.field({ type: WikiPhotoRef, resolve: (r) => r.media }),
+    duplicate: t.exposeBoolean('duplicate', { description: 'This image object was already a photo of the subject: that photo is answered' }),
+  }),
+});
+
+const VoteResultRef = builder.objectRef<VoteResult>('WikiVoteResult').implement({
+  fields: (t) => ({
+    photo: t.field({ type: WikiPhotoRef, resolve: (r) => r.media }),
+    coinsEarned: t.exposeFloat('coinsEarned'),
+    balance: t.exposeFloat('balance'),
+    decided: t.exposeBoolean('decided', { description: 'This vote verified or rejected the photo' }),
+  }),
+});
+
+const QueryResultRef = builder.objectRef<QueryResult>('WikiQueryResult').implement({
+  fields: (t) => ({
+    subject: t.field({ type: WikiSubjectRef, resolve: (r) => r.subject }),
+    photos: t.field({ type: [WikiPhotoRef], resolve: (r) => r.media }),
+    creditsCharged: t.exposeFloat('creditsCharged'),
+    creditsBalance: t.exposeFloat('creditsBalance', { description: 'Credits the caller can spend after the charge' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  wikiSubjects: t.field({
+    type: SubjectPageRef,
+    description: 'Approved subjects (no key needed): q (full text over name, category, description), category, verified, sort (recent, popular: most verified photos)',
+    errors: {},
+    args: { q: t.arg.string(), category: t.arg.string(), verified: t.arg.boolean(), sort: t.arg({ type: SortEnum }), limit: t.arg.int(), offset: t.arg.int() },
+    resolve: (_r, a, ctx) =>
+      ctx.services.wiki.listSubjects({ q: a.q ?? undefined, category: a.category ?? undefined, verified: a.verified ?? undefined, sort: a.sort ?? undefined, limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
+  }),
+  wikiSubject: t.field({
+    type: WikiSubjectRef,
+    authScopes: { authenticated: true },
+    errors: {},
+    args: { slug: t.arg.string({ required: true }) },
+    resolve: (_r, a, ctx) => ctx.services.wiki.subject(ctx.actor, a.slug),
+  }),
+  wikiVerifyQueue: t.field({
+    type: [WikiPhotoRef],
+    authScopes: { authenticated: true },
+    errors: {},
+    description: 'Pending photos the caller may vote on (not their own, not voted yet), oldest first',
+    args: { limit: t.arg.int() },
+    resolve: (_r, a, ctx) => ctx.services.wiki.verifyQueue(actor(ctx), { limit: a.limit ?? undefined }),
+  }),
+  wikiQuery: t.field({
+    type: QueryResultRef,
+    authScopes: { scope: 'search' },
+    errors: {},
+    description: 'Verified photos of a subject at or above a confidence; costs API credits (WIKI_QUERY_CREDITS, default 1), taken only when it answers',
+    args: { slug: t.arg.string({ required: true }), type: t.arg.string(), minConfidence: t.arg.float(), limit: t.arg.int() },
+    resolve: (_r, a, ctx) => ctx.services.wiki.query(actor(ctx), a.slug, { type: a.type ?? undefined, min_confidence: a.minConfidence ?? undefined, limit: a.limit ?? undefined }),
+  }),
+  adminWikiSubjects: t.field({
+    type: SubjectPageRef,
+    authScopes: { admin: true },
+    errors: {},
+    args: { status: t.arg({ type: SubjectStatusEnum }), limit: t.arg.int(), offset: t.arg.int() },
+    resolve: (_r, a, ctx) => ctx.services.wiki.reviewList({ status: a.status ?? undefined, limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createWikiSubject: t.field({
+    type: WikiSubjectRef,
+    authScopes: { scope: 'media' },
+    errors: {},
+    description: 'Proposes a subject; the operator reviews it, and approval pays the creator the subject rate',
+    args: { name: t.arg.string({ required: true }), category: t.arg.string({ required: true }), description: t.arg.string(), featuredImageUrl: t.arg.string() },
+    resolve: (_r, a, ctx) =>
+      ctx.services.wiki.createSubject(actor(ctx), { name: a.name, category: a.category, description: a.description ?? undefined, featured_image_url: a.featuredImageUrl ?? undefined }),
+  }),
+  contributeWikiPhoto: t.field({
+    type: ContributionRef,
+    authScopes: { scope: 'media' },
+    errors: {},
+    args: { slug: t.arg.string({ required: true }), file: t.arg({ type: 'File', required: true }), photoType: t.arg.string(), context: t.arg.string() },
+    resolve: async (_r, a, ctx) =>
+      ctx.services.wiki.contribute(actor(ctx), a.slug, { body: Buffer.from(await a.file.arrayBuffer()) }, { photo_type: a.photoType ?? undefined, context: a.context ?? undefined }),
+  }),
+  voteWikiPhoto: t.field({
+    type: VoteResultRef,
+    authScopes: { scope: 'media' },
+    errors: {},
+    args: { id: t.arg.int({ required: true }), vote: t.arg({ type: VoteEnum, required: true }) },
+    resolve: (_r, a, ctx) => ctx.services.wiki.vote(actor(ctx), a.id, { vote: a.vote }),
+  }),
+  adminReviewWikiSubject: t.field({
+    type: WikiSubjectRef,
+    authScopes: { admin: true },
+    errors: {},
+    args: { slug: t.arg.string({ required: true }), decision: t.arg({ type: DecisionEnum, required: true }) },
+    resolve: (_r, a, ctx) => ctx.services.wiki.review(a.slug, a.decision),
+  }),
+}));
