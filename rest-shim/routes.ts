@@ -21,5 +21,6 @@ import { communityRoutes } from './routes/community.routes.js';
 import { bountiesRoutes } from './routes/bounties.routes.js';
 import { wikiRoutes } from './routes/wiki.routes.js';
 import { intelRoutes } from './routes/intel.routes.js';
+import { challengesRoutes } from './routes/challenges.routes.js';
 
-export const routes: AnyRoute[] = [...scrapeRoutes, ...jobsRoutes, ...apiKeysRoutes, ...liveEditorRoutes, ...searchLinksRoutes, ...featuredRoutes, ...automationRoutes, ...mediaRoutes, ...collectionsRoutes, ...stockListsRoutes, ...visionRoutes, ...imagingRoutes, ...accountsRoutes, ...ledgerRoutes, ...economyRoutes, ...communityRoutes, ...bountiesRoutes, ...wikiRoutes, ...intelRoutes, ...serviceRoutes];
+export const routes: AnyRoute[] = [...scrapeRoutes, ...jobsRoutes, ...apiKeysRoutes, ...liveEditorRoutes, ...searchLinksRoutes, ...featuredRoutes, ...automationRoutes, ...mediaRoutes, ...collectionsRoutes, ...stockListsRoutes, ...visionRoutes, ...imagingRoutes, ...accountsRoutes, ...ledgerRoutes, ...economyRoutes, ...communityRoutes, ...bountiesRoutes, ...wikiRoutes, ...intelRoutes, ...challengesRoutes, ...serviceRoutes];

@@ -33,8 +33,9 @@ import { createEconomy, type Economy } from './modules/economy/index.js';
 import { UrlSigner } from './platform/url-signer.js';
 import { ClaimsService, CommunityService } from './modules/community/index.js';
 import { BountiesService } from './modules/bounties/index.js';
-import { WikiService } from './modules/wiki/index.js';
+import { AtlasService, FollowsService, WikiService } from './modules/wiki/index.js';
 import { IntelService } from './modules/intel/index.js';
+import { ChallengesService } from './modules/challenges/index.js';
 import { TransformService } from './modules/imaging/index.js';
 import { WatermarkService } from './modules/imaging/index.js';
 
@@ -61,6 +62,12 @@ export interface Services {
   wiki: WikiService;
   /** Image intel: comments and proposals on community items, resolved by their owners. */
   intel: IntelService;
+  /** Fact-checking challenges: windows in which wiki votes pay the challenge multiplier. */
+  challenges: ChallengesService;
+  /** Who follows which wiki subject, and telling them. */
+  follows: FollowsService;
+  /** The global verified atlas: verified wiki photos and AI-verified community items (the unified search's third tier). */
+  atlas: AtlasService;
   accounts: AccountsService;
   subKeys: SubKeysService;
   jobs: JobsService;
@@ -161,6 +168,26 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     limits: { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels },
   });
 
+  const wiki = new WikiService({
+    db,
+    blobs,
+    fetcher,
+    imageObjects,
+    rewards,
+    credits,
+    ledger,
+    signer,
+    logger,
+    analyze: analyzeShared,
+    limits: { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels },
+    settings: config.wiki,
+  });
+  const intel = new IntelService(db, ledger, rewards, community);
+  // Followers of a subject hear of its verified photos, and of proposals merged on items tagged with it.
+  const follows = new FollowsService(db, wiki, events, logger);
+  wiki.useFollowers(follows);
+  intel.onMerged((item, postId) => follows.announceMerged(item, postId));
+
   return {
     config,
     db,
@@ -176,21 +203,11 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     community,
     claims: new ClaimsService(db, community),
     bounties: new BountiesService(db, ledger, community),
-    wiki: new WikiService({
-      db,
-      blobs,
-      fetcher,
-      imageObjects,
-      rewards,
-      credits,
-      ledger,
-      signer,
-      logger,
-      analyze: analyzeShared,
-      limits: { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels },
-      settings: config.wiki,
-    }),
-    intel: new IntelService(db, ledger, rewards, community),
+    wiki,
+    challenges: new ChallengesService({ db, wiki, rewards }),
+    follows,
+    atlas: new AtlasService(db),
+    intel,
     accounts: new AccountsService(db, Object.keys(config.tiers)),
     subKeys: new SubKeysService(db, config.subKeysPerAccount, events),
     jobs,

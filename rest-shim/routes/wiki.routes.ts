@@ -10,6 +10,9 @@ import {
   AdminWikiSubjectsDocument,
   ContributeWikiPhotoDocument,
   CreateWikiSubjectDocument,
+  FollowedSubjectsDocument,
+  FollowSubjectDocument,
+  UnfollowSubjectDocument,
   VoteWikiPhotoDocument,
   WikiQueryDocument,
   WikiSubjectDocument,
@@ -23,6 +26,7 @@ import { count, id, idParams, timestamp } from '../schemas.js';
 import {
   contributeSchema,
   createSubjectSchema,
+  followingSchema,
   listSubjectsSchema,
   MEDIA_STATUSES,
   queueSchema,
@@ -55,6 +59,8 @@ const photo = z
     decided_at: timestamp.nullable(),
   })
   .meta({ id: 'WikiPhoto', description: 'A photo of a wiki subject' });
+/** A wiki photo as the routes answer it (challenge votes answer it too). */
+export const wikiPhotoSchema = photo;
 
 const subjectFields = {
   id,
@@ -112,6 +118,8 @@ const subjectJson = (s: WikiSubjectFieldsFragment): z.input<typeof subject> => (
 });
 
 const pageJson = (p: WikiSubjectPageFieldsFragment) => ({ subjects: p.subjects.map(subjectJson), total: p.total, limit: p.limit, offset: p.offset });
+const followAnswer = z.object({ subject_slug: z.string(), following: z.boolean(), unchanged: z.boolean().describe('nothing changed: already followed, or not followed') });
+const followJson = (r: { subject: { slug: string }; following: boolean; unchanged: boolean }) => ({ subject_slug: r.subject.slug, following: r.following, unchanged: r.unchanged });
 const slugParams = z.object({ slug: z.string().max(200, 'expected a subject slug').describe('the subject slug') });
 
 export const wikiRoutes = [
@@ -256,6 +264,45 @@ export const wikiRoutes = [
       shape: (data) => subjectJson(unwrap(data.adminReviewWikiSubject)),
     }),
   ),
+  defineRoute({
+    method: 'POST',
+    path: '/api/community/subjects/:slug/follow',
+    auth: 'key',
+    scope: 'any',
+    summary: 'Follow a wiki subject: GraphQL followedSubjectEvents then tells of its new verified photos and merged proposals',
+    operation: FollowSubjectDocument,
+    request: { params: slugParams },
+    response: followAnswer,
+    variables: ({ params }) => ({ slug: params.slug! }),
+    shape: (data) => followJson(unwrap(data.followSubject)),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/community/subjects/:slug/follow',
+    auth: 'key',
+    scope: 'any',
+    summary: 'Stop following a wiki subject',
+    operation: UnfollowSubjectDocument,
+    request: { params: slugParams },
+    response: followAnswer,
+    variables: ({ params }) => ({ slug: params.slug! }),
+    shape: (data) => followJson(unwrap(data.unfollowSubject)),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/community/following',
+    auth: 'key',
+    scope: 'any',
+    summary: 'The wiki subjects the caller follows, most recently followed first: limit (50, max 200), offset',
+    operation: FollowedSubjectsDocument,
+    request: { query: followingSchema },
+    response: z.object({ subjects: z.array(z.object({ ...subjectFields, followed_at: timestamp })), total: count, limit: count, offset: count }),
+    variables: ({ query }) => ({ limit: query.limit, offset: query.offset }),
+    shape: (data) => {
+      const page = unwrap(data.followedSubjects);
+      return { subjects: page.subjects.map((f) => ({ ...subjectJson(f.subject), followed_at: f.followedAt })), total: page.total, limit: page.limit, offset: page.offset };
+    },
+  }),
   defineMountedRoute({
     method: 'GET',
     path: '/wiki/:kind/:id',

@@ -198,6 +198,43 @@ for (const decision of ['approve', 'reject'] as const) {
     .action(async (slug: string) => print(pick(await callAdmin('POST', `/wiki/subjects/${encodeURIComponent(slug)}/${decision}`), SUBJECT)));
 }
 
+const challenge = program.command('challenge').description('fact-checking challenges: wiki votes in them pay the challenge multiplier');
+const CHALLENGE = ['id', 'title', 'scope', 'category', 'subjects', 'starts_at', 'ends_at', 'ended_at', 'status', 'pending_photos'];
+
+challenge
+  .command('create')
+  .description('open a challenge over a wiki category or subjects (one at a time: windows never overlap)')
+  .requiredOption('--title <title>', 'what the challenge is called')
+  .option('--category <category>', 'every approved subject of this wiki category')
+  .option('--subjects <slugs>', 'or these subjects: comma-separated slugs')
+  .option('--starts <time>', 'ISO 8601 start (default now)')
+  .requiredOption('--ends <time>', 'ISO 8601 end, at most 90 days after the start')
+  .option('--description <text>', 'what to check')
+  .action(async (opts: { title: string; category?: string; subjects?: string; starts?: string; ends: string; description?: string }) => {
+    const subjects = opts.subjects === undefined ? undefined : opts.subjects.split(',').map((s) => s.trim()).filter(Boolean);
+    const body = { title: opts.title, description: opts.description, category: opts.category, subjects, starts_at: opts.starts, ends_at: opts.ends };
+    print(pick(await callAdmin('POST', '/challenges', body), CHALLENGE));
+  });
+
+challenge
+  .command('list')
+  .description('challenges, latest start first, one per line')
+  .option('--status <status>', 'scheduled, active, ended or all', 'all')
+  .option('--limit <n>', 'how many', '50')
+  .action(async (opts: { status: string; limit: string }) => {
+    const query = new URLSearchParams({ limit: opts.limit, ...(opts.status === 'all' ? {} : { status: opts.status }) });
+    const data = await callAdmin('GET', `/challenges?${query}`);
+    for (const found of data.challenges as Json[]) print(pick(found, CHALLENGE));
+  });
+
+challenge
+  .command('end <id>')
+  .description('end a challenge now (a scheduled one is called off)')
+  .action(async (id: string) => {
+    if (!/^\d{1,10}$/.test(id)) throw new CliError(`id: expected a challenge id, not ${id}`);
+    print(pick(await callAdmin('POST', `/challenges/${id}/end`), CHALLENGE));
+  });
+
 try {
   await program.parseAsync();
 } catch (error) {

@@ -21,6 +21,7 @@ import '../modules/community/community.schema.js';
 import '../modules/bounties/bounties.schema.js';
 import '../modules/wiki/wiki.schema.js';
 import '../modules/intel/intel.schema.js';
+import '../modules/challenges/challenges.schema.js';
 
 builder.queryField('health', (t) => t.boolean({ description: 'Always true: the GraphQL endpoint answers', resolve: () => true }));
 

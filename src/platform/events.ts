@@ -8,6 +8,15 @@ export interface SubKeyEvent {
   subKeyId: number;
 }
 
+/** What a follower of a wiki subject hears (src/modules/wiki/follows.service.ts). */
+export interface SubjectEventPayload {
+  type: 'photo_verified' | 'proposal_merged';
+  subjectId: number;
+  photoId: number | null;
+  itemId: number | null;
+  postId: number | null;
+}
+
 export interface JobUpdate {
   jobId: number;
   state: 'queued' | 'processing' | 'completed' | 'failed';
@@ -21,6 +30,7 @@ export interface EventTopics {
   [topic: string]: [number, unknown];
   subKeyEvents: [accountId: number, event: SubKeyEvent];
   jobUpdates: [jobId: number, update: JobUpdate];
+  subjectEvents: [accountId: number, event: SubjectEventPayload];
 }
 
 export type EventBus = ReturnType<typeof createPubSub<EventTopics>>;

@@ -182,3 +182,39 @@ describe('operator CLI: money', () => {
     expect(unknown.stderr).toMatch(/^error: rates\.lottery: unknown rate/);
   });
 });
+
+describe('operator CLI: challenges', () => {
+  it('challenge create opens one over a category or subjects, list shows them, end ends one once', async () => {
+    const creator = await t.createAccount('cli-challenge');
+    const made = await t.request('POST', '/api/wiki/subjects', { key: creator.key, body: { name: `Rialto ${Date.now()}`, category: 'cli-bridge' } });
+    await t.request('POST', `/api/admin/wiki/subjects/${encodeURIComponent(made.body.slug)}/approve`, { admin: true });
+    const hour = new Date(Date.now() + 3_600_000).toISOString();
+    const twoHours = new Date(Date.now() + 7_200_000).toISOString();
+
+    const now = await cliJson(['challenge', 'create', '--title', 'Bridges', '--category', 'CLI-Bridge', '--ends', hour, '--description', 'which bridge is it?']);
+    expect(Object.keys(now)).toEqual(['id', 'title', 'scope', 'category', 'subjects', 'starts_at', 'ends_at', 'ended_at', 'status', 'pending_photos']);
+    expect(now).toMatchObject({ title: 'Bridges', scope: 'category', category: 'cli-bridge', subjects: [], ends_at: hour, ended_at: null, status: 'active' });
+    const later = await cliJson(['challenge', 'create', '--title', 'Rialto only', '--subjects', `${made.body.slug}, `, '--starts', hour, '--ends', twoHours]);
+    expect(later).toMatchObject({ scope: 'subjects', category: null, subjects: [made.body.slug], starts_at: hour, status: 'scheduled' });
+
+    const overlap = await cli(['challenge', 'create', '--title', 'Clash', '--category', 'cli-bridge', '--ends', twoHours]);
+    expect(overlap.code).toBe(1);
+    expect(overlap.stderr).toMatch(new RegExp(`^error: the window overlaps challenge ${now.id} `));
+    const noScope = await cli(['challenge', 'create', '--title', 'Nothing', '--starts', twoHours, '--ends', new Date(Date.now() + 10_800_000).toISOString()]);
+    expect([noScope.code, noScope.stderr]).toEqual([1, expect.stringMatching(/^error: category or subjects is required/)]);
+
+    const listed = await cli(['challenge', 'list']);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout.trim().split('\n').map((line) => JSON.parse(line).id)).toEqual([later.id, now.id]);
+    const active = await cli(['challenge', 'list', '--status', 'active']);
+    expect(active.stdout.trim().split('\n').map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ id: now.id, status: 'active' })]);
+
+    const ended = await cliJson(['challenge', 'end', String(now.id)]);
+    expect(ended).toMatchObject({ id: now.id, status: 'ended', ended_at: expect.any(String) });
+    const twice = await cli(['challenge', 'end', String(now.id)]);
+    expect([twice.code, twice.stderr.trim()]).toEqual([1, `error: challenge ${now.id} ended already (${ended.ended_at})`]);
+    expect(await cliJson(['challenge', 'end', String(later.id)])).toMatchObject({ id: later.id, status: 'ended', ends_at: hour });
+    const bad = await cli(['challenge', 'end', 'seven']);
+    expect([bad.code, bad.stderr.trim()]).toEqual([1, 'error: id: expected a challenge id, not seven']);
+  });
+});

@@ -90,6 +90,24 @@ async function wikiPhoto(ctx: { t: TestApp; key: string }): Promise<number> {
   return res.body.photo.id as number;
 }
 
+/** Ends every active or scheduled challenge (one runs at a time), so that a new one can open now. */
+async function noChallenge({ t }: { t: TestApp }): Promise<void> {
+  for (const status of ['active', 'scheduled']) {
+    const listed = await t.request('GET', `/api/admin/challenges?status=${status}`, { admin: true });
+    for (const c of listed.body.challenges as Array<{ id: number }>) await t.request('POST', `/api/admin/challenges/${c.id}/end`, { admin: true });
+  }
+}
+
+/** A challenge running now over a fresh approved subject with a pending photo by another account. */
+async function activeChallenge(ctx: { t: TestApp; key: string }): Promise<{ id: number; photo: number }> {
+  const slug = await wikiSubject(ctx);
+  const photographer = await ctx.t.createAccount('contract-photographer');
+  const photo = await ctx.t.request('POST', `/api/wiki/subjects/${slug}/contribute`, { key: photographer.key, form: form({ body: await scene(9501 + ++unique), name: 'w.jpg', type: 'image/jpeg' }) });
+  await noChallenge(ctx);
+  const opened = await ctx.t.request('POST', '/api/admin/challenges', { admin: true, body: { title: 'Contract challenge', subjects: [slug], ends_at: new Date(Date.now() + 3_600_000).toISOString() } });
+  return { id: opened.body.id as number, photo: photo.body.photo.id as number };
+}
+
 interface ContractCase {
   /** Builds a valid call; may create what the call needs. `key` is a fresh account's master key. */
   call: (ctx: { t: TestApp; key: string; handle: string }) => Promise<Call> | Call;
@@ -476,9 +494,37 @@ const cases: Record<string, ContractCase> = {
     status: 200,
     fields: ['subject_slug', 'count', 'images', 'credits_charged', 'credits_balance'],
   },
+  'POST /api/community/subjects/:slug/follow': { call: async (ctx) => ({ params: { slug: await wikiSubject(ctx) } }), status: 200, fields: ['subject_slug', 'following', 'unchanged'] },
+  'DELETE /api/community/subjects/:slug/follow': { call: async (ctx) => ({ params: { slug: await wikiSubject(ctx) } }), status: 200, fields: ['subject_slug', 'following', 'unchanged'] },
+  'GET /api/community/following': { call: () => ({ query: { limit: '10' } }), status: 200, fields: ['subjects', 'total', 'limit', 'offset'] },
   'GET /api/admin/wiki/subjects': { call: () => ({ query: { status: 'pending' } }), status: 200, fields: ['subjects', 'total', 'limit', 'offset'] },
   'POST /api/admin/wiki/subjects/:slug/approve': { call: async (ctx) => ({ params: { slug: await wikiSubject(ctx, false) } }), status: 200 },
   'POST /api/admin/wiki/subjects/:slug/reject': { call: async (ctx) => ({ params: { slug: await wikiSubject(ctx, false) } }), status: 200 },
+  // Fact-checking challenges (test/challenges/ goes deeper).
+  'GET /api/community/challenge': {
+    call: async (ctx) => {
+      await activeChallenge(ctx);
+      return { query: { limit: '5' } };
+    },
+    status: 200,
+    fields: ['challenge', 'coins_per_vote', 'items'],
+  },
+  'POST /api/community/challenge/vote/:id': {
+    call: async (ctx) => ({ params: { id: String((await activeChallenge(ctx)).photo) }, body: { vote: 'confirm' } }),
+    status: 200,
+    fields: ['coins_earned', 'balance', 'decided', 'challenge_id', 'photo'],
+  },
+  'GET /api/admin/challenges': { call: () => ({ query: { status: 'ended', limit: '5' } }), status: 200, fields: ['challenges', 'total', 'limit', 'offset'] },
+  'POST /api/admin/challenges': {
+    call: async (ctx) => {
+      const slug = await wikiSubject(ctx);
+      await noChallenge(ctx);
+      return { body: { title: 'Contract challenge', description: 'contract', subjects: [slug], starts_at: new Date().toISOString(), ends_at: new Date(Date.now() + 3_600_000).toISOString() } };
+    },
+    status: 201,
+    fields: ['id', 'title', 'description', 'scope', 'category', 'subjects', 'starts_at', 'ends_at', 'ended_at', 'status', 'pending_photos', 'created_at'],
+  },
+  'POST /api/admin/challenges/:id/end': { call: async (ctx) => ({ params: { id: String((await activeChallenge(ctx)).id) } }), status: 200 },
   'GET /wiki/:kind/:id': {
     call: async (ctx) => {
       const photo = await ctx.t.app.services.db.prisma.wikiMedia.findUniqueOrThrow({ where: { id: await wikiPhoto(ctx) } });

@@ -221,3 +221,34 @@ describe('the paid query', () => {
     expect((await t.request('GET', path, { key: sub.body.sub_key })).status).toBe(403);
   });
 });
+
+describe('the atlas', () => {
+  it('lists verified wiki photos by their subject, then AI-verified community items by their tags, without a key', async () => {
+    const word = `zeppelin${Date.now()}`;
+    const { slug } = await approvedSubject(`Hangar ${word}`, 'building');
+    const photographer = await t.createAccount('atlas-photographer');
+    const verified = (await contribute(photographer.key, slug)).body.photo.id as number;
+    const pending = (await contribute(photographer.key, slug)).body.photo.id as number;
+    for (let i = 0; i < 3; i++) await vote((await t.createAccount('atlas-voter')).key, verified, 'confirm');
+    const item = await t.request('POST', '/api/community/contribute', { key: photographer.key, form: form({ body: await scene(++seed, 400, 600), name: 'c.jpg', type: 'image/jpeg' }, { tags: JSON.stringify([word]) }) });
+    const unverified = await t.request('POST', '/api/community/contribute', { key: photographer.key, form: form({ body: await scene(++seed), name: 'c.jpg', type: 'image/jpeg' }, { tags: JSON.stringify([word]) }) });
+    await t.app.services.db.prisma.communityItem.update({ where: { id: item.body.id }, data: { verified: true } });
+
+    const query = 'query($q: String, $o: Orientation, $limit: Int) { atlas(query: $q, orientation: $o, limit: $limit) { ... on QueryAtlasSuccess { data { source databaseId subjectSlug confidence url } } ... on ServiceError { message } } }';
+    const res = await t.graphql(query, { q: word });
+    const found = res.body.data.atlas.data;
+    expect(found.map((e: { source: string; databaseId: number }) => [e.source, e.databaseId])).toEqual([
+      ['wiki', verified],
+      ['community', item.body.id],
+    ]);
+    expect(found[0]).toMatchObject({ subjectSlug: slug, confidence: 0.85 });
+    expect((await fetch(found[0].url)).status).toBe(200);
+    expect((await fetch(found[1].url)).status).toBe(200);
+    expect(found.map((e: { databaseId: number }) => e.databaseId)).not.toContain(pending);
+    expect(found.map((e: { databaseId: number }) => e.databaseId)).not.toContain(unverified.body.id);
+
+    const portrait = await t.graphql(query, { q: word, o: 'portrait' });
+    expect(portrait.body.data.atlas.data.map((e: { source: string }) => e.source)).toEqual(['community']);
+    expect((await t.graphql(query, { q: word, limit: 101 })).body.data.atlas.message).toBe('limit: expected at most 100');
+  });
+});

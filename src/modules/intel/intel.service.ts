@@ -98,6 +98,13 @@ export class IntelService {
     private readonly community: CommunityService,
   ) {}
 
+  private mergeListener: ((item: { id: number; tags: string[] }, postId: number) => Promise<void>) | undefined;
+
+  /** Told of each merged proposal after it committed (the wiki tells the followers of the item's subjects). */
+  onMerged(listener: (item: { id: number; tags: string[] }, postId: number) => Promise<void>): void {
+    this.mergeListener = listener;
+  }
+
   /**
    * POST /api/wiki/image/{id}/intel: a comment or a proposal on an item the caller can see, as its
    * policy says; paid once per post (not on one's own image).
@@ -152,7 +159,7 @@ export class IntelService {
   async resolve(actor: Actor, postId: number, input: z.input<typeof resolveSchema>): Promise<IntelResolution> {
     const { action } = parseInput(resolveSchema, input);
     const where = intelPostPolicy.where(actor, 'change');
-    return this.db.prisma.$transaction(async (tx) => {
+    const resolution = await this.db.prisma.$transaction(async (tx) => {
       const found = await tx.intelPost.findFirst({ where: { id: postId, AND: where }, include: { item: true } });
       if (!found) return intelPostPolicy.notFound(postId);
       const { item, ...proposal } = found;
@@ -170,6 +177,8 @@ export class IntelService {
       const paid = award.status === 'paid' ? award.coins : 0;
       return { post, item: merged, proposerPaid: paid, message: paid > 0 ? null : (award.message ?? null) };
     });
+    if (resolution.post.status === 'merged') await this.mergeListener?.(resolution.item, postId);
+    return resolution;
   }
 
   /** POST /api/wiki/image/{id}/policy: the item's owner sets its intel policy; pending proposals stay pending. */

@@ -69,3 +69,8 @@ export const reviewListSchema = z.object({
   limit: int('an integer').min(1, 'expected at least 1').max(200, 'expected at most 200').default(50),
   offset: int('an integer').min(0, 'expected 0 or more').default(0),
 });
+
+export const followingSchema = z.object({
+  limit: int('an integer').min(1, 'expected at least 1').max(200, 'expected at most 200').default(50),
+  offset: int('an integer').min(0, 'expected 0 or more').default(0),
+});

@@ -4,6 +4,8 @@ import { builder } from '../../graphql/builder.js';
 import type { Context } from '../../graphql/context.js';
 import { MEDIA_STATUSES, SUBJECT_SORTS, SUBJECT_STATUSES, VOTES, type MediaStatus, type SubjectStatus } from './wiki.input.js';
 import type { QueryResult, SubjectWithCount, VoteResult, WikiMedia, WikiSubject } from './wiki.service.js';
+import type { FollowResult, SubjectEvent } from './follows.service.js';
+import { ORIENTATIONS, type AtlasEntry } from './atlas.service.js';
 
 const actor = (ctx: Context) => ctx.actor!;
 const SubjectStatusEnum = builder.enumType('WikiSubjectStatus', { values: SUBJECT_STATUSES });
@@ -172,3 +174,117 @@ builder.mutationFields((t) => ({
     resolve: (_r, a, ctx) => ctx.services.wiki.review(a.slug, a.decision),
   }),
 }));
+
+// Follows: any key follows approved subjects (or its own pending ones) and hears of them.
+const FollowRef = builder.objectRef<FollowResult>('SubjectFollowResult').implement({
+  fields: (t) => ({
+    subject: t.field({ type: WikiSubjectRef, resolve: (r) => r.subject }),
+    following: t.exposeBoolean('following'),
+    unchanged: t.exposeBoolean('unchanged', { description: 'Already followed (follow) or not followed (unfollow): nothing changed' }),
+  }),
+});
+
+const FollowedRef = builder.objectRef<WikiSubject & { followedAt: Date }>('FollowedSubject').implement({
+  fields: (t) => ({
+    subject: t.field({ type: WikiSubjectRef, resolve: (s) => s }),
+    followedAt: t.expose('followedAt', { type: 'DateTime' }),
+  }),
+});
+
+const FollowedPageRef = builder.objectRef<{ subjects: Array<WikiSubject & { followedAt: Date }>; total: number; limit: number; offset: number }>('FollowedSubjectPage').implement({
+  fields: (t) => ({
+    subjects: t.field({ type: [FollowedRef], resolve: (p) => p.subjects }),
+    total: t.exposeInt('total'),
+    limit: t.exposeInt('limit'),
+    offset: t.exposeInt('offset'),
+  }),
+});
+
+const SubjectEventTypeEnum = builder.enumType('SubjectEventType', { values: ['photo_verified', 'proposal_merged'] as const });
+
+const SubjectEventRef = builder.objectRef<SubjectEvent>('SubjectEvent').implement({
+  fields: (t) => ({
+    type: t.field({ type: SubjectEventTypeEnum, resolve: (e) => e.type }),
+    subject: t.prismaField({ type: WikiSubjectRef, nullable: true, resolve: (query, e, _a, ctx) => ctx.services.db.prisma.wikiSubject.findUnique({ ...query, where: { id: e.subjectId } }) }),
+    photo: t.prismaField({
+      type: WikiPhotoRef,
+      nullable: true,
+      description: 'photo_verified: the photo',
+      resolve: (query, e, _a, ctx) => (e.photoId === null ? null : ctx.services.db.prisma.wikiMedia.findUnique({ ...query, where: { id: e.photoId } })),
+    }),
+    communityItemId: t.int({ nullable: true, description: 'proposal_merged: the community item the proposal changed', resolve: (e) => e.itemId }),
+    intelPostId: t.int({ nullable: true, description: 'proposal_merged: the merged proposal', resolve: (e) => e.postId }),
+  }),
+});
+
+builder.queryField('followedSubjects', (t) =>
+  t.field({
+    type: FollowedPageRef,
+    authScopes: { authenticated: true },
+    errors: {},
+    description: 'Subjects the caller follows, most recently followed first',
+    args: { limit: t.arg.int(), offset: t.arg.int() },
+    resolve: (_r, a, ctx) => ctx.services.follows.following(actor(ctx), { limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
+  }),
+);
+
+builder.mutationFields((t) => ({
+  followSubject: t.field({
+    type: FollowRef,
+    authScopes: { authenticated: true },
+    errors: {},
+    args: { slug: t.arg.string({ required: true }) },
+    resolve: (_r, a, ctx) => ctx.services.follows.follow(actor(ctx), a.slug),
+  }),
+  unfollowSubject: t.field({
+    type: FollowRef,
+    authScopes: { authenticated: true },
+    errors: {},
+    args: { slug: t.arg.string({ required: true }) },
+    resolve: (_r, a, ctx) => ctx.services.follows.unfollow(actor(ctx), a.slug),
+  }),
+}));
+
+builder.subscriptionField('followedSubjectEvents', (t) =>
+  t.field({
+    type: SubjectEventRef,
+    description: 'What happens on the subjects the caller follows: a newly verified photo, a merged proposal on a community item tagged with the subject',
+    authScopes: { authenticated: true },
+    subscribe: (_root, _args, ctx) => ctx.services.events.subscribe('subjectEvents', ctx.actor!.accountId),
+    resolve: (event) => event,
+  }),
+);
+
+// The global verified atlas (README "Wiki": the atlas), as the unified search will read it.
+const AtlasSourceEnum = builder.enumType('AtlasSource', { values: ['wiki', 'community'] as const });
+const OrientationEnum = builder.enumType('Orientation', { values: ORIENTATIONS });
+
+const AtlasImageRef = builder.objectRef<AtlasEntry>('AtlasImage').implement({
+  description: 'A verified image of the atlas: a verified wiki photo or an AI-verified community item',
+  fields: (t) => ({
+    source: t.field({ type: AtlasSourceEnum, resolve: (e) => e.source }),
+    databaseId: t.exposeInt('id', { description: 'The wiki photo or community item id' }),
+    imageObjectId: t.exposeInt('imageObjectId'),
+    url: t.string({
+      description: 'The public file: a signed link that needs no key',
+      resolve: (e, _a, ctx) => ctx.baseUrl + (e.source === 'wiki' ? ctx.services.wiki.fileUrl('photos', e.id, e.storageKey) : ctx.services.community.fileUrl(e, 'public')),
+    }),
+    width: t.exposeInt('width'),
+    height: t.exposeInt('height'),
+    confidence: t.exposeFloat('confidence', { nullable: true, description: 'Wiki photos: their confidence' }),
+    subjectSlug: t.exposeString('subjectSlug', { nullable: true }),
+    title: t.exposeString('title', { nullable: true }),
+    tags: t.exposeStringList('tags', { description: "Wiki photos: vision's labels; community items: their tags" }),
+    contributor: t.loadable({ type: 'String', nullable: true, load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids), resolve: (e) => e.accountId }),
+  }),
+});
+
+builder.queryField('atlas', (t) =>
+  t.field({
+    type: [AtlasImageRef],
+    errors: {},
+    description: 'The global verified atlas (no key needed): verified wiki photos, most confident first, then AI-verified community items, newest first',
+    args: { query: t.arg.string(), orientation: t.arg({ type: OrientationEnum }), limit: t.arg.int() },
+    resolve: (_r, a, ctx) => ctx.services.atlas.search({ query: a.query ?? undefined, orientation: a.orientation ?? undefined, limit: a.limit ?? undefined }),
+  }),
+);

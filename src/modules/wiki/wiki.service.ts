@@ -29,6 +29,7 @@ import { confirmTags, ocrWords, type Analyzer } from '../community/index.js';
 import type { ImageObjectsService } from '../image-objects/index.js';
 import type { CreditsService, LedgerService, RewardsService } from '../ledger/index.js';
 import { fingerprintOf, processSharedImage, publicDerivative } from '../media/index.js';
+import type { FollowsService } from './follows.service.js';
 import { contributeSchema, createSubjectSchema, listSubjectsSchema, queueSchema, querySchema, reviewListSchema, voteSchema, type Vote } from './wiki.input.js';
 
 export type { WikiMedia, WikiSubject };
@@ -85,7 +86,14 @@ const versionOf = (storageKey: string) => createHash('sha256').update(storageKey
 export const WIKI_PHOTO_MAX_SIDE = 2048;
 
 export class WikiService {
+  private followers: Pick<FollowsService, 'announce'> | undefined;
+
   constructor(private readonly deps: WikiDeps) {}
+
+  /** Followers hear of newly verified photos from here on (src/services.ts wires it). */
+  useFollowers(followers: Pick<FollowsService, 'announce'>): void {
+    this.followers = followers;
+  }
 
   get settings(): WikiSettings {
     return this.deps.settings;
@@ -301,7 +309,10 @@ export class WikiService {
       return { media: updated, decided: true };
     });
     const award = await this.deps.rewards.award(actor.accountId, 'wiki_vote', `wiki-photo:${id}`, { challenge: options.challenge });
-    if (decided && media.status === 'verified') await this.deps.rewards.award(media.accountId, 'wiki_photo', `wiki-photo:${id}`);
+    if (decided && media.status === 'verified') {
+      await this.deps.rewards.award(media.accountId, 'wiki_photo', `wiki-photo:${id}`);
+      await this.followers?.announce({ type: 'photo_verified', subjectId: media.subjectId, photoId: media.id, itemId: null, postId: null });
+    }
     return { media, coinsEarned: award.status === 'paid' ? award.coins : 0, balance: award.balance, decided };
   }
 

@@ -1,0 +1,119 @@
+// GraphQL surface of fact-checking challenges: the active challenge with the photos the caller may
+// vote on, the challenge vote (a wiki vote at the challenge multiplier), and the operator's
+// challenges. Thin: the rules live in challenges.service.ts.
+import { builder } from '../../graphql/builder.js';
+import type { Context } from '../../graphql/context.js';
+import { WikiPhotoRef } from '../wiki/wiki.schema.js';
+import { CHALLENGE_SCOPES, CHALLENGE_STATUSES, CHALLENGE_VOTES } from './challenges.input.js';
+import { challengeScope, challengeStatus, type Challenge, type ChallengeBoard, type ChallengeVoteResult } from './challenges.service.js';
+
+const actor = (ctx: Context) => ctx.actor!;
+const StatusEnum = builder.enumType('ChallengeStatus', { values: CHALLENGE_STATUSES });
+const ScopeEnum = builder.enumType('ChallengeScope', { values: CHALLENGE_SCOPES });
+const VoteEnum = builder.enumType('ChallengeVoteChoice', { values: CHALLENGE_VOTES });
+
+export const ChallengeRef = builder.prismaObject('Challenge', {
+  description: 'A fact-checking challenge: a time window over a wiki category or subjects in which votes pay the challenge multiplier',
+  fields: (t) => ({
+    databaseId: t.exposeInt('id'),
+    title: t.exposeString('title'),
+    description: t.exposeString('description', { nullable: true }),
+    scope: t.field({ type: ScopeEnum, description: 'category: every approved subject of `category`; subjects: the subjects listed', resolve: (c) => challengeScope(c) }),
+    category: t.exposeString('category', { nullable: true }),
+    subjects: t.stringList({ description: 'Slugs of the subjects (subject scope; empty for a category)', resolve: (c, _a, ctx) => ctx.services.challenges.subjectSlugs(c) }),
+    startsAt: t.expose('startsAt', { type: 'DateTime' }),
+    endsAt: t.expose('endsAt', { type: 'DateTime', description: 'The end (exclusive); an early end moved it to that moment' }),
+    endedAt: t.expose('endedAt', { type: 'DateTime', nullable: true, description: 'When the operator ended it early' }),
+    status: t.field({ type: StatusEnum, resolve: (c) => challengeStatus(c) }),
+    pendingPhotos: t.int({ description: 'Pending wiki photos in its scope now (all of them, not only the caller’s to vote on)', resolve: (c, _a, ctx) => ctx.services.challenges.pendingCount(c) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const BoardRef = builder.objectRef<ChallengeBoard>('ChallengeBoard').implement({
+  fields: (t) => ({
+    challenge: t.field({ type: ChallengeRef, nullable: true, description: 'The active challenge; null when none runs', resolve: (b) => b.challenge }),
+    coinsPerVote: t.exposeFloat('coinsPerVote', { nullable: true, description: 'Coins a challenge vote pays at the rates in force (before daily caps)' }),
+    photos: t.field({ type: [WikiPhotoRef], description: 'Pending photos of its scope the caller may vote on, oldest first', resolve: (b) => b.photos }),
+  }),
+});
+
+const VoteResultRef = builder.objectRef<ChallengeVoteResult>('ChallengeVoteResult').implement({
+  fields: (t) => ({
+    challenge: t.field({ type: ChallengeRef, resolve: (r) => r.challenge }),
+    photo: t.field({ type: WikiPhotoRef, resolve: (r) => r.media }),
+    coinsEarned: t.exposeFloat('coinsEarned'),
+    balance: t.exposeFloat('balance'),
+    decided: t.exposeBoolean('decided', { description: 'This vote verified or rejected the photo' }),
+  }),
+});
+
+const PageRef = builder.objectRef<{ challenges: Challenge[]; total: number; limit: number; offset: number }>('ChallengePage').implement({
+  fields: (t) => ({
+    challenges: t.field({ type: [ChallengeRef], resolve: (p) => p.challenges }),
+    total: t.exposeInt('total'),
+    limit: t.exposeInt('limit'),
+    offset: t.exposeInt('offset'),
+  }),
+});
+
+builder.queryFields((t) => ({
+  communityChallenge: t.field({
+    type: BoardRef,
+    authScopes: { authenticated: true },
+    errors: {},
+    description: 'The active fact-checking challenge (or none), what a vote in it pays, and the pending photos of its scope the caller may vote on',
+    args: { limit: t.arg.int() },
+    resolve: (_r, a, ctx) => ctx.services.challenges.board(actor(ctx), { limit: a.limit ?? undefined }),
+  }),
+  adminChallenges: t.field({
+    type: PageRef,
+    authScopes: { admin: true },
+    errors: {},
+    description: 'Challenges, latest start first: status (scheduled, active, ended)',
+    args: { status: t.arg({ type: StatusEnum }), limit: t.arg.int(), offset: t.arg.int() },
+    resolve: (_r, a, ctx) => ctx.services.challenges.list({ status: a.status ?? undefined, limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  voteChallengePhoto: t.field({
+    type: VoteResultRef,
+    authScopes: { scope: 'media' },
+    errors: {},
+    description: 'A wiki vote on a pending photo of the active challenge’s scope, its reward multiplied by challenge_multiplier (default 2)',
+    args: { id: t.arg.int({ required: true }), vote: t.arg({ type: VoteEnum, required: true }) },
+    resolve: (_r, a, ctx) => ctx.services.challenges.vote(actor(ctx), a.id, { vote: a.vote }),
+  }),
+  adminCreateChallenge: t.field({
+    type: ChallengeRef,
+    authScopes: { admin: true },
+    errors: {},
+    description: 'A challenge over a wiki category or subjects (slugs), not both; startsAt (default now) and endsAt are ISO 8601 times; windows never overlap',
+    args: {
+      title: t.arg.string({ required: true }),
+      description: t.arg.string(),
+      category: t.arg.string(),
+      subjects: t.arg.stringList(),
+      startsAt: t.arg.string(),
+      endsAt: t.arg.string({ required: true }),
+    },
+    resolve: (_r, a, ctx) =>
+      ctx.services.challenges.create({
+        title: a.title,
+        description: a.description ?? undefined,
+        category: a.category ?? undefined,
+        subjects: a.subjects ?? undefined,
+        starts_at: a.startsAt ?? undefined,
+        ends_at: a.endsAt,
+      }),
+  }),
+  adminEndChallenge: t.field({
+    type: ChallengeRef,
+    authScopes: { admin: true },
+    errors: {},
+    description: 'Ends a challenge now (a scheduled one is called off)',
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_r, a, ctx) => ctx.services.challenges.end(a.id),
+  }),
+}));
