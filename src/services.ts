@@ -165,6 +165,7 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     signer,
     logger,
     analyze: analyzeShared,
+    judge: (image, tags, payer) => vision.judgeTags(image, tags, payer),
     limits: { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels },
   });
 

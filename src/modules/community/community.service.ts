@@ -116,6 +116,8 @@ export interface CommunityDeps {
   signer: UrlSigner;
   logger: Logger;
   analyze: Analyzer | null;
+  /** A model provider's judgement of a tag set, or null (README "Community": vision confirmation). */
+  judge?: (image: Buffer, tags: string[], payer: number) => Promise<string[] | null>;
   limits: { maxBytes: number; maxPixels: number };
 }
 
@@ -216,7 +218,7 @@ export class CommunityService {
     if (item.removedAt) throw new Conflict(`community item ${id} was taken down by an ownership claim: it takes no more tags`);
     if (action === 'replace' && item.accountId !== actor.accountId) throw new Forbidden("action: only the item's contributor may replace its tags; others add");
     item = await this.analyzed(item, actor.accountId);
-    const { matched, confirmed } = confirmTags(tags, { labels: item.labels, words: item.words, caption: item.caption });
+    const { matched, confirmed } = await this.confirm(item, tags, actor.accountId);
     const day = todayUtc();
     const newTags = action === 'replace' ? tags : [...new Set([...item.tags, ...tags])].slice(0, 50);
     item = await this.deps.db.prisma.$transaction(async (tx) => {
@@ -381,14 +383,34 @@ export class CommunityService {
     return { item, mime: variant === 'original' ? (item.originalMime ?? 'application/octet-stream') : item.mime, ...blob };
   }
 
+  /**
+   * Whether vision confirms a tag set: a model provider's own judgement of the tags when one is
+   * configured (and the tagger can pay for it), else the tags matched against the item's labels,
+   * OCR words and caption through the synonym table. Either way, half the tags or more must match.
+   */
+  private async confirm(item: CommunityItem, tags: string[], payer: number): Promise<{ matched: string[]; confirmed: boolean }> {
+    if (this.deps.judge) {
+      const image = await this.publicBytes(item);
+      const judged = image ? await this.deps.judge(image, tags, payer) : null;
+      if (judged) return { matched: judged, confirmed: judged.length > 0 && judged.length >= Math.ceil(tags.length / 2) };
+    }
+    return confirmTags(tags, { labels: item.labels, words: item.words, caption: item.caption });
+  }
+
+  private async publicBytes(item: CommunityItem): Promise<Buffer | null> {
+    const blob = await this.deps.blobs.get(item.storageKey);
+    if (!blob) return null;
+    const chunks: Buffer[] = [];
+    for await (const chunk of blob.body) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
   /** The item with vision's labels, caption and OCR words (analysed once, on first need). */
   private async analyzed(item: CommunityItem, payer: number): Promise<CommunityItem> {
     if (item.analyzedAt || !this.deps.analyze) return item;
-    const blob = await this.deps.blobs.get(item.storageKey);
-    if (!blob) return item;
-    const chunks: Buffer[] = [];
-    for await (const chunk of blob.body) chunks.push(chunk as Buffer);
-    const seen = await this.see(Buffer.concat(chunks), payer);
+    const image = await this.publicBytes(item);
+    if (!image) return item;
+    const seen = await this.see(image, payer);
     if (!seen) return item;
     return this.deps.db.prisma.communityItem.update({ where: { id: item.id }, data: seen });
   }

@@ -137,6 +137,36 @@ export class VisionService {
     throw new AppError(`every vision provider failed: ${failures.map((f) => f.message).join('; ')}`, 502, 'PROVIDER_FAILED');
   }
 
+  /**
+   * A model provider's judgement of a tag set (community tags): the given tags it sees in the image.
+   * Null when no model provider (openai) is configured, the payer cannot pay for it, or the model
+   * fails: the caller then matches the tags against an analysis itself. Costs one external analysis.
+   */
+  async judgeTags(image: Buffer, tags: readonly string[], payer: number): Promise<string[] | null> {
+    const model = this.external.get('openai');
+    if (!(model instanceof OpenAiProvider) || tags.length === 0) return null;
+    const inspected = await inspectImage(image, 'image', { maxPixels: this.config.maxPixels, maxBytes: this.limits.maxBytes });
+    let hold: CreditHold | undefined;
+    if (this.billing) {
+      try {
+        hold = await this.hold('openai', 'describe', payer);
+      } catch (error) {
+        if (error instanceof InsufficientFunds) return null;
+        throw error;
+      }
+    }
+    try {
+      const matches = await model.judgeTags(await forUpload(inspected), tags);
+      if (hold) await this.settle(hold, 'capture');
+      return matches;
+    } catch (error) {
+      if (hold) await this.settle(hold, 'release');
+      if (!(error instanceof ProviderError)) throw error;
+      this.logger.warn({ provider: error.provider, failure: error.failure, detail: error.detail }, 'vision: judging tags failed; matching them against labels instead');
+      return null;
+    }
+  }
+
   /** The request form of REST and GraphQL: exactly one of image_data (base64) and image_file. */
   async analyzeRequest(request: AnalyzeRequest, options: { payer?: number } = {}): Promise<TimedVisionResult> {
     const valid = parseInput(analyzeRequestSchema, {

@@ -1,6 +1,7 @@
 // <provider_1>: an OpenAI-compatible Chat Completions API with vision (OpenAI itself, or any server
 // that speaks the same protocol). The image travels as a data: URI in an image_url content part; the
-// model is asked for strict JSON {text, caption, labels, confidence} through a JSON schema.
+// model is asked for strict JSON {text, caption, labels, confidence} through a JSON schema. It also
+// judges tag sets (community tags): {matches} among the tags given.
 import { z } from 'zod';
 import type { InspectedImage, ProviderResult, VisionTask } from '../vision.types.js';
 import { clamp01, roundConfidence } from '../vision.types.js';
@@ -53,6 +54,19 @@ const answerSchema = z.object({
   confidence: z.number().optional(),
 });
 
+const JUDGE_PROMPT =
+  'You check tags that people gave an image. Answer with one JSON object only: {"matches": string[]}, listing exactly those of the given tags ' +
+  'that truly describe what the image shows (objects, places, scenes or visible text); leave out tags that do not, or that you cannot see.';
+
+const JUDGE_SCHEMA = {
+  type: 'object',
+  properties: { matches: { type: 'array', items: { type: 'string' } } },
+  required: ['matches'],
+  additionalProperties: false,
+};
+
+const judgementSchema = z.object({ matches: z.array(z.string()) });
+
 /** The model's JSON, with or without a ```json fence around it. */
 export function parseModelJson(content: string): unknown {
   const trimmed = content.trim();
@@ -70,24 +84,45 @@ export class OpenAiProvider implements VisionProvider {
   }
 
   async analyze(image: InspectedImage, task: VisionTask): Promise<ProviderResult> {
+    const parsed = await this.ask(image, { system: SYSTEM_PROMPT, instruction: INSTRUCTIONS[task], schemaName: 'image_analysis', schema: RESPONSE_SCHEMA, maxTokens: 1200 }, answerSchema);
+    const text = task === 'describe' ? '' : parsed.text.trim();
+    const caption = task === 'ocr' ? '' : parsed.caption.trim();
+    const labels = task === 'ocr' ? [] : [...new Set(parsed.labels.map((l) => l.trim().toLowerCase()).filter(Boolean))];
+    return { text, caption, labels, confidence: roundConfidence(modelConfidence(parsed.confidence)) };
+  }
+
+  /** The model's judgement of a tag set: the given tags it sees in the image (only those; any case). */
+  async judgeTags(image: InspectedImage, tags: readonly string[]): Promise<string[]> {
+    const instruction = `The tags: ${JSON.stringify(tags)}. Which of them describe this image?`;
+    const { matches } = await this.ask(image, { system: JUDGE_PROMPT, instruction, schemaName: 'tag_judgement', schema: JUDGE_SCHEMA, maxTokens: 300 }, judgementSchema);
+    const given = new Map(tags.map((tag) => [tag.toLowerCase(), tag]));
+    return [...new Set(matches.map((m) => given.get(m.trim().toLowerCase())).filter((tag): tag is string => tag !== undefined))];
+  }
+
+  /** One Chat Completions call with the image and a strict JSON schema; the content parsed by `answer`. */
+  private async ask<T>(
+    image: InspectedImage,
+    prompt: { system: string; instruction: string; schemaName: string; schema: object; maxTokens: number },
+    answer: z.ZodType<T>,
+  ): Promise<T> {
     const { apiKey, baseUrl, model, timeoutMs } = this.options;
     const body = {
       model,
       temperature: 0,
-      max_tokens: 1200,
-      response_format: { type: 'json_schema', json_schema: { name: 'image_analysis', strict: true, schema: RESPONSE_SCHEMA } },
+      max_tokens: prompt.maxTokens,
+      response_format: { type: 'json_schema', json_schema: { name: prompt.schemaName, strict: true, schema: prompt.schema } },
       messages: [
-        { role: 'system', content: SYSTEM_PROMPT },
+        { role: 'system', content: prompt.system },
         {
           role: 'user',
           content: [
-            { type: 'text', text: INSTRUCTIONS[task] },
+            { type: 'text', text: prompt.instruction },
             { type: 'image_url', image_url: { url: dataUri(image), detail: 'auto' } },
           ],
         },
       ],
     };
-    const answer = await postJson({
+    const reply = await postJson({
       provider: this.name,
       url: joinUrl(baseUrl, 'chat/completions'),
       headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${apiKey}` },
@@ -95,24 +130,19 @@ export class OpenAiProvider implements VisionProvider {
       timeoutMs,
       secrets: [apiKey],
     });
-    const completion = completionSchema.safeParse(answer);
+    const completion = completionSchema.safeParse(reply);
     if (!completion.success) throw new ProviderError(this.name, 'malformed', 'openai answered without choices[0].message');
     const message = completion.data.choices[0]!.message;
     if (!message.content) {
       throw new ProviderError(this.name, 'upstream', 'openai gave no content', message.refusal ? `refusal: ${message.refusal.slice(0, 200)}` : undefined);
     }
-    let parsed: z.infer<typeof answerSchema>;
     try {
-      const result = answerSchema.safeParse(parseModelJson(message.content));
+      const result = answer.safeParse(parseModelJson(message.content));
       if (!result.success) throw new Error(result.error.issues[0]?.message);
-      parsed = result.data;
+      return result.data;
     } catch (error) {
       throw new ProviderError(this.name, 'malformed', 'openai answered content that is not the requested JSON', (error as Error).message);
     }
-    const text = task === 'describe' ? '' : parsed.text.trim();
-    const caption = task === 'ocr' ? '' : parsed.caption.trim();
-    const labels = task === 'ocr' ? [] : [...new Set(parsed.labels.map((l) => l.trim().toLowerCase()).filter(Boolean))];
-    return { text, caption, labels, confidence: roundConfidence(modelConfidence(parsed.confidence)) };
   }
 }
 
