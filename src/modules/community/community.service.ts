@@ -21,7 +21,7 @@ import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
 import type { ImageObjectsService } from '../image-objects/index.js';
 import { fromMinor, type LedgerService, type RewardsService, type TransferRequest } from '../ledger/index.js';
-import { fingerprintOf, gpsOf, processSharedImage, publicDerivative, type SharedImage } from '../media/index.js';
+import { fetchImageBytes, fingerprintOf, gpsOf, processSharedImage, publicDerivative, type SharedImage } from '../media/index.js';
 import { communityItemPolicy } from './community.access.js';
 import { confirmTags, ocrWords } from './tag-confirmation.js';
 import {
@@ -138,7 +138,7 @@ export class CommunityService {
     let sourceUrl: string | null = null;
     if (!body) {
       if (!options.image_url) throw new InvalidInput('file or image_url is required: send the image as the multipart field "file", or its address as image_url', 'file');
-      body = await this.download(options.image_url);
+      body = await fetchImageBytes(this.deps.fetcher, options.image_url, 'image_url', this.deps.limits.maxBytes);
       sourceUrl = options.image_url;
     }
     const processed = await processSharedImage(body, this.deps.limits);
@@ -427,21 +427,6 @@ export class CommunityService {
       this.deps.logger.warn({ err: error }, 'community: image analysis unavailable; item left unverified');
       return null;
     }
-  }
-
-  /** image_url through the SSRF-safe fetcher; a refused or failed fetch is the caller's 400 naming image_url. */
-  private async download(url: string): Promise<Buffer> {
-    let response;
-    try {
-      response = await this.deps.fetcher.fetch(url, { maxBytes: this.deps.limits.maxBytes, headers: { accept: 'image/*' } });
-    } catch (error) {
-      // FetchRefused (a private or metadata address, too large, too many redirects) and FetchFailed (network).
-      if (error instanceof AppError) throw new InvalidInput(`image_url: ${error.message}`, 'image_url');
-      throw error;
-    }
-    if (response.status < 200 || response.status > 299) throw new InvalidInput(`image_url: the URL answered HTTP ${response.status}`, 'image_url');
-    if (response.body.length === 0) throw new InvalidInput('image_url: the URL answered an empty body', 'image_url');
-    return response.body;
   }
 
   private async create(

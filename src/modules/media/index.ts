@@ -6,4 +6,4 @@ export { FoldersService } from './folders.service.js';
 export { processUpload, type ProcessedImage } from './image.processor.js';
 export { tagsSchema } from './media.input.js';
 export { gpsOf } from './exif.js';
-export { fingerprintOf, processSharedImage, publicDerivative, type PublicFile, type SharedImage } from './shared-image.js';
+export { fetchImageBytes, fingerprintOf, processSharedImage, publicDerivative, type PublicFile, type SharedImage } from './shared-image.js';

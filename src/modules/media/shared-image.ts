@@ -2,7 +2,8 @@
 // (it becomes an image object), and what others see is a public file: oriented, every metadata
 // field stripped (no GPS position or camera serial leaves with it), JPEG, or WebP when the image has
 // transparency, optionally no longer than `maxSide` on its long side.
-import { InvalidInput } from '../../platform/errors.js';
+import { AppError, InvalidInput } from '../../platform/errors.js';
+import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import { loadSharp } from '../../platform/sharp.js';
 import { processUpload, type ProcessedImage, type ProcessLimits } from './image.processor.js';
 
@@ -40,4 +41,23 @@ export async function publicDerivative(processed: Pick<ProcessedImage, 'stored'>
   const encoded = hasAlpha ? pipeline.webp({ quality: 90 }) : pipeline.jpeg({ quality: 88, mozjpeg: true });
   const { data, info } = await encoded.toBuffer({ resolveWithObject: true });
   return hasAlpha ? { body: data, mime: 'image/webp', ext: 'webp', width: info.width, height: info.height } : { body: data, mime: 'image/jpeg', ext: 'jpg', width: info.width, height: info.height };
+}
+
+/**
+ * An image a caller names by URL (community `image_url`, a wiki subject's `featured_image_url`),
+ * through the SSRF-safe fetcher; a refused or failed fetch, or a non-2xx or empty answer, is the
+ * caller's 400 naming `field`.
+ */
+export async function fetchImageBytes(fetcher: SafeFetcher, url: string, field: string, maxBytes: number): Promise<Buffer> {
+  let response;
+  try {
+    response = await fetcher.fetch(url, { maxBytes, headers: { accept: 'image/*' } });
+  } catch (error) {
+    // FetchRefused (a private or metadata address, too large, too many redirects) and FetchFailed (network).
+    if (error instanceof AppError) throw new InvalidInput(`${field}: ${error.message}`, field);
+    throw error;
+  }
+  if (response.status < 200 || response.status > 299) throw new InvalidInput(`${field}: the URL answered HTTP ${response.status}`, field);
+  if (response.body.length === 0) throw new InvalidInput(`${field}: the URL answered an empty body`, field);
+  return response.body;
 }

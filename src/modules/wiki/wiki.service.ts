@@ -28,7 +28,7 @@ import { slugify } from '../bounties/index.js';
 import { confirmTags, ocrWords, type Analyzer } from '../community/index.js';
 import type { ImageObjectsService } from '../image-objects/index.js';
 import type { CreditsService, LedgerService, RewardsService } from '../ledger/index.js';
-import { fingerprintOf, processSharedImage, publicDerivative } from '../media/index.js';
+import { fetchImageBytes, fingerprintOf, processSharedImage, publicDerivative } from '../media/index.js';
 import type { FollowsService } from './follows.service.js';
 import { contributeSchema, createSubjectSchema, listSubjectsSchema, queueSchema, querySchema, reviewListSchema, voteSchema, type Vote } from './wiki.input.js';
 
@@ -179,7 +179,7 @@ export class WikiService {
     if (!base) throw new InvalidInput('name: expected letters or digits to make a slug of', 'name');
     let featuredKey: string | null = null;
     if (options.featured_image_url) {
-      const body = await this.download(options.featured_image_url, 'featured_image_url');
+      const body = await fetchImageBytes(this.deps.fetcher, options.featured_image_url, 'featured_image_url', this.deps.limits.maxBytes);
       const image = await processSharedImage(body, this.deps.limits).catch((error: unknown) => {
         if (error instanceof AppError && error.status === 400) throw new InvalidInput(`featured_image_url: ${error.message.replace(/^file: /, '')}`, 'featured_image_url');
         throw error;
@@ -378,17 +378,6 @@ export class WikiService {
     }
   }
 
-  private async download(url: string, field: string): Promise<Buffer> {
-    let response;
-    try {
-      response = await this.deps.fetcher.fetch(url, { maxBytes: this.deps.limits.maxBytes, headers: { accept: 'image/*' } });
-    } catch (error) {
-      if (error instanceof AppError) throw new InvalidInput(`${field}: ${error.message}`, field);
-      throw error;
-    }
-    if (response.status < 200 || response.status > 299) throw new InvalidInput(`${field}: the URL answered HTTP ${response.status}`, field);
-    return response.body;
-  }
 }
 
 /** Where the counts put a pending photo: verified, rejected, or still pending (null). */
