@@ -22,5 +22,8 @@ import { bountiesRoutes } from './routes/bounties.routes.js';
 import { wikiRoutes } from './routes/wiki.routes.js';
 import { intelRoutes } from './routes/intel.routes.js';
 import { challengesRoutes } from './routes/challenges.routes.js';
+import { generationRoutes } from './routes/generation.routes.js';
+import { searchRoutes } from './routes/search.routes.js';
+import { replaceflowRoutes } from './routes/replaceflow.routes.js';
 
-export const routes: AnyRoute[] = [...scrapeRoutes, ...jobsRoutes, ...apiKeysRoutes, ...liveEditorRoutes, ...searchLinksRoutes, ...featuredRoutes, ...automationRoutes, ...mediaRoutes, ...collectionsRoutes, ...stockListsRoutes, ...visionRoutes, ...imagingRoutes, ...accountsRoutes, ...ledgerRoutes, ...economyRoutes, ...communityRoutes, ...bountiesRoutes, ...wikiRoutes, ...intelRoutes, ...challengesRoutes, ...serviceRoutes];
+export const routes: AnyRoute[] = [...scrapeRoutes, ...jobsRoutes, ...apiKeysRoutes, ...liveEditorRoutes, ...searchLinksRoutes, ...featuredRoutes, ...automationRoutes, ...mediaRoutes, ...collectionsRoutes, ...stockListsRoutes, ...visionRoutes, ...imagingRoutes, ...accountsRoutes, ...ledgerRoutes, ...economyRoutes, ...communityRoutes, ...bountiesRoutes, ...wikiRoutes, ...intelRoutes, ...challengesRoutes, ...generationRoutes, ...searchRoutes, ...replaceflowRoutes, ...serviceRoutes];

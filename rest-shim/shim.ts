@@ -195,7 +195,7 @@ function restHandler(yoga: Yoga, route: RouteDefinition, answers: AnswerCache) {
 
 function restCredentials(req: Request, bodyKey: unknown): Credentials {
   const headers = { get: (name: string) => req.get(name) ?? null };
-  const credentials = credentialsFromHeaders(headers, String(req.id), `${req.protocol}://${req.get('host')}`);
+  const credentials: Credentials = { ...credentialsFromHeaders(headers, String(req.id), `${req.protocol}://${req.get('host')}`), clientAddress: req.ip };
   // Spec "Authentication" 1: the key may come as the JSON body field api_key instead of the header.
   if (!credentials.apiKey && typeof bodyKey === 'string' && bodyKey.trim()) credentials.apiKey = bodyKey.trim();
   return credentials;

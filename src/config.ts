@@ -18,6 +18,7 @@ import {
   premiumStylesSchema,
   type EconomyConfig,
 } from './modules/economy/economy.settings.js';
+import { generationConfigFrom, generationEnvShape, type GenerationConfig } from './modules/generation/generation.settings.js';
 
 const tierLimits = z.object({
   daily: z.number().int().positive(),
@@ -131,6 +132,17 @@ const envSchema = z.object({
   WEBHOOKS_PER_ACCOUNT: z.coerce.number().int().positive().default(25),
   SCHEDULER_POLL_MS: z.coerce.number().int().min(10).default(30_000),
   SCHEDULES_PER_ACCOUNT: z.coerce.number().int().positive().default(50),
+  // Exports to WordPress and Shopify (README "Exports").
+  EXPORT_ALLOW_HTTP: boolish.default(false),
+  EXPORT_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(3),
+  EXPORT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
+  EXPORT_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(4),
+  EXPORT_SECRET_KEY: z.string().min(32, 'EXPORT_SECRET_KEY must be at least 32 characters').optional(),
+  SHOPIFY_API_VERSION: z.string().regex(/^(\d{4}-(01|04|07|10)|unstable)$/, 'SHOPIFY_API_VERSION must look like 2026-10 (a quarterly version) or unstable').default('2026-10'),
+  SHOPIFY_API_BASE_URL: z.string().url().regex(/^https?:\/\//i, 'SHOPIFY_API_BASE_URL must be an http(s) URL').optional(),
+  SHOPIFY_UPLOAD: z.enum(['auto', 'url', 'staged'], { error: 'SHOPIFY_UPLOAD must be auto, url or staged' }).default('auto'),
+  SHOPIFY_FILE_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  SHOPIFY_FILE_POLL_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
   VISION_PROVIDER_ORDER: z
     .string()
     .default('openai,google_vision,ocr_space')
@@ -175,6 +187,17 @@ const envSchema = z.object({
   WIKI_CONFIRMATIONS: z.coerce.number().int().min(1).max(100).default(3),
   WIKI_REJECTIONS: z.coerce.number().int().min(1).max(100).default(3),
   WIKI_QUERY_CREDITS: z.coerce.number().min(0).max(1000).default(1),
+  ...generationEnvShape,
+  // The unified search's fourth tier: external stock libraries (README "Unified image search").
+  SEARCH_STOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4_000),
+  SEARCH_OPENVERSE_ENABLED: boolish.default(false),
+  SEARCH_OPENVERSE_BASE_URL: z.string().url().default('https://api.openverse.org/v1'),
+  SEARCH_UNSPLASH_ACCESS_KEY: optionalSecret,
+  SEARCH_UNSPLASH_BASE_URL: z.string().url().default('https://api.unsplash.com'),
+  SEARCH_PEXELS_API_KEY: optionalSecret,
+  SEARCH_PEXELS_BASE_URL: z.string().url().default('https://api.pexels.com/v1'),
+  SEARCH_PIXABAY_API_KEY: optionalSecret,
+  SEARCH_PIXABAY_BASE_URL: z.string().url().default('https://pixabay.com/api'),
 });
 
 /** Every environment variable the service reads (all listed in the README). */
@@ -243,6 +266,28 @@ export interface Config {
     perAccount: number;
   };
   schedules: { pollMs: number; perAccount: number };
+  /** Exports to WordPress and Shopify: the destination's secret is sealed with secretKey while its job runs. */
+  exports: {
+    /** Plain-http WordPress sites (development only); https is required otherwise. */
+    allowHttp: boolean;
+    /** Items of one export sent at once. */
+    concurrency: number;
+    /** Deadline of one request to the destination (an upload included). */
+    timeoutMs: number;
+    /** Retries of a request the destination throttled (429, THROTTLED) or could not serve (5xx). */
+    maxRetries: number;
+    /** Key that seals credentials; generated into DATA_DIR/export-secret-key when unset. */
+    secretKey?: string;
+    shopify: {
+      apiVersion: string;
+      /** Replaces https://{shop} (tests against a local fake). */
+      apiBaseUrl?: string;
+      /** auto: a signed URL of ours when PUBLIC_BASE_URL is public, else a staged upload. */
+      upload: 'auto' | 'url' | 'staged';
+      pollMs: number;
+      pollTimeoutMs: number;
+    };
+  };
   /** Transformation URLs (POST /api/media/{id}/optimize): longest output side, renders at once. */
   transform: { maxDimension: number; concurrency: number; maxFrames: number };
   /** Watermark inputs (image and overlay, each): largest download and decoded size. */
@@ -251,6 +296,17 @@ export interface Config {
   economy: EconomyConfig;
   /** The image wiki: votes that verify or reject a photo, and the price of a paid query in API credits. */
   wiki: { confirmations: number; rejections: number; queryCredits: number };
+  /** The unified search's external stock libraries: each is on when its key is set (Openverse needs none: SEARCH_OPENVERSE_ENABLED). */
+  search: {
+    /** Deadline of the stock libraries together; a late one is left out. */
+    stockTimeoutMs: number;
+    openverse?: { baseUrl: string };
+    unsplash?: { accessKey: string; baseUrl: string };
+    pexels?: { apiKey: string; baseUrl: string };
+    pixabay?: { apiKey: string; baseUrl: string };
+  };
+  /** Image generation (spec "Generation"): providers in cost order, breaker, limits, the price per image. */
+  generation: GenerationConfig;
   /** Image analysis (spec "Vision"): external providers are configured when their key is set. */
   vision: {
     /** Order auto mode tries the configured external providers in (local always comes last). */
@@ -346,6 +402,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       perAccount: e.WEBHOOKS_PER_ACCOUNT,
     },
     schedules: { pollMs: e.SCHEDULER_POLL_MS, perAccount: e.SCHEDULES_PER_ACCOUNT },
+    exports: {
+      allowHttp: e.EXPORT_ALLOW_HTTP,
+      concurrency: e.EXPORT_CONCURRENCY,
+      timeoutMs: e.EXPORT_TIMEOUT_MS,
+      maxRetries: e.EXPORT_MAX_RETRIES,
+      secretKey: e.EXPORT_SECRET_KEY,
+      shopify: {
+        apiVersion: e.SHOPIFY_API_VERSION,
+        apiBaseUrl: e.SHOPIFY_API_BASE_URL?.replace(/\/$/, ''),
+        upload: e.SHOPIFY_UPLOAD,
+        pollMs: e.SHOPIFY_FILE_POLL_MS,
+        pollTimeoutMs: e.SHOPIFY_FILE_POLL_TIMEOUT_MS,
+      },
+    },
     transform: { maxDimension: e.TRANSFORM_MAX_DIMENSION, concurrency: e.TRANSFORM_CONCURRENCY, maxFrames: e.TRANSFORM_MAX_FRAMES },
     watermark: { maxBytes: e.WATERMARK_MAX_BYTES, maxPixels: e.WATERMARK_MAX_PIXELS },
     economy: {
@@ -357,6 +427,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       premiumStyles: e.STYLES_PREMIUM ?? DEFAULT_PREMIUM_STYLES,
     },
     wiki: { confirmations: e.WIKI_CONFIRMATIONS, rejections: e.WIKI_REJECTIONS, queryCredits: e.WIKI_QUERY_CREDITS },
+    generation: generationConfigFrom(e),
+    search: {
+      stockTimeoutMs: e.SEARCH_STOCK_TIMEOUT_MS,
+      openverse: e.SEARCH_OPENVERSE_ENABLED ? { baseUrl: e.SEARCH_OPENVERSE_BASE_URL } : undefined,
+      unsplash: e.SEARCH_UNSPLASH_ACCESS_KEY ? { accessKey: e.SEARCH_UNSPLASH_ACCESS_KEY, baseUrl: e.SEARCH_UNSPLASH_BASE_URL } : undefined,
+      pexels: e.SEARCH_PEXELS_API_KEY ? { apiKey: e.SEARCH_PEXELS_API_KEY, baseUrl: e.SEARCH_PEXELS_BASE_URL } : undefined,
+      pixabay: e.SEARCH_PIXABAY_API_KEY ? { apiKey: e.SEARCH_PIXABAY_API_KEY, baseUrl: e.SEARCH_PIXABAY_BASE_URL } : undefined,
+    },
     vision: {
       order: e.VISION_PROVIDER_ORDER,
       timeoutMs: e.VISION_TIMEOUT_MS,

@@ -21,8 +21,10 @@ import { createScrapeHandler, inlineCrawler, type Crawler } from './modules/scra
 import { CrawlProcessPool } from './modules/scrape/index.js';
 import { WebhooksService } from './modules/automation/index.js';
 import { SchedulesService } from './modules/automation/index.js';
+import { setUpExports, type ExportsService } from './modules/automation/index.js';
 import { FeaturedService } from './modules/featured/index.js';
 import { VisionService } from './modules/vision/index.js';
+import { GoogleWebDetection, ReplaceFlowService } from './modules/replaceflow/index.js';
 import { MediaService } from './modules/media/index.js';
 import { FoldersService } from './modules/media/index.js';
 import { CreditsService, LedgerService, RewardsService } from './modules/ledger/index.js';
@@ -38,6 +40,8 @@ import { IntelService } from './modules/intel/index.js';
 import { ChallengesService } from './modules/challenges/index.js';
 import { TransformService } from './modules/imaging/index.js';
 import { WatermarkService } from './modules/imaging/index.js';
+import { createGeneration, GENERATION_JOB_KIND, type GenerationService } from './modules/generation/index.js';
+import { SearchService, StockSearchService, stockClientsFromConfig } from './modules/search/index.js';
 
 export interface Services {
   config: Config;
@@ -79,6 +83,8 @@ export interface Services {
   scrape: ScrapeService;
   webhooks: WebhooksService;
   schedules: SchedulesService;
+  /** Exports of library items to WordPress and Shopify (jobs). */
+  exports: ExportsService;
   featured: FeaturedService;
   vision: VisionService;
   signer: UrlSigner;
@@ -96,6 +102,14 @@ export interface Services {
   stockLists: StockListsService;
   /** The coin economy: the coin-to-credit bridge, referrals, style presets, the operator's coin grants. */
   economy: Economy;
+  /** Text-to-image generation: providers in cost order with fallback, the queued job, the batch. */
+  generation: GenerationService;
+  /** The unified ranked image search (POST /api/images/search). */
+  search: SearchService;
+  /** The external stock libraries on their own (the search's fourth tier; ReplaceFlow's clean copies). */
+  stockSearch: StockSearchService;
+  /** ReplaceFlow: clean versions of an article's watermarked image (reverse search, pHash, the watermark detector). */
+  replaceflow: ReplaceFlowService;
 }
 
 export interface Platform {
@@ -142,6 +156,7 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
       : inlineCrawler({ fetcher, blobs, logger, scrape: config.scrape, userAgent: config.fetch.userAgent, maxRedirects: config.fetch.maxRedirects });
   jobRunner.register(SCRAPE_JOB_KIND, createScrapeHandler({ db, blobs, crawler, cacheSeconds: config.scrape.cacheSeconds, labeler }));
   const signer = UrlSigner.fromConfig(config.dataDir, config.urlSigningKey);
+  const exports = setUpExports({ config, db, jobs, jobRunner, queue, fetcher, blobs, signer, logger });
   const media = new MediaService(db, blobs, { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels }, signer);
   const quota = new QuotaService(db, config.tiers);
   const auth = new AuthService(db);
@@ -188,6 +203,26 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
   const follows = new FollowsService(db, wiki, events, logger);
   wiki.useFollowers(follows);
   intel.onMerged((item, postId) => follows.announceMerged(item, postId));
+  const atlas = new AtlasService(db);
+  const stockSearch = new StockSearchService(stockClientsFromConfig(config.search), { timeoutMs: config.search.stockTimeoutMs, logger });
+  const search = new SearchService({
+    db,
+    atlas,
+    imageObjects,
+    stock: stockSearch,
+    fetcher,
+    signer,
+    links: { community: (item) => community.fileUrl(item, 'public'), wikiPhoto: (id, storageKey) => wiki.fileUrl('photos', id, storageKey) },
+    // Paid like any analysis: the caller's account for external providers; without a key, local only.
+    analyze: (image, payer) => vision.analyze({ image, task: 'all', payer }),
+    limits: { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels },
+    logger,
+  });
+
+  const economy = createEconomy({ db, ledger, logger, config: config.economy });
+  const generation = createGeneration({ config: config.generation, db, blobs, fetcher, credits, ledger, styles: economy.styles, jobs, queue, media, logger });
+  jobRunner.register(GENERATION_JOB_KIND, generation.handler);
+  const featured = new FeaturedService(fetcher, config.scrape.maxPageBytes);
 
   return {
     config,
@@ -207,7 +242,7 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     wiki,
     challenges: new ChallengesService({ db, wiki, rewards }),
     follows,
-    atlas: new AtlasService(db),
+    atlas,
     intel,
     accounts: new AccountsService(db, Object.keys(config.tiers)),
     subKeys: new SubKeysService(db, config.subKeysPerAccount, events),
@@ -219,7 +254,8 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     scrape,
     webhooks,
     schedules: new SchedulesService(db, scrape, logger, config.schedules.perAccount),
-    featured: new FeaturedService(fetcher, config.scrape.maxPageBytes),
+    exports,
+    featured,
     vision,
     signer,
     transforms: new TransformService(db, blobs, { maxDimension: config.transform.maxDimension, maxInputPixels: config.uploadMaxPixels, concurrency: config.transform.concurrency, maxFrames: config.transform.maxFrames }, signer),
@@ -232,6 +268,26 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     collections,
     gallery: new GalleryService(collections, quota, signer),
     stockLists: new StockListsService(db, fetcher, logger, config.uploadMaxBytes),
-    economy: createEconomy({ db, ledger, logger, config: config.economy }),
+    economy,
+    generation: generation.service,
+    search,
+    stockSearch,
+    replaceflow: new ReplaceFlowService({
+      db,
+      blobs,
+      fetcher,
+      featured,
+      imageObjects,
+      community,
+      wiki,
+      signer,
+      quota,
+      // Reverse search by Google web detection uses the vision module's Google key and base URL.
+      webDetection: config.vision.googleVision ? new GoogleWebDetection({ ...config.vision.googleVision, timeoutMs: config.vision.timeoutMs, maxResults: 20 }) : null,
+      // The headline's keywords go to the same stock clients as the search's fourth tier.
+      stockSearch: async (keywords, options) => (await stockSearch.search(keywords, options)).images,
+      limits: { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels },
+      logger,
+    }),
   };
 }

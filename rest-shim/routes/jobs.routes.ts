@@ -7,11 +7,12 @@ import { sendJobFile, sendJobArchive } from '../../src/http/files.js';
 import { objectId } from '../../src/platform/validation.js';
 import { count, id, timestamp } from '../schemas.js';
 import { RUNNING_JOB_STATES } from '../../src/modules/jobs/jobs.service.js';
+import { exportJson, exportSchema } from './automation.routes.js';
 
 const jobParams = z.object({ job_id: objectId.describe('the job id') });
 
 const progress = z.object({ pages_fetched: count, assets_found: count, assets_stored: count });
-const times = { kind: z.string().describe('scrape or crawl'), created_at: timestamp, started_at: timestamp.nullable(), finished_at: timestamp.nullable() };
+const times = { kind: z.string().describe('scrape, or export.wordpress and export.shopify'), created_at: timestamp, started_at: timestamp.nullable(), finished_at: timestamp.nullable() };
 const asset = z.object({
   id,
   filename: z.string(),
@@ -23,9 +24,13 @@ const asset = z.object({
   content_type: z.string(),
 });
 
+/** Export jobs only: their items' outcomes (README "Exports"). */
+const exportField = { export: exportSchema.optional().describe('export jobs only: where the items go and how each one went') };
+
 /** A polled job: while it runs, once it completed, or failed (then with `success: false`, still HTTP 200). */
 const jobResponse = z.union([
-  z.object({ status: z.enum(RUNNING_JOB_STATES), job_id: id, message: z.string(), progress, ...times }),
+  z.object({ status: z.enum(RUNNING_JOB_STATES), job_id: id, message: z.string(), progress, ...times, ...exportField }),
+  z.object({ status: z.literal('completed'), job_id: id, export: exportSchema, ...times }).describe('a completed export job'),
   z.object({
     status: z.literal('completed'),
     job_id: id,
@@ -35,7 +40,7 @@ const jobResponse = z.union([
     cached_from_job_id: id.nullable().describe('the earlier identical job whose files these are'),
     ...times,
   }),
-  z.object({ status: z.literal('failed'), job_id: id, error: z.string(), progress, ...times }),
+  z.object({ status: z.literal('failed'), job_id: id, error: z.string(), progress, ...times, ...exportField }),
 ]);
 
 /** Job as polled (spec "Job result"); success is false only for a failed job. */
@@ -43,8 +48,10 @@ function jobJson(job: NonNullable<GetJobQuery['job']>, downloadUrl: string) {
   const job_id = job.databaseId;
   const progress = { pages_fetched: job.pagesFetched, assets_found: job.assetsFound, assets_stored: job.assetsStored };
   const times = { kind: job.kind, created_at: job.createdAt, started_at: job.startedAt, finished_at: job.finishedAt };
-  if (job.state === 'failed') return { success: false, status: job.state, job_id, error: job.error ?? 'the job failed', progress, ...times };
-  if (job.state !== 'completed') return { success: true, status: job.state, job_id, message: `the job is ${job.state}; poll again in 2 to 5 seconds`, progress, ...times };
+  const exported = job.export ? { export: exportJson(job.export) } : {};
+  if (job.state === 'failed') return { success: false, status: job.state, job_id, error: job.error ?? 'the job failed', progress, ...times, ...exported };
+  if (job.state !== 'completed') return { success: true, status: job.state, job_id, message: `the job is ${job.state}; poll again in 2 to 5 seconds`, progress, ...times, ...exported };
+  if (job.export) return { success: true, status: job.state, job_id, export: exportJson(job.export), ...times };
   return {
     success: true,
     status: job.state,

@@ -13,6 +13,8 @@ export interface Credentials {
   requestId: string;
   /** Origin the caller reached us at, for absolute URLs (PUBLIC_BASE_URL wins when set). */
   origin?: string;
+  /** The client's address (Express's req.ip: X-Forwarded-For only under TRUST_PROXY). */
+  clientAddress?: string;
 }
 
 export interface Context extends BudgetHolder {
@@ -26,6 +28,8 @@ export interface Context extends BudgetHolder {
   baseUrl: string;
   /** The account's data versions as this request's admission read them (the REST shim's answer cache). */
   dataVersions?: DataVersions;
+  /** The client's address, for limits on public operations (the ReplaceFlow demo). */
+  clientAddress?: string;
 }
 
 export async function createContext(services: Services, credentials: Credentials): Promise<Context> {
@@ -61,6 +65,7 @@ export async function createContext(services: Services, credentials: Credentials
     quotaHeaders,
     baseUrl,
     dataVersions,
+    clientAddress: credentials.clientAddress,
     acceptedFields: new Set(),
     refusedFields: new Set(),
     refundBudget,

@@ -22,6 +22,9 @@ import '../modules/bounties/bounties.schema.js';
 import '../modules/wiki/wiki.schema.js';
 import '../modules/intel/intel.schema.js';
 import '../modules/challenges/challenges.schema.js';
+import '../modules/generation/generation.schema.js';
+import '../modules/search/search.schema.js';
+import '../modules/replaceflow/replaceflow.schema.js';
 
 builder.queryField('health', (t) => t.boolean({ description: 'Always true: the GraphQL endpoint answers', resolve: () => true }));
 

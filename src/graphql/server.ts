@@ -51,8 +51,11 @@ export function createGraphQLServer(services: Services, logger: Logger): Yoga {
     logging: false,
     maskedErrors: { maskError: makeMaskError(logger) },
     context: async (initial) => {
-      const credentials =
-        initial.credentials ?? credentialsFromHeaders(initial.request.headers, String(initial.req?.id ?? randomUUID()), requestOrigin(initial));
+      const credentials = initial.credentials ?? {
+        ...credentialsFromHeaders(initial.request.headers, String(initial.req?.id ?? randomUUID()), requestOrigin(initial)),
+        // Express's req.ip honours TRUST_PROXY; without Express, the socket's peer.
+        clientAddress: (initial.req as { ip?: string } | undefined)?.ip ?? initial.req?.socket?.remoteAddress,
+      };
       try {
         const context = await createContext(services, credentials);
         for (const [name, value] of Object.entries(context.quotaHeaders)) initial.res?.setHeader(name, value);
@@ -157,6 +160,8 @@ function connectionCredentials(ctx: SocketContext): Credentials {
     adminToken: stringParam(params['X-Admin-Token'] ?? params.adminToken),
     requestId: randomUUID(),
     origin: ctx.extra.request.headers.host ? `http://${ctx.extra.request.headers.host}` : undefined,
+    // The socket's peer: X-Forwarded-For is not read on WebSockets.
+    clientAddress: ctx.extra.request.socket.remoteAddress,
   };
 }
 

@@ -15,6 +15,8 @@ import { startFixtureSite, type FixtureSite } from '../fixtures/site.js';
 import { form, photo, scene } from '../helpers/images.js';
 import { smallTextImageBase64 } from '../fixtures/vision/images.js';
 import { openApiChecker } from '../helpers/openapi.js';
+import { loadConfig } from '../../src/config.js';
+import { fakeGenerationConfig, startFakeGenerationProviders, type FakeGenerationProviders } from '../fixtures/generation/fake-providers.js';
 
 interface Call {
   params?: Record<string, string>;
@@ -153,9 +155,18 @@ async function coins({ t, handle }: { t: TestApp; handle: string }, amount: numb
   await t.request('POST', `/api/admin/accounts/${handle}/coins`, { admin: true, body: { amount } });
 }
 
+/** API credits for the account of `handle` (the operator's grant); adds nothing to the call. */
+async function credits({ t, handle }: { t: TestApp; handle: string }, amount: number): Promise<Record<string, never>> {
+  await t.request('POST', `/api/admin/accounts/${handle}/credits`, { admin: true, body: { amount } });
+  return {};
+}
+
 async function folder({ t, key }: { t: TestApp; key: string }): Promise<string> {
   return String((await t.request('POST', '/api/media/folders', { key, body: { name: `folder ${++unique}` } })).body.folder.id);
 }
+
+/** Shopify export jobs of the rows talk to nothing that answers (never to a real shop). */
+const CONTRACT_EXPORTS = { ...loadConfig({}).exports, shopify: { ...loadConfig({}).exports.shopify, apiBaseUrl: 'https://127.0.0.1:1' } };
 
 let unique = 0;
 const cases: Record<string, ContractCase> = {
@@ -241,6 +252,17 @@ const cases: Record<string, ContractCase> = {
     contentType: /^image\/png$/,
   },
   'GET /api/featured-image': { call: () => ({ query: { url: `${site.url}/` } }), status: 200, fields: ['url', 'score', 'source', 'page'] },
+  // ReplaceFlow (test/replaceflow/ goes deeper: reverse search, the detector, the demo's limit).
+  'POST /api/replaceflow': {
+    call: () => ({ body: { article_url: `${site.url}/`, max_results: 2, phash: true } }),
+    status: 200,
+    fields: ['headline', 'source_domain', 'watermarked_url', 'phash_enabled', 'count', 'results', 'searched'],
+  },
+  'POST /api/replaceflow/demo': {
+    call: () => ({ body: { article_url: `${site.url}/` } }),
+    status: 200,
+    fields: ['headline', 'source_domain', 'watermarked_url', 'phash_enabled', 'count', 'results', 'searched'],
+  },
   'GET /download/:job_id': { call: async (ctx) => ({ params: { job_id: (await completedJob(ctx)).jobId } }), status: 200, contentType: /^application\/zip$/ },
   'POST /api/platform/sub-keys': {
     call: () => ({ body: { label: 'contract', credit_limit: 5, scopes: 'search' } }),
@@ -251,6 +273,8 @@ const cases: Record<string, ContractCase> = {
   'POST /api/platform/sub-keys/:key/revoke': { call: async (ctx) => ({ params: { key: await freshSubKeyPrefix(ctx) } }), status: 200 },
   'GET /api/live-editor/status': { call: () => ({}), status: 200, fields: ['available', 'message', 'features'] },
   'GET /api/search-links': { call: () => ({ query: { query: 'red fox' } }), status: 200, fields: ['query', 'links'] },
+  // The unified search (test/search/ goes deeper): no key needed.
+  'POST /api/images/search': { call: () => ({ body: { query: 'red fox', limit: 5, orientation: 'landscape' } }), status: 200, fields: ['data'] },
   'POST /api/automation/webhooks': {
     call: () => ({ body: { url: 'https://hooks.example.com/contract', secret: 'contract-secret', events: ['job.completed'] } }),
     status: 201,
@@ -268,6 +292,17 @@ const cases: Record<string, ContractCase> = {
     call: async ({ t, key }) => ({ params: { id: String((await t.request('POST', '/api/automation/webhooks', { key, body: { url: 'https://hooks.example.com/y' } })).body.webhook_id) } }),
     status: 200,
     fields: ['webhook_id', 'deliveries', 'total'],
+  },
+  // Exports (test/automation/exports-*.test.ts go deeper): the jobs they start fail in the background.
+  'POST /api/automation/export/wordpress': {
+    call: async (ctx) => ({ body: { wp_url: 'https://127.0.0.1:1/blog', wp_user: 'editor', wp_password: 'abcd efgh ijkl mnop', media_ids: [Number(await mediaItem(ctx))] } }),
+    status: 202,
+    fields: ['status', 'job_id', 'message', 'poll_url'],
+  },
+  'POST /api/automation/export/shopify': {
+    call: async (ctx) => ({ body: { shop: 'contract-shop.myshopify.com', access_token: 'shpat_contract', media_ids: [Number(await mediaItem(ctx))], product_id: 42 } }),
+    status: 202,
+    fields: ['status', 'job_id', 'message', 'poll_url'],
   },
   'POST /api/automation/schedules': {
     call: () => ({ body: { url: `${site.url}/gallery/3`, name: 'contract', schedule: 'daily', hour: 6 } }),
@@ -533,6 +568,14 @@ const cases: Record<string, ContractCase> = {
     status: 200,
     contentType: /^image\/jpeg$/,
   },
+  // Generation against the fake providers (test/generation/ goes deeper); the account gets the credits first.
+  'POST /api/generate': { call: async (ctx) => ({ body: { prompt: 'contract harbour', count: 1, ...(await credits(ctx, 2)) } }), status: 200, fields: ['prompt', 'count', 'provider', 'images'] },
+  'POST /api/replace/generate': { call: async (ctx) => ({ body: { description: 'contract harbour', count: 1, ...(await credits(ctx, 2)) } }), status: 202, fields: ['status', 'job_id', 'message', 'poll_url'] },
+  'POST /api/replace/batch': {
+    call: async (ctx) => ({ body: { descriptions: ['contract one', 'contract two'], style: 'minimalist', ...(await credits(ctx, 4)) } }),
+    status: 200,
+    fields: ['count', 'succeeded', 'failed', 'results', 'credits_charged'],
+  },
   'GET /community/:id/:variant': {
     call: async (ctx) => fromUrl('/community/:id/:variant', (await ctx.t.request('GET', `/api/community/${await communityItem(ctx)}`, { key: ctx.key })).body.url),
     status: 200,
@@ -542,15 +585,18 @@ const cases: Record<string, ContractCase> = {
 
 let t: TestApp;
 let site: FixtureSite;
+let generators: FakeGenerationProviders;
 let openApi: ReturnType<typeof openApiChecker>;
 beforeAll(async () => {
   site = await startFixtureSite();
-  t = await startTestApp({ fetch: LOCAL_FETCH, jobs: { concurrency: 2, leaseMs: 10_000, pollMs: 50 } });
+  generators = await startFakeGenerationProviders();
+  t = await startTestApp({ fetch: LOCAL_FETCH, jobs: { concurrency: 2, leaseMs: 10_000, pollMs: 50 }, generation: fakeGenerationConfig(generators), exports: CONTRACT_EXPORTS });
   openApi = openApiChecker((await t.request('GET', '/openapi.json')).body);
 });
 afterAll(async () => {
   await t.stop();
   await site.close();
+  await generators.close();
 });
 
 const name = (r: AnyRoute) => `${r.method} ${r.path}`;

@@ -2,3 +2,5 @@
 export { startAutomation, type Loop } from './loop.js';
 export { SchedulesService } from './schedules.service.js';
 export { WebhooksService } from './webhooks.service.js';
+export { ExportsService } from './exports/exports.service.js';
+export { setUpExports } from './exports/exports.setup.js';

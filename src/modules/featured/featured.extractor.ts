@@ -5,6 +5,12 @@
 // framework data (__NEXT_DATA__) 90, img tags and their srcset 50..85 (see scoreImgTag), and a regex
 // sweep of the raw HTML 35 for image URLs no other source found. Equal scores keep the spec's search
 // order (TIE_ORDER), then document order.
+//
+// Never a candidate, whatever the source: a video file (an og:image or img pointing at an .mp4 is
+// replaced by the video's poster: <video poster> and JSON-LD thumbnails are candidates, and the
+// og:image beside an og:video is kept), a 1x1 image (declared by width/height attributes or
+// og:image:width/height), and a known tracking endpoint (TRACKING_ENDPOINTS). Sizes measured by
+// fetching are the caller's to check (ReplaceFlow does).
 import { Parser } from 'htmlparser2';
 
 export const FEATURED_SOURCES = ['og_meta', 'twitter_meta', 'link_image_src', 'next_data', 'json_ld', 'srcset', 'img_tag', 'regex'] as const;
@@ -42,6 +48,17 @@ interface Element {
 }
 
 export function extractFeaturedCandidates(html: string, pageUrl: string): FeaturedCandidate[] {
+  return extractArticle(html, pageUrl).candidates;
+}
+
+export interface ArticleFacts {
+  /** The page's headline: og:title, twitter:title, JSON-LD headline, the first <h1>, then <title>; null when none. */
+  headline: string | null;
+  candidates: FeaturedCandidate[];
+}
+
+/** The candidates and the headline of a page, from one parse. */
+export function extractArticle(html: string, pageUrl: string): ArticleFacts {
   const page = collectElements(html);
   const found = new CandidateSet(documentBase(page.base, pageUrl));
   metaCandidates(page.metas, found);
@@ -50,7 +67,30 @@ export function extractFeaturedCandidates(html: string, pageUrl: string): Featur
   nextDataCandidates(page.scripts, found);
   imgTagCandidates(page.images, found);
   regexCandidates(html, found);
-  return found.ranked();
+  return { headline: headlineOf(page), candidates: found.ranked() };
+}
+
+const MAX_HEADLINE = 300;
+
+function headlineOf(page: PageElements): string | null {
+  const meta = (key: string) => page.metas.find((m) => (m.attribs.property ?? m.attribs.name ?? '').trim().toLowerCase() === key)?.attribs.content;
+  for (const text of [meta('og:title'), meta('twitter:title'), jsonLdHeadline(page.scripts), page.h1, page.title]) {
+    const clean = text === undefined ? '' : decodeEntities(text).replace(/\s+/g, ' ').trim();
+    if (clean) return clean.length > MAX_HEADLINE ? `${clean.slice(0, MAX_HEADLINE - 1)}…` : clean;
+  }
+  return null;
+}
+
+/** The first string `headline` (or `name` of an Article-like node) in the page's JSON-LD. */
+function jsonLdHeadline(scripts: Element[]): string | undefined {
+  for (const script of scripts) {
+    if (script.attribs?.type?.trim().toLowerCase() !== 'application/ld+json') continue;
+    const data = parseJsonLoosely(script.text ?? '');
+    const nodes: JsonObject[] = [];
+    if (data !== undefined) collectJsonLdNodes(data, nodes, () => {}, 0);
+    for (const node of nodes) if (typeof node.headline === 'string' && node.headline.trim()) return node.headline;
+  }
+  return undefined;
 }
 
 interface PageElements {
@@ -59,8 +99,11 @@ interface PageElements {
   metas: Element[];
   links: Element[];
   scripts: Element[];
-  /** img and amp-img. */
+  /** img and amp-img, and video and amp-video with a poster (read as the img it shows before playing). */
   images: Element[];
+  /** Text of <title> and of the first <h1> (bounded). */
+  title?: string;
+  h1?: string;
 }
 
 /**
@@ -74,6 +117,8 @@ function collectElements(html: string): PageElements {
   const page: PageElements = { metas: [], links: [], scripts: [], images: [] };
   let open: Element | null = null;
   let script: Element | null = null;
+  // The <title> or first <h1> whose text is being read.
+  let heading: { element: Element; into: 'title' | 'h1' } | null = null;
   const parser = new Parser(
     {
       onopentag(name, attribs) {
@@ -94,6 +139,18 @@ function collectElements(html: string): PageElements {
           case 'amp-img':
             page.images.push(element);
             break;
+          case 'video':
+          case 'amp-video':
+            // The poster is the picture; the video file itself (src, data-src) is never a candidate.
+            if (attribs.poster?.trim()) page.images.push({ ...element, attribs: { ...attribs, src: attribs.poster } });
+            break;
+          case 'title':
+          case 'h1':
+            if (page[name] === undefined && heading === null) {
+              page[name] = '';
+              heading = { element, into: name };
+            }
+            break;
           case 'source':
             if (open?.name === 'picture') (open.sources ??= []).push(element);
             break;
@@ -105,9 +162,11 @@ function collectElements(html: string): PageElements {
       },
       ontext(text) {
         if (script === open && script) script.text += text;
+        if (heading && (page[heading.into]?.length ?? 0) < MAX_HEADLINE * 2) page[heading.into] += text;
       },
       onclosetag() {
         if (script === open) script = null;
+        if (heading?.element === open) heading = null;
         open = open?.parent ?? null;
       },
     },
@@ -152,7 +211,8 @@ class CandidateSet {
   add(raw: string | undefined, source: FeaturedSource, score: number, demoted = false): void {
     const url = this.resolve(raw);
     if (!url) return;
-    if (!EXPLICIT_SOURCES.has(source) && this.isPlaceholder(url)) {
+    // Never an image, whoever names it: a video file or a tracking endpoint.
+    if (this.screen(url).notAnImage || (!EXPLICIT_SOURCES.has(source) && this.isPlaceholder(url))) {
       this.keptOutOfSweep.add(url.href);
       return;
     }
@@ -164,7 +224,7 @@ class CandidateSet {
   /** Whether a raw value would survive add() as a non-explicit source. */
   usable(raw: string | undefined): boolean {
     const url = this.resolve(raw);
-    return url !== undefined && !this.isPlaceholder(url);
+    return url !== undefined && !this.isPlaceholder(url) && !this.screen(url).notAnImage;
   }
 
   isPlaceholder(url: URL): boolean {
@@ -291,8 +351,76 @@ const PLACEHOLDER_FILE = /^(clear|dot|empty|grey|gray|px|pixel|trans|shim|1x1|s|
 const PLACEHOLDER_CLASS_WORDS = / (spinner|loader|spacer|tracking|tracker|pixel|beacon) /;
 const ICON_WORDS = / (logo|logos|icon|icons|favicon|favicons|avatar|avatars|gravatar|emoji|emojis|emoticon|badge|badges|sprite|sprites) /;
 
+/** Video and streaming files by extension (sites put an .mp4 in og:image). */
+export const VIDEO_FILE = /\.(mp4|m4v|mov|webm|ogv|ogg|mkv|avi|wmv|flv|3gp|mpe?g|m3u8|mpd|ts)$/i;
+
+/**
+ * Known tracking endpoints (analytics and ad beacons answer a 1x1 image): a host, or a host and a
+ * path prefix. Hosts match themselves and their subdomains. The list is README "Featured image".
+ */
+export const TRACKING_ENDPOINTS: ReadonlyArray<{ host: string; path?: string }> = [
+  { host: 'facebook.com', path: '/tr' },
+  { host: 'facebook.net' },
+  { host: 'google-analytics.com' },
+  { host: 'analytics.google.com' },
+  { host: 'googletagmanager.com' },
+  { host: 'doubleclick.net' },
+  { host: 'googlesyndication.com' },
+  { host: 'googleadservices.com' },
+  { host: 'google.com', path: '/ads/' },
+  { host: 'google.com', path: '/pagead/' },
+  { host: 'scorecardresearch.com' },
+  { host: 'quantserve.com' },
+  { host: 'quantcount.com' },
+  { host: 'bat.bing.com' },
+  { host: 'analytics.twitter.com' },
+  { host: 't.co', path: '/i/adsct' },
+  { host: 'ads.linkedin.com' },
+  { host: 'ct.pinterest.com' },
+  { host: 'analytics.tiktok.com' },
+  { host: 'mc.yandex.ru' },
+  { host: 'counter.yadro.ru' },
+  { host: 'statcounter.com' },
+  { host: 'stats.wp.com' },
+  { host: 'pixel.wp.com' },
+  { host: 'hotjar.com' },
+  { host: 'adnxs.com' },
+  { host: 'mathtag.com' },
+  { host: 'bluekai.com' },
+  { host: 'demdex.net' },
+  { host: 'omtrdc.net' },
+  { host: 'chartbeat.net' },
+  { host: 'chartbeat.com', path: '/ping' },
+  { host: 'parsely.com', path: '/plogger' },
+  { host: 'outbrain.com', path: '/pixel' },
+  { host: 'taboola.com', path: '/sg/' },
+  { host: 'criteo.com' },
+  { host: 'criteo.net' },
+  { host: 'amazon-adsystem.com' },
+  { host: 'adsrvr.org' },
+  { host: 'rlcdn.com' },
+  { host: 'krxd.net' },
+];
+/**
+ * Tracking paths on any host: Google Analytics' collect and __utm.gif, Adobe's /b/ss/, and beacon,
+ * pixel, track and impression endpoints without a file extension (a photo named track.jpg stays).
+ */
+const TRACKING_PATH = /^\/(?:(?:[\w.-]+\/)*(?:collect|beacon|pixel|track|impression|imp|__utm\.gif)|b\/ss\/.*)$/i;
+
+function isTrackingEndpoint(url: URL): boolean {
+  const host = url.hostname.toLowerCase().replace(/\.$/, '');
+  const path = url.pathname;
+  for (const entry of TRACKING_ENDPOINTS) {
+    if (host !== entry.host && !host.endsWith(`.${entry.host}`)) continue;
+    if (!entry.path || path === entry.path || path.startsWith(entry.path.endsWith('/') ? entry.path : `${entry.path}/`) || path.startsWith(`${entry.path}?`)) return true;
+  }
+  return TRACKING_PATH.test(path);
+}
+
 interface UrlScreening {
   placeholder: boolean;
+  /** A video file or a known tracking endpoint: refused from every source, the site's own meta tags included. */
+  notAnImage: boolean;
   /** A logo, icon, avatar ... by name, or an SVG or ICO file (photos are not SVGs). */
   icon: boolean;
 }
@@ -305,6 +433,7 @@ function screenUrl(url: URL): UrlScreening {
   const folderWords = words(url.pathname.slice(0, slash));
   const hostWords = words(url.hostname);
   return {
+    notAnImage: VIDEO_FILE.test(file) || isTrackingEndpoint(url),
     placeholder:
       PLACEHOLDER_FILE.test(file.toLowerCase()) || PLACEHOLDER_FILE_WORDS.test(fileWords) || PLACEHOLDER_HOST_WORDS.test(hostWords) || PLACEHOLDER_FOLDER_WORDS.test(folderWords),
     icon: /\.(svg|ico)$/i.test(file) || ICON_WORDS.test(fileWords) || ICON_WORDS.test(folderWords) || ICON_WORDS.test(hostWords),
@@ -323,14 +452,32 @@ const META_SOURCES: Record<string, 'og_meta' | 'twitter_meta'> = {
 };
 
 function metaCandidates(metas: Element[], found: CandidateSet): void {
+  // An image's structured properties follow it (og:image, then og:image:width ...): one that says
+  // 1x1 or a video type takes back the image before it.
+  const images: Array<{ raw: string | undefined; source: 'og_meta' | 'twitter_meta'; refused: boolean }> = [];
   for (const { attribs = {} } of metas) {
     // Sites use property= and name= interchangeably for both vocabularies.
     const key = (attribs.property ?? attribs.name ?? '').trim().toLowerCase();
     const source = META_SOURCES[key];
+    if (source) images.push({ raw: attribs.content, source, refused: false });
+    const last = images.at(-1);
+    if (!last) continue;
+    const value = (attribs.content ?? '').trim();
+    if (META_SIZES.has(key) && pixels(value) !== undefined && pixels(value)! <= 2) last.refused = true;
+    if (META_TYPES.has(key) && /^video\//i.test(value)) last.refused = true;
+  }
+  for (const image of images) {
     // Never screened for names like "logo": the site chose this image on purpose.
-    if (source) found.add(attribs.content, source, SOURCE_SCORES[source]);
+    if (image.refused) {
+      found.resolve(image.raw); // so that the sweep also skips its resolved form
+      found.keepOutOfSweep(image.raw);
+    }
+    else found.add(image.raw, image.source, SOURCE_SCORES[image.source]);
   }
 }
+
+const META_SIZES = new Set(['og:image:width', 'og:image:height', 'twitter:image:width', 'twitter:image:height']);
+const META_TYPES = new Set(['og:image:type', 'twitter:image:type']);
 
 function linkImageSrcCandidates(links: Element[], found: CandidateSet): void {
   for (const { attribs = {} } of links) {

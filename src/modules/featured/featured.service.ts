@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { AppError } from '../../platform/errors.js';
 import { FetchFailed, FetchRefused, type SafeFetcher } from '../../platform/http/safe-fetch.js';
 import { parseInput } from '../../platform/validation.js';
-import { extractFeaturedCandidates, type FeaturedCandidate, type FeaturedSource } from './featured.extractor.js';
+import { extractArticle, type FeaturedCandidate, type FeaturedSource } from './featured.extractor.js';
 
 export const inputSchema = z.object({
   url: z
@@ -35,21 +35,31 @@ export class FeaturedService {
 
   async find(input: { url?: string | null; all?: boolean | null; min_score?: number | null }): Promise<FeaturedImageResult> {
     const options = parseInput(inputSchema, { url: input.url ?? undefined, all: input.all ?? undefined, min_score: input.min_score ?? undefined });
+    const article = await this.article(options.url, 'url');
+    const candidates = article.candidates.filter((c) => c.score >= options.min_score);
+    const best = candidates[0];
+    return { url: best?.url ?? null, score: best?.score ?? null, source: best?.source ?? null, page: article.page, all: options.all ? candidates : null };
+  }
+
+  /**
+   * Reads a page (an absolute http(s) URL, checked by the caller) for its headline and its image
+   * candidates, best first. Failures are 400s naming `field`, the caller's input.
+   */
+  async article(url: string, field: string): Promise<{ page: string; headline: string | null; candidates: FeaturedCandidate[] }> {
     let response;
     try {
-      response = await this.fetcher.fetch(options.url, { maxBytes: this.maxPageBytes, headers: { Accept: 'text/html,application/xhtml+xml' } });
+      response = await this.fetcher.fetch(url, { maxBytes: this.maxPageBytes, headers: { Accept: 'text/html,application/xhtml+xml' } });
     } catch (error) {
       // A refused address or a failed fetch is about the caller's url: the 400 names it.
-      if (error instanceof FetchRefused || error instanceof FetchFailed) throw new AppError(`url: ${error.message}`, error.status, error.code, 'url');
+      if (error instanceof FetchRefused || error instanceof FetchFailed) throw new AppError(`${field}: ${error.message}`, error.status, error.code, field);
       throw error;
     }
-    if (response.status >= 400) throw new AppError(`the page ${options.url} answered HTTP ${response.status}`, 400, 'PAGE_UNAVAILABLE');
+    if (response.status >= 400) throw new AppError(`the page ${url} answered HTTP ${response.status}`, 400, 'PAGE_UNAVAILABLE', field);
     const contentType = response.headers.get('content-type') ?? '';
     if (!/html|xml/i.test(contentType)) {
-      throw new AppError(`${options.url} is not an HTML page (Content-Type ${contentType || 'missing'})`, 400, 'NOT_HTML');
+      throw new AppError(`${url} is not an HTML page (Content-Type ${contentType || 'missing'})`, 400, 'NOT_HTML', field);
     }
-    const candidates = extractFeaturedCandidates(response.body.toString('utf8'), response.url).filter((c) => c.score >= options.min_score);
-    const best = candidates[0];
-    return { url: best?.url ?? null, score: best?.score ?? null, source: best?.source ?? null, page: response.url, all: options.all ? candidates : null };
+    const { headline, candidates } = extractArticle(response.body.toString('utf8'), response.url);
+    return { page: response.url, headline, candidates };
   }
 }

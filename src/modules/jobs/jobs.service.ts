@@ -5,6 +5,7 @@ import type { Database } from '../../platform/database/database.js';
 import type { EventBus } from '../../platform/events.js';
 import type { BlobStore } from '../../platform/storage/blob-store.js';
 import type { Logger } from '../../platform/logger.js';
+import type { JobQueue } from '../../platform/queue/job-queue.js';
 import type { Job, Prisma } from '../../generated/prisma/client.js';
 import type { Actor } from '../accounts/index.js';
 import { jobPolicy } from './jobs.access.js';
@@ -63,6 +64,16 @@ export class JobsService {
    */
   async withdraw(jobId: number): Promise<void> {
     await this.db.prisma.job.deleteMany({ where: { id: jobId, state: 'queued' } });
+  }
+
+  /** Hands a job just written (and committed) to the queue, or withdraws it when the queue refuses. */
+  async enqueueOrWithdraw(queue: Pick<JobQueue, 'enqueue'>, job: Job): Promise<void> {
+    try {
+      await queue.enqueue(job.id);
+    } catch (error) {
+      await this.withdraw(job.id);
+      throw error;
+    }
   }
 
   /** Tells subscribers a job now exists (after the transaction that wrote it has committed). */

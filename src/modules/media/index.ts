@@ -2,8 +2,11 @@
 export { mediaItemPolicy } from './media.access.js';
 export { MediaService } from './media.service.js';
 export { FoldersService } from './folders.service.js';
+export { signedMediaPath } from './media-urls.js';
 // What the community library shares with the library's uploads: file processing, tag rules, EXIF GPS.
-export { processUpload, type ProcessedImage } from './image.processor.js';
+export { processUpload, hammingDistance, type ProcessedImage } from './image.processor.js';
 export { tagsSchema } from './media.input.js';
 export { gpsOf } from './exif.js';
 export { fetchImageBytes, fingerprintOf, processSharedImage, publicDerivative, type PublicFile, type SharedImage } from './shared-image.js';
+// The library's word rules, for the unified search (src/modules/search).
+export { buildSearchQuery, type SearchQuery } from './search-query.js';

@@ -6,7 +6,7 @@ import type { MediaItem } from '../../generated/prisma/client.js';
 import type { Database } from '../../platform/database/database.js';
 import { Conflict, Forbidden, NotFound } from '../../platform/errors.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
-import { MEDIA_VARIANTS, mediaFilePath, type MediaVariant } from './media-urls.js';
+import { MEDIA_VARIANTS, linkStillValid, mediaFilePath, type MediaVariant } from './media-urls.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
 import type { BlobStore } from '../../platform/storage/blob-store.js';
 import { parseInput } from '../../platform/validation.js';
@@ -355,6 +355,7 @@ export class MediaService {
     if (!Number.isSafeInteger(id) || !MEDIA_VARIANTS.includes(variantText as MediaVariant)) throw new Forbidden('invalid or missing signature');
     const variant = variantText as MediaVariant;
     if (!this.signer?.verify(mediaFilePath(id, variant), query)) throw new Forbidden('invalid or missing signature');
+    if (!linkStillValid(query)) throw new Forbidden('this link has expired');
     const opened = await this.openFile(id, variant);
     if (query.v !== opened.media.sha256.slice(0, 16)) {
       opened.body.destroy();

@@ -48,10 +48,10 @@ export async function publicDerivative(processed: Pick<ProcessedImage, 'stored'>
  * through the SSRF-safe fetcher; a refused or failed fetch, or a non-2xx or empty answer, is the
  * caller's 400 naming `field`.
  */
-export async function fetchImageBytes(fetcher: SafeFetcher, url: string, field: string, maxBytes: number): Promise<Buffer> {
+export async function fetchImageBytes(fetcher: SafeFetcher, url: string, field: string, maxBytes: number, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<Buffer> {
   let response;
   try {
-    response = await fetcher.fetch(url, { maxBytes, headers: { accept: 'image/*' } });
+    response = await fetcher.fetch(url, { maxBytes, headers: { accept: 'image/*' }, ...options });
   } catch (error) {
     // FetchRefused (a private or metadata address, too large, too many redirects) and FetchFailed (network).
     if (error instanceof AppError) throw new InvalidInput(`${field}: ${error.message}`, field);

@@ -29,12 +29,7 @@ export class ScrapeService {
     const options = parseInput(scrapeInputSchema, input);
     this.checkUrl(options.url);
     const job = await this.jobs.create(actor, SCRAPE_JOB_KIND, options, scrapeCacheKey(options));
-    try {
-      await this.queue.enqueue(job.id);
-    } catch (error) {
-      await this.jobs.withdraw(job.id);
-      throw error;
-    }
+    await this.jobs.enqueueOrWithdraw(this.queue, job);
     return job;
   }
 

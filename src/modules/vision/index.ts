@@ -1,2 +1,6 @@
 // Public surface of the vision module: what other modules and the composition root use of it (a lint rule keeps modules to it).
 export { VisionService } from './vision.service.js';
+// Base64 images as the vision routes read them (the unified search's image_data too).
+export { decodeBase64 } from './vision.input.js';
+// The provider HTTP helper, for other clients of the same providers (ReplaceFlow's Google web detection).
+export { ProviderError, joinUrl, postJson } from './providers/provider.js';

@@ -257,7 +257,7 @@ builder.subscriptionField('followedSubjectEvents', (t) =>
 
 // The global verified atlas (README "Wiki": the atlas), as the unified search will read it.
 const AtlasSourceEnum = builder.enumType('AtlasSource', { values: ['wiki', 'community'] as const });
-const OrientationEnum = builder.enumType('Orientation', { values: ORIENTATIONS });
+export const OrientationEnum = builder.enumType('Orientation', { values: ORIENTATIONS });
 
 const AtlasImageRef = builder.objectRef<AtlasEntry>('AtlasImage').implement({
   description: 'A verified image of the atlas: a verified wiki photo or an AI-verified community item',

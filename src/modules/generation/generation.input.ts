@@ -1,0 +1,64 @@
+// Inputs of the generation routes (spec "Generation", "Limits"), validated once at the edge.
+import { z } from 'zod';
+import { ORIENTATIONS } from './generation.prompts.js';
+
+/** Longest prompt or description, in characters (DALL-E 2's limit; the prompt also travels in Pollinations' URL). */
+export const MAX_PROMPT_CHARS = 1000;
+export const MIN_COUNT = 1;
+export const MAX_COUNT = 4;
+export const DEFAULT_COUNT = 2;
+export const MAX_DESCRIPTIONS = 10;
+/** The longest vendor_key taken (provider keys are far shorter). */
+export const MAX_VENDOR_KEY_CHARS = 512;
+
+const text = (field: string, what: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined || issue.input === null ? `${field} is required: ${what}` : 'expected a string') })
+    .trim()
+    .min(1, `${field} is required: ${what}`)
+    .max(MAX_PROMPT_CHARS, `expected at most ${MAX_PROMPT_CHARS} characters`);
+
+/** A preset slug; whether it exists and may be used is the economy's styles service's to say (400 or 402). */
+const style = z.string({ error: 'expected a style such as professional, cinematic, minimalist or cyberpunk' }).trim().toLowerCase().max(60, 'expected at most 60 characters').default('professional');
+
+const count = z
+  .number({ error: `expected an integer from ${MIN_COUNT} to ${MAX_COUNT}` })
+  .int(`expected an integer from ${MIN_COUNT} to ${MAX_COUNT}`)
+  .min(MIN_COUNT, `expected an integer from ${MIN_COUNT} to ${MAX_COUNT}`)
+  .max(MAX_COUNT, `expected an integer from ${MIN_COUNT} to ${MAX_COUNT}`)
+  .default(DEFAULT_COUNT);
+
+const orientation = z.enum(ORIENTATIONS, { error: `expected one of ${ORIENTATIONS.join(', ')}` }).default('landscape');
+
+export const generateSchema = z.object({
+  prompt: text('prompt', 'what the image should show'),
+  style,
+  orientation,
+  count,
+  vendor_key: z
+    .string({ error: 'expected a string' })
+    .trim()
+    .min(1, 'expected a key')
+    .max(MAX_VENDOR_KEY_CHARS, `expected at most ${MAX_VENDOR_KEY_CHARS} characters`)
+    .regex(/^[\x21-\x7e]+$/, 'expected printable characters without spaces')
+    .optional()
+    .describe('your own key for one provider: <provider>:<key> (pollinations, bfl, openai), or a bare key for the first configured provider; never stored'),
+});
+
+export const replaceGenerateSchema = z.object({
+  description: text('description', 'what the replacement image should show'),
+  style,
+  count,
+});
+
+export const batchSchema = z.object({
+  descriptions: z
+    .array(text('description', 'what the image should show'), { error: `descriptions is required: an array of 1 to ${MAX_DESCRIPTIONS} strings` })
+    .min(1, `expected 1 to ${MAX_DESCRIPTIONS} descriptions`)
+    .max(MAX_DESCRIPTIONS, `expected at most ${MAX_DESCRIPTIONS} descriptions`),
+  style,
+});
+
+export type GenerateInput = z.output<typeof generateSchema>;
+export type ReplaceGenerateInput = z.output<typeof replaceGenerateSchema>;
+export type BatchInput = z.output<typeof batchSchema>;

@@ -1,0 +1,104 @@
+// What configuration says about image generation (src/config.ts reads it): the providers, their
+// order, timeouts, the circuit breaker, limits and the price. A leaf module (zod only), so the
+// configuration reads it without loading the generation services.
+import { z } from 'zod';
+
+export const GENERATION_PROVIDERS = ['pollinations', 'bfl', 'openai'] as const;
+export type GenerationProviderName = (typeof GENERATION_PROVIDERS)[number];
+
+/** The cost order of the spec: the free one, then about 0.04 per image, then the third. */
+export const DEFAULT_PROVIDER_ORDER: GenerationProviderName[] = ['pollinations', 'bfl', 'openai'];
+
+export interface GenerationConfig {
+  /** Order the configured providers are tried in. */
+  order: GenerationProviderName[];
+  /** Counts as configured only when enabled (it needs no key, and the service never calls out unasked). */
+  pollinations?: { baseUrl: string; token?: string; model: string; timeoutMs: number };
+  bfl?: { apiKey: string; baseUrl: string; model: string; timeoutMs: number; pollMs: number };
+  /** Configured by a key, or by a base URL alone (a compatible local server that needs none). */
+  openai?: { apiKey?: string; baseUrl: string; model: string; timeoutMs: number };
+  /** Consecutive failures that open a provider's circuit, and how long it stays open. */
+  breaker: { failures: number; cooldownMs: number };
+  /** API credits per delivered image (0: generation is free). */
+  creditsPerImage: number;
+  /** Largest image a provider may hand back, in bytes and in pixels (width x height). */
+  maxImageBytes: number;
+  maxPixels: number;
+  /** Descriptions of one POST /api/replace/batch generated at once. */
+  batchConcurrency: number;
+}
+
+const boolish = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const optionalSecret = z
+  .string()
+  .optional()
+  .transform((v) => v?.trim() || undefined);
+const timeout = (fallback: number) => z.coerce.number().int().min(100).max(600_000).default(fallback);
+const httpUrl = (name: string) => z.string().url(`${name} must be an http(s) URL`).regex(/^https?:\/\//i, `${name} must be an http(s) URL`);
+
+const providerOrder = z.string().transform((text, ctx) => {
+  const names = text.split(',').map((n) => n.trim()).filter(Boolean);
+  const bad = names.find((n) => !(GENERATION_PROVIDERS as readonly string[]).includes(n));
+  if (bad || names.length === 0 || new Set(names).size !== names.length) {
+    ctx.addIssue({ code: 'custom', message: `GENERATE_PROVIDER_ORDER: a comma-separated list of distinct ${GENERATION_PROVIDERS.join(', ')}${bad ? ` (not ${bad})` : ''}` });
+    return z.NEVER;
+  }
+  return names as GenerationProviderName[];
+});
+
+/** The GENERATE_* variables, spread into the configuration's schema. */
+export const generationEnvShape = {
+  GENERATE_PROVIDER_ORDER: providerOrder.default(DEFAULT_PROVIDER_ORDER),
+  GENERATE_POLLINATIONS_ENABLED: boolish.default(false),
+  GENERATE_POLLINATIONS_BASE_URL: httpUrl('GENERATE_POLLINATIONS_BASE_URL').default('https://image.pollinations.ai'),
+  GENERATE_POLLINATIONS_TOKEN: optionalSecret,
+  GENERATE_POLLINATIONS_MODEL: z.string().min(1).max(100).default('flux'),
+  GENERATE_POLLINATIONS_TIMEOUT_MS: timeout(60_000),
+  GENERATE_BFL_API_KEY: optionalSecret,
+  GENERATE_BFL_BASE_URL: httpUrl('GENERATE_BFL_BASE_URL').default('https://api.bfl.ai'),
+  GENERATE_BFL_MODEL: z.string().regex(/^[a-z0-9][a-z0-9.-]{0,99}$/, 'GENERATE_BFL_MODEL: an endpoint name such as flux-pro-1.1').default('flux-pro-1.1'),
+  GENERATE_BFL_TIMEOUT_MS: timeout(120_000),
+  GENERATE_BFL_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
+  GENERATE_OPENAI_API_KEY: optionalSecret,
+  GENERATE_OPENAI_BASE_URL: httpUrl('GENERATE_OPENAI_BASE_URL').optional(),
+  GENERATE_OPENAI_MODEL: z.string().min(1).max(100).default('gpt-image-1'),
+  GENERATE_OPENAI_TIMEOUT_MS: timeout(120_000),
+  GENERATE_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(3),
+  GENERATE_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  GENERATE_CREDITS_PER_IMAGE: z.coerce
+    .number()
+    .min(0)
+    .max(1000)
+    .refine((v) => Number.isInteger(Math.round(v * 10_000)) && Math.abs(v * 10_000 - Math.round(v * 10_000)) < 1e-6, 'GENERATE_CREDITS_PER_IMAGE may have at most 4 decimals')
+    .default(1),
+  GENERATE_MAX_IMAGE_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
+  GENERATE_MAX_PIXELS: z.coerce.number().int().positive().default(25_000_000),
+  GENERATE_BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(10).default(3),
+};
+
+type GenerationEnv = z.output<z.ZodObject<typeof generationEnvShape>>;
+
+export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+export function generationConfigFrom(e: GenerationEnv): GenerationConfig {
+  return {
+    order: e.GENERATE_PROVIDER_ORDER,
+    pollinations: e.GENERATE_POLLINATIONS_ENABLED
+      ? { baseUrl: e.GENERATE_POLLINATIONS_BASE_URL, token: e.GENERATE_POLLINATIONS_TOKEN, model: e.GENERATE_POLLINATIONS_MODEL, timeoutMs: e.GENERATE_POLLINATIONS_TIMEOUT_MS }
+      : undefined,
+    bfl: e.GENERATE_BFL_API_KEY
+      ? { apiKey: e.GENERATE_BFL_API_KEY, baseUrl: e.GENERATE_BFL_BASE_URL, model: e.GENERATE_BFL_MODEL, timeoutMs: e.GENERATE_BFL_TIMEOUT_MS, pollMs: e.GENERATE_BFL_POLL_MS }
+      : undefined,
+    openai:
+      e.GENERATE_OPENAI_API_KEY || e.GENERATE_OPENAI_BASE_URL
+        ? { apiKey: e.GENERATE_OPENAI_API_KEY, baseUrl: e.GENERATE_OPENAI_BASE_URL ?? DEFAULT_OPENAI_BASE_URL, model: e.GENERATE_OPENAI_MODEL, timeoutMs: e.GENERATE_OPENAI_TIMEOUT_MS }
+        : undefined,
+    breaker: { failures: e.GENERATE_BREAKER_FAILURES, cooldownMs: e.GENERATE_BREAKER_COOLDOWN_MS },
+    creditsPerImage: e.GENERATE_CREDITS_PER_IMAGE,
+    maxImageBytes: e.GENERATE_MAX_IMAGE_BYTES,
+    maxPixels: e.GENERATE_MAX_PIXELS,
+    batchConcurrency: e.GENERATE_BATCH_CONCURRENCY,
+  };
+}

@@ -1,0 +1,28 @@
+// What ReplaceFlow accepts (spec "ReplaceFlow", "Limits"): the only statement of its inputs.
+import { z } from 'zod';
+
+export const DEFAULT_MAX_RESULTS = 4;
+export const MAX_RESULTS = 10;
+
+const ARTICLE_URL_REQUIRED = 'article_url is required: the full URL of the article page';
+
+const articleUrl = z
+  .string({ error: ARTICLE_URL_REQUIRED })
+  .trim()
+  .min(1, ARTICLE_URL_REQUIRED)
+  .max(2048, 'expected at most 2048 characters')
+  .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'expected an absolute http or https URL');
+
+export const replaceflowSchema = z.object({
+  article_url: articleUrl,
+  max_results: z
+    .number({ error: `expected an integer from 1 to ${MAX_RESULTS}` })
+    .int(`expected an integer from 1 to ${MAX_RESULTS}`)
+    .min(1, `expected an integer from 1 to ${MAX_RESULTS}`)
+    .max(MAX_RESULTS, `expected an integer from 1 to ${MAX_RESULTS}`)
+    .default(DEFAULT_MAX_RESULTS),
+  phash: z.boolean({ error: 'expected true or false' }).default(true),
+});
+
+/** The demo takes the article only: it runs with the defaults (README "ReplaceFlow"). */
+export const demoSchema = z.object({ article_url: articleUrl });
