@@ -25,5 +25,8 @@ import { challengesRoutes } from './routes/challenges.routes.js';
 import { generationRoutes } from './routes/generation.routes.js';
 import { searchRoutes } from './routes/search.routes.js';
 import { replaceflowRoutes } from './routes/replaceflow.routes.js';
+import { pipelineRoutes } from './routes/pipeline.routes.js';
+import { mirrorsRoutes } from './routes/mirrors.routes.js';
+import { botRoutes } from './routes/bot.routes.js';
 
-export const routes: AnyRoute[] = [...scrapeRoutes, ...jobsRoutes, ...apiKeysRoutes, ...liveEditorRoutes, ...searchLinksRoutes, ...featuredRoutes, ...automationRoutes, ...mediaRoutes, ...collectionsRoutes, ...stockListsRoutes, ...visionRoutes, ...imagingRoutes, ...accountsRoutes, ...ledgerRoutes, ...economyRoutes, ...communityRoutes, ...bountiesRoutes, ...wikiRoutes, ...intelRoutes, ...challengesRoutes, ...generationRoutes, ...searchRoutes, ...replaceflowRoutes, ...serviceRoutes];
+export const routes: AnyRoute[] = [...scrapeRoutes, ...jobsRoutes, ...apiKeysRoutes, ...liveEditorRoutes, ...searchLinksRoutes, ...featuredRoutes, ...automationRoutes, ...mediaRoutes, ...collectionsRoutes, ...stockListsRoutes, ...visionRoutes, ...imagingRoutes, ...accountsRoutes, ...ledgerRoutes, ...economyRoutes, ...communityRoutes, ...bountiesRoutes, ...wikiRoutes, ...intelRoutes, ...challengesRoutes, ...generationRoutes, ...searchRoutes, ...replaceflowRoutes, ...pipelineRoutes, ...mirrorsRoutes, ...botRoutes, ...serviceRoutes];

@@ -14,6 +14,7 @@ import { createHttpApp, type RestSurface } from './http/app.js';
 import { routes } from '../rest-shim/routes.js';
 import { createRestRouter } from '../rest-shim/shim.js';
 import type { AnyRoute } from '../rest-shim/route.js';
+import { TelegramRuntime, type TelegramRuntimeOptions } from './modules/bot/index.js';
 
 export { MIGRATIONS_DIR } from './core.js';
 export const INITIAL_HANDLE = 'owner';
@@ -23,6 +24,8 @@ export interface App {
   yoga: Yoga;
   server: Server;
   logger: Logger;
+  /** The Telegram bot, when TELEGRAM_BOT_TOKEN is set. */
+  telegram: TelegramRuntime | null;
   /** Set on the first start of an empty database: the account created then, with its key. */
   initialAccount: { handle: string; apiKey: string; file: string } | null;
   adminTokenFile?: string;
@@ -40,7 +43,7 @@ export function restSurface(yoga: Yoga, services: Services, table: AnyRoute[]): 
   };
 }
 
-export async function buildApp(config: Config, options: { logger?: Logger } = {}): Promise<App> {
+export async function buildApp(config: Config, options: { logger?: Logger; telegram?: TelegramRuntimeOptions } = {}): Promise<App> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const core = await buildCore(config, logger);
   const { services } = core;
@@ -55,7 +58,9 @@ export async function buildApp(config: Config, options: { logger?: Logger } = {}
   }
 
   const yoga = createGraphQLServer(services, logger);
-  const server = createServer(createHttpApp({ config, logger, yoga, services, rest: restSurface(yoga, services, routes) }));
+  // The Telegram bot runs in API processes (never in `npm run worker`): it polls, or serves the webhook, by TELEGRAM_MODE.
+  const telegram = config.telegram ? new TelegramRuntime(services, config.telegram, logger, options.telegram) : null;
+  const server = createServer(createHttpApp({ config, logger, yoga, services, rest: restSurface(yoga, services, routes), telegramWebhook: telegram?.webhook }));
   const closeWebSockets = attachWebSocketServer(server, yoga, config.bodyLimitBytes, (credentials) => checkCredentials(services, credentials));
 
   return {
@@ -63,6 +68,7 @@ export async function buildApp(config: Config, options: { logger?: Logger } = {}
     yoga,
     server,
     logger,
+    telegram,
     initialAccount,
     adminTokenFile: core.adminTokenFile,
     start: async (port = config.port, host = config.host) => {
@@ -75,9 +81,11 @@ export async function buildApp(config: Config, options: { logger?: Logger } = {}
         });
       });
       await core.startBackground();
+      await telegram?.start();
       return url;
     },
     stop: async () => {
+      await telegram?.stop();
       await closeWebSockets();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -19,6 +19,9 @@ import {
   type EconomyConfig,
 } from './modules/economy/economy.settings.js';
 import { generationConfigFrom, generationEnvShape, type GenerationConfig } from './modules/generation/generation.settings.js';
+import { mirrorsConfigFrom, mirrorsEnvShape, type MirrorsConfig } from './modules/mirrors/mirrors.settings.js';
+import { telegramConfigFrom, telegramEnvShape, type TelegramConfig } from './modules/bot/bot.settings.js';
+import { pipelineConfigFrom, pipelineEnvShape, type PipelineConfig } from './modules/pipeline/pipeline.settings.js';
 
 const tierLimits = z.object({
   daily: z.number().int().positive(),
@@ -188,6 +191,12 @@ const envSchema = z.object({
   WIKI_REJECTIONS: z.coerce.number().int().min(1).max(100).default(3),
   WIKI_QUERY_CREDITS: z.coerce.number().min(0).max(1000).default(1),
   ...generationEnvShape,
+  // The bulk mirror (README "Bulk mirror").
+  ...mirrorsEnvShape,
+  // The Telegram chat bot (README "Telegram bot"): on when TELEGRAM_BOT_TOKEN is set.
+  ...telegramEnvShape,
+  // Pipelines (README "Pipeline"): the deadline of one run.
+  ...pipelineEnvShape,
   // The unified search's fourth tier: external stock libraries (README "Unified image search").
   SEARCH_STOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4_000),
   SEARCH_OPENVERSE_ENABLED: boolish.default(false),
@@ -307,6 +316,12 @@ export interface Config {
   };
   /** Image generation (spec "Generation"): providers in cost order, breaker, limits, the price per image. */
   generation: GenerationConfig;
+  /** The bulk mirror: URLs per request, fetches at once (overall and per host). */
+  mirrors: MirrorsConfig;
+  /** The Telegram chat bot: undefined (off) without TELEGRAM_BOT_TOKEN. */
+  telegram?: TelegramConfig;
+  /** Pipelines: the total deadline of one run. */
+  pipeline: PipelineConfig;
   /** Image analysis (spec "Vision"): external providers are configured when their key is set. */
   vision: {
     /** Order auto mode tries the configured external providers in (local always comes last). */
@@ -428,6 +443,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     },
     wiki: { confirmations: e.WIKI_CONFIRMATIONS, rejections: e.WIKI_REJECTIONS, queryCredits: e.WIKI_QUERY_CREDITS },
     generation: generationConfigFrom(e),
+    mirrors: mirrorsConfigFrom(e),
+    telegram: telegramConfigFrom(e),
+    pipeline: pipelineConfigFrom(e),
     search: {
       stockTimeoutMs: e.SEARCH_STOCK_TIMEOUT_MS,
       openverse: e.SEARCH_OPENVERSE_ENABLED ? { baseUrl: e.SEARCH_OPENVERSE_BASE_URL } : undefined,

@@ -42,6 +42,9 @@ import { TransformService } from './modules/imaging/index.js';
 import { WatermarkService } from './modules/imaging/index.js';
 import { createGeneration, GENERATION_JOB_KIND, type GenerationService } from './modules/generation/index.js';
 import { SearchService, StockSearchService, stockClientsFromConfig } from './modules/search/index.js';
+import { PipelineService } from './modules/pipeline/index.js';
+import { setUpMirrors, type MirrorsService } from './modules/mirrors/index.js';
+import { BotLinksService, BotNoticesService } from './modules/bot/index.js';
 
 export interface Services {
   config: Config;
@@ -110,6 +113,13 @@ export interface Services {
   stockSearch: StockSearchService;
   /** ReplaceFlow: clean versions of an article's watermarked image (reverse search, pHash, the watermark detector). */
   replaceflow: ReplaceFlowService;
+  /** Pipelines: steps run in order through the services of their single routes (POST /api/pipeline). */
+  pipeline: PipelineService;
+  /** Bulk mirror jobs (URLs checked against the image objects, paid once per URL ever) and the media mirror check. */
+  mirrors: MirrorsService;
+  /** The Telegram bot's account links (one-time codes) and its "tell this chat when the job ends" rows. */
+  botLinks: BotLinksService;
+  botNotices: BotNoticesService;
 }
 
 export interface Platform {
@@ -223,6 +233,38 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
   const generation = createGeneration({ config: config.generation, db, blobs, fetcher, credits, ledger, styles: economy.styles, jobs, queue, media, logger });
   jobRunner.register(GENERATION_JOB_KIND, generation.handler);
   const featured = new FeaturedService(fetcher, config.scrape.maxPageBytes);
+  const mirrors = setUpMirrors({
+    settings: config.mirrors,
+    limits: { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels },
+    db,
+    jobs,
+    jobRunner,
+    queue,
+    fetcher,
+    imageObjects,
+    rewards,
+    logger,
+  });
+  // POST /api/media/mirror records a URL only once the same photo was found there.
+  media.useMirrorCheck((item, url) => mirrors.checkMediaMirror(item, url));
+
+  const replaceflow = new ReplaceFlowService({
+    db,
+    blobs,
+    fetcher,
+    featured,
+    imageObjects,
+    community,
+    wiki,
+    signer,
+    quota,
+    // Reverse search by Google web detection uses the vision module's Google key and base URL.
+    webDetection: config.vision.googleVision ? new GoogleWebDetection({ ...config.vision.googleVision, timeoutMs: config.vision.timeoutMs, maxResults: 20 }) : null,
+    // The headline's keywords go to the same stock clients as the search's fourth tier.
+    stockSearch: async (keywords, options) => (await stockSearch.search(keywords, options)).images,
+    limits: { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels },
+    logger,
+  });
 
   return {
     config,
@@ -272,21 +314,25 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     generation: generation.service,
     search,
     stockSearch,
-    replaceflow: new ReplaceFlowService({
-      db,
-      blobs,
-      fetcher,
-      featured,
-      imageObjects,
-      community,
-      wiki,
-      signer,
+    mirrors,
+    botLinks: new BotLinksService(db, quota, config.telegram),
+    botNotices: new BotNoticesService(db),
+    replaceflow,
+    // Each step calls the same service as its single route (scopes, quota, credits as there).
+    pipeline: new PipelineService({
+      config: config.pipeline,
+      scrape,
+      jobs,
+      search,
+      generation: generation.service,
+      vision,
+      replaceflow,
+      media,
       quota,
-      // Reverse search by Google web detection uses the vision module's Google key and base URL.
-      webDetection: config.vision.googleVision ? new GoogleWebDetection({ ...config.vision.googleVision, timeoutMs: config.vision.timeoutMs, maxResults: 20 }) : null,
-      // The headline's keywords go to the same stock clients as the search's fourth tier.
-      stockSearch: async (keywords, options) => (await stockSearch.search(keywords, options)).images,
-      limits: { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels },
+      fetcher,
+      blobs,
+      signer,
+      maxImageBytes: config.uploadMaxBytes,
       logger,
     }),
   };

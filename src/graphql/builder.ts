@@ -13,7 +13,7 @@ import './request-budget.js';
 import type { SubKeyScope } from '../modules/api-keys/index.js';
 import { MASTER_KEY_REQUIRED_MESSAGE, MISSING_KEY_MESSAGE, MISSING_SCOPE_MESSAGE } from '../modules/access/index.js';
 import { AppError, Forbidden, InvalidInput, Unauthenticated } from '../platform/errors.js';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, valueFromASTUntyped } from 'graphql';
 
 export const builder = new SchemaBuilder<{
   Context: Context;
@@ -31,6 +31,8 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     DateTime: { Input: Date; Output: Date };
     File: { Input: File; Output: never };
+    /** Any JSON value (pipeline params and step outputs, whose shapes GET /api/pipeline/actions lists). */
+    JSON: { Input: unknown; Output: unknown };
   };
   DefaultFieldNullability: false;
 }>({
@@ -142,3 +144,10 @@ export const ServiceErrorRef = builder.objectType(AppError, {
 builder.queryType({});
 builder.mutationType({});
 builder.subscriptionType({});
+
+builder.scalarType('JSON', {
+  description: 'Any JSON value: pipeline params and step outputs (their shapes: pipelineActions)',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+  parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),
+});

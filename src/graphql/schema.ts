@@ -25,6 +25,9 @@ import '../modules/challenges/challenges.schema.js';
 import '../modules/generation/generation.schema.js';
 import '../modules/search/search.schema.js';
 import '../modules/replaceflow/replaceflow.schema.js';
+import '../modules/pipeline/pipeline.schema.js';
+import '../modules/mirrors/mirrors.schema.js';
+import '../modules/bot/bot.schema.js';
 
 builder.queryField('health', (t) => t.boolean({ description: 'Always true: the GraphQL endpoint answers', resolve: () => true }));
 

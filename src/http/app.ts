@@ -20,6 +20,7 @@ import { galleryRouter } from './gallery.js';
 import { transformRouter } from './transform.js';
 import { docsRouter } from './docs.js';
 import { sendError, sendJson } from './respond.js';
+import { TELEGRAM_WEBHOOK_PATH } from '../modules/bot/index.js';
 
 export interface HttpAppOptions {
   config: Config;
@@ -28,6 +29,8 @@ export interface HttpAppOptions {
   services: Services;
   /** The REST shim, built by the composition root (src/app.ts): src/ never imports rest-shim/ itself. */
   rest: RestSurface;
+  /** POST /telegram/webhook when the Telegram bot runs here (src/modules/bot); 404 otherwise. */
+  telegramWebhook?: (req: Request, res: Response) => Promise<void>;
 }
 
 export interface RestSurface {
@@ -37,7 +40,7 @@ export interface RestSurface {
   buildOpenApiDocument: (info: OpenApiInfo) => Promise<Record<string, unknown>>;
 }
 
-export function createHttpApp({ config, logger, yoga, services, rest }: HttpAppOptions): express.Express {
+export function createHttpApp({ config, logger, yoga, services, rest, telegramWebhook }: HttpAppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -69,6 +72,7 @@ export function createHttpApp({ config, logger, yoga, services, rest }: HttpAppO
   app.use(docsRouter({ buildDocument: rest.buildOpenApiDocument, publicBaseUrl: config.publicBaseUrl }));
 
   app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
+  app.post(TELEGRAM_WEBHOOK_PATH, telegramWebhook ?? ((_req, res) => void res.status(404).json({ success: false, error: 'the Telegram bot is off here (TELEGRAM_BOT_TOKEN is unset)' })));
   app.use(rest.router);
   app.post(GRAPHQL_PATH, credentialsBeforeMultipart(services));
   app.all(GRAPHQL_PATH, (req, res) => yoga(req, res));

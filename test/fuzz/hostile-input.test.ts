@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import { routes } from '../../rest-shim/routes.js';
 import type { AnyRoute } from '../../rest-shim/route.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app.js';
+import { testTelegramConfig } from '../fixtures/telegram/fake-bot-api.js';
 
 const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const RUNS = Number(process.env.FUZZ_RUNS ?? 6);
@@ -19,7 +20,8 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 6);
 let t: TestApp;
 beforeAll(async () => {
   console.error(`hostile-input fuzz: seed ${SEED}, ${RUNS} runs each (replay with FUZZ_SEED=${SEED})`);
-  t = await startTestApp();
+  // The chat bot configured but taking no updates: its link route answers instead of 503 (not configured).
+  t = await startTestApp({ telegram: testTelegramConfig() });
 });
 afterAll(() => t?.stop());
 

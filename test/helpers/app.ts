@@ -6,6 +6,7 @@ import { buildApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createLogger, type Logger } from '../../src/platform/logger.js';
 import { createTestDatabase } from './database.js';
+import type { TelegramRuntimeOptions } from '../../src/modules/bot/index.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 /** Generous limits so tests not about quotas never meet them. */
@@ -55,15 +56,15 @@ export interface TestApp {
 
 let counter = 0;
 
-/** `logger`: to read what the service logs (the default is silent). */
-export async function startTestApp(overrides: Partial<Config> = {}, options: { logger?: Logger } = {}): Promise<TestApp> {
+/** `logger`: to read what the service logs (the default is silent); `telegram`: the chat bot's runtime options. */
+export async function startTestApp(overrides: Partial<Config> = {}, options: { logger?: Logger; telegram?: TelegramRuntimeOptions } = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'image-service-test-'));
   const database = await createTestDatabase();
   const config = loadConfig(
     { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ADMIN_TOKEN },
     { inMemoryDatabase: true, databaseUrl: database.url, tiers: TEST_TIERS, ...overrides },
   );
-  const app = await buildApp(config, { logger: options.logger ?? createLogger('silent') });
+  const app = await buildApp(config, { logger: options.logger ?? createLogger('silent'), telegram: options.telegram });
   const url = await app.start(0, '127.0.0.1');
   if (!app.initialAccount) throw new Error('a fresh test database should have created the first account');
 

@@ -247,10 +247,13 @@ describe('folders, credits and mirrors', () => {
     expect(res.body.entries[0]).toMatchObject({ amount: -2.5, action: 'wiki_query', reference: 'subject:eiffel-tower' });
   });
 
-  it('registers mirror URLs of an item', async () => {
+  // The mirror check itself (fetched, hashed, compared) is in test/mirrors/media-mirror.test.ts.
+  it('checks a mirror URL before registering it', async () => {
     const media = (await upload(await photo('#654321', { seed: 50 }))).body.media_id;
-    const res = await t.request('POST', '/api/media/mirror', { key: t.ownerKey, body: { media_id: media, url: 'https://cdn.example.com/a.jpg' } });
-    expect(res.body.mirrors).toEqual([{ id: expect.any(Number), url: 'https://cdn.example.com/a.jpg', created_at: expect.any(String) }]);
+    // This app may not fetch private addresses: the URL is refused before any request.
+    const res = await t.request('POST', '/api/media/mirror', { key: t.ownerKey, body: { media_id: media, url: 'http://127.0.0.1:9/a.jpg' } });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/^url: refused: /);
     expect((await t.request('POST', '/api/media/mirror', { key: t.ownerKey, body: { url: 'https://x.example/' } })).body.error).toBe('media_id is required: the id of a media item');
     expect((await t.request('POST', '/api/media/mirror', { key: t.ownerKey, body: { media_id: media, url: 'ftp://x' } })).body.error).toBe('url: expected an absolute http or https URL');
   });

@@ -17,6 +17,7 @@ import { smallTextImageBase64 } from '../fixtures/vision/images.js';
 import { openApiChecker } from '../helpers/openapi.js';
 import { loadConfig } from '../../src/config.js';
 import { fakeGenerationConfig, startFakeGenerationProviders, type FakeGenerationProviders } from '../fixtures/generation/fake-providers.js';
+import { testTelegramConfig } from '../fixtures/telegram/fake-bot-api.js';
 
 interface Call {
   params?: Record<string, string>;
@@ -180,7 +181,15 @@ const cases: Record<string, ContractCase> = {
   'GET /api/media/trash': { call: () => ({}), status: 200, fields: ['items', 'total'] },
   'POST /api/media/bulk': { call: async (ctx) => ({ body: { ids: [Number(await mediaItem(ctx))], action: 'tag', tags: ['bulk'] } }), status: 200, fields: ['action', 'count', 'items'] },
   'GET /api/media/credits': { call: () => ({}), status: 200, fields: ['balance', 'total_added', 'total_spent', 'entries'] },
-  'POST /api/media/mirror': { call: async (ctx) => ({ body: { media_id: Number(await mediaItem(ctx)), url: 'https://mirror.example/p.jpg' } }), status: 200, fields: ['mirrors'] },
+  // The mirror is checked: the fixture site serves the uploaded photo under a second name.
+  'POST /api/media/mirror': {
+    call: async ({ t, key }) => {
+      const uploaded = await t.request('POST', '/api/media/upload', { key, form: form({ body: site.images.get('/img/hero.jpg')!, name: 'hero.jpg', type: 'image/jpeg' }) });
+      return { body: { media_id: uploaded.body.media_id as number, url: `${site.url}/img/copy-of-hero.jpg` } };
+    },
+    status: 200,
+    fields: ['mirrors'],
+  },
   'GET /api/media/folders': { call: () => ({}), status: 200, fields: ['folders'] },
   'POST /api/media/folders': { call: () => ({ body: { name: `contract folder ${++unique}` } }), status: 201, fields: ['folder'] },
   'PATCH /api/media/folders/:id': { call: async (ctx) => ({ params: { id: await folder(ctx) }, body: { name: `renamed ${++unique}` } }), status: 200, fields: ['folder'] },
@@ -252,6 +261,13 @@ const cases: Record<string, ContractCase> = {
     contentType: /^image\/png$/,
   },
   'GET /api/featured-image': { call: () => ({ query: { url: `${site.url}/` } }), status: 200, fields: ['url', 'score', 'source', 'page'] },
+  // Pipelines (test/pipeline/ goes deeper): a filter step needs no scope, so any key runs it.
+  'POST /api/pipeline': {
+    call: () => ({ body: { steps: [{ name: 'pick', action: 'filter', params: { urls: [`${site.url}/img/page1.png`], min_width: 100 } }], stop_on_error: true } }),
+    status: 200,
+    fields: ['pipeline'],
+  },
+  'GET /api/pipeline/actions': { call: () => ({}), status: 200, fields: ['max_steps', 'deadline_ms', 'actions'] },
   // ReplaceFlow (test/replaceflow/ goes deeper: reverse search, the detector, the demo's limit).
   'POST /api/replaceflow': {
     call: () => ({ body: { article_url: `${site.url}/`, max_results: 2, phash: true } }),
@@ -264,6 +280,8 @@ const cases: Record<string, ContractCase> = {
     fields: ['headline', 'source_domain', 'watermarked_url', 'phash_enabled', 'count', 'results', 'searched'],
   },
   'GET /download/:job_id': { call: async (ctx) => ({ params: { job_id: (await completedJob(ctx)).jobId } }), status: 200, contentType: /^application\/zip$/ },
+  // Ours: the chat bot's one-time link code (test/bot/ goes deeper).
+  'POST /api/platform/bot-link': { call: () => ({}), status: 201, fields: ['code', 'command', 'link', 'expires_at', 'expires_in_seconds'] },
   'POST /api/platform/sub-keys': {
     call: () => ({ body: { label: 'contract', credit_limit: 5, scopes: 'search' } }),
     status: 201,
@@ -576,6 +594,16 @@ const cases: Record<string, ContractCase> = {
     status: 200,
     fields: ['count', 'succeeded', 'failed', 'results', 'credits_charged'],
   },
+  // Bulk mirror (test/mirrors/ goes deeper): the fixture site's images, matched or not.
+  'POST /api/platform/bulk-mirror': { call: () => ({ body: { urls: [`${site.url}/img/hero.jpg`, `${site.url}/img/page1.png`] } }), status: 202, fields: ['job_id', 'total_urls', 'status'] },
+  'GET /api/platform/bulk-mirror/:job_id': {
+    call: async ({ t, key }) => {
+      const started = await t.request('POST', '/api/platform/bulk-mirror', { key, body: { urls: [`${site.url}/img/page2.png`] } });
+      return { params: { job_id: started.body.job_id as string }, query: { details: 'true' } };
+    },
+    status: 200,
+    fields: ['status', 'total_urls', 'matched', 'unmatched', 'coins_earned'],
+  },
   'GET /community/:id/:variant': {
     call: async (ctx) => fromUrl('/community/:id/:variant', (await ctx.t.request('GET', `/api/community/${await communityItem(ctx)}`, { key: ctx.key })).body.url),
     status: 200,
@@ -590,7 +618,8 @@ let openApi: ReturnType<typeof openApiChecker>;
 beforeAll(async () => {
   site = await startFixtureSite();
   generators = await startFakeGenerationProviders();
-  t = await startTestApp({ fetch: LOCAL_FETCH, jobs: { concurrency: 2, leaseMs: 10_000, pollMs: 50 }, generation: fakeGenerationConfig(generators), exports: CONTRACT_EXPORTS });
+  // The chat bot configured but taking no updates (TELEGRAM_MODE=none): POST /api/platform/bot-link answers codes.
+  t = await startTestApp({ fetch: LOCAL_FETCH, jobs: { concurrency: 2, leaseMs: 10_000, pollMs: 50 }, generation: fakeGenerationConfig(generators), exports: CONTRACT_EXPORTS, telegram: testTelegramConfig() });
   openApi = openApiChecker((await t.request('GET', '/openapi.json')).body);
 });
 afterAll(async () => {

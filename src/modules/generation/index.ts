@@ -22,6 +22,8 @@ import type { GenerationProvider, ResultDownloader } from './providers/provider.
 export { GenerationService, GENERATION_JOB_KIND, type GenerateResult, type BatchResult, type BatchItem, type ImageView } from './generation.service.js';
 export { ProviderChain, NONE_CONFIGURED_MESSAGE, type BreakerState, type ChainResult } from './provider-chain.js';
 export { GENERATION_PROVIDERS, DEFAULT_PROVIDER_ORDER, type GenerationConfig, type GenerationProviderName } from './generation.settings.js';
+// The request of POST /api/generate, which the pipeline's generate step validates with too.
+export { generateSchema } from './generation.input.js';
 export { BflProvider, PollinationsProvider, OpenAiImagesProvider, type GenerationProvider, type ResultDownloader };
 
 export interface Generation {

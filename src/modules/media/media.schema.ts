@@ -254,7 +254,7 @@ const MirrorRef = builder.objectRef<{ id: number; url: string; createdAt: Date }
 builder.mutationField('addMediaMirror', (t) =>
   t.field({
     type: [MirrorRef],
-    description: 'Registers another URL of the same image; answers every mirror of the item',
+    description: 'Registers another URL of the same image once it is checked (fetched, hashed and found to be the same photo: a 400 naming url otherwise); answers every mirror of the item',
     authScopes: media,
     errors: {},
     args: { mediaId: t.arg.int({ required: true }), url: t.arg.string({ required: true }) },

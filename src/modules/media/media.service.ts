@@ -4,7 +4,7 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import type { MediaItem } from '../../generated/prisma/client.js';
 import type { Database } from '../../platform/database/database.js';
-import { Conflict, Forbidden, NotFound } from '../../platform/errors.js';
+import { Conflict, Forbidden, NotFound, Unavailable } from '../../platform/errors.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
 import { MEDIA_VARIANTS, linkStillValid, mediaFilePath, type MediaVariant } from './media-urls.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
@@ -56,6 +56,12 @@ export interface IngestResult {
 /** Tags, caption and text for auto_tag; provided by the vision module when it is present (the account pays as for any analysis). */
 export type AutoTagger = (image: Buffer, accountId: number) => Promise<{ labels: string[]; caption: string; text: string }>;
 
+/**
+ * Checks that the image at a URL is the item's own photo, throwing the caller's 4xx when it is not;
+ * provided by the mirrors module (fetch, hash, compare).
+ */
+export type MirrorVerifier = (item: MediaItem, url: string) => Promise<void>;
+
 export interface Page {
   items: MediaItem[];
   total: number;
@@ -65,6 +71,7 @@ export interface Page {
 
 export class MediaService {
   private autoTagger: AutoTagger | null = null;
+  private mirrorCheck: MirrorVerifier | null = null;
 
   constructor(
     private readonly db: Database,
@@ -76,6 +83,10 @@ export class MediaService {
 
   useAutoTagger(tagger: AutoTagger): void {
     this.autoTagger = tagger;
+  }
+
+  useMirrorCheck(check: MirrorVerifier): void {
+    this.mirrorCheck = check;
   }
 
   async ingest(actor: Actor, file: IngestFile, input: z.input<typeof uploadSchema> = {}): Promise<IngestResult> {
@@ -334,11 +345,19 @@ export class MediaService {
     return { action: request.action, items: await prisma.mediaItem.findMany({ where, orderBy: { id: 'asc' } }) };
   }
 
-  /** Records another URL where the item's image lives (POST /api/media/mirror); adding it twice is fine. */
+  /**
+   * Records another URL where the item's image lives (POST /api/media/mirror), once the mirror check
+   * found the same photo there; adding a recorded URL again answers the list without a new check.
+   */
   async addMirror(actor: Actor, input: { media_id?: unknown; url?: unknown }) {
     const { media_id: mediaId, url } = parseInput(mirrorSchema, input);
-    await this.get(actor, mediaId);
-    await this.db.prisma.mediaMirror.upsert({ where: { mediaId_url: { mediaId, url } }, create: { mediaId, url }, update: {} });
+    const item = await this.get(actor, mediaId);
+    const known = await this.db.prisma.mediaMirror.findUnique({ where: { mediaId_url: { mediaId, url } } });
+    if (!known) {
+      if (!this.mirrorCheck) throw new Unavailable('mirror checks are not available on this server');
+      await this.mirrorCheck(item, url);
+      await this.db.prisma.mediaMirror.upsert({ where: { mediaId_url: { mediaId, url } }, create: { mediaId, url }, update: {} });
+    }
     return this.db.prisma.mediaMirror.findMany({ where: { mediaId }, orderBy: { id: 'asc' } });
   }
 

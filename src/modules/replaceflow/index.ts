@@ -2,3 +2,5 @@
 export { ReplaceFlowService, PHASH_MATCH_MAX_DISTANCE, type KeywordImageSearch, type ReplaceFlowResult } from './replaceflow.service.js';
 export { GoogleWebDetection } from './google-web-detection.js';
 export { compareMarks, type MarkComparison } from './watermark-detector.js';
+// The request of POST /api/replaceflow, which the pipeline's replace step validates with too.
+export { replaceflowSchema } from './replaceflow.input.js';

@@ -16,12 +16,11 @@
 // 5. Answer: the source lead first, then the clean discoveries ranked (rank()), at most max_results.
 //
 // The demo runs the same pipeline for anyone, counted per client address before any work.
-import type { Readable } from 'node:stream';
 import PQueue from 'p-queue';
 import ipaddr from 'ipaddr.js';
 import type { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
-import type { BlobStore } from '../../platform/storage/blob-store.js';
+import { readBounded, type BlobStore } from '../../platform/storage/blob-store.js';
 import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
 import type { Logger } from '../../platform/logger.js';
@@ -352,7 +351,7 @@ export class ReplaceFlowService {
 
   private async stored(key: string): Promise<Buffer | null> {
     const blob = await this.deps.blobs.get(key);
-    return blob ? readAll(blob.body, this.maxBytes) : null;
+    return blob ? readBounded(blob.body, this.maxBytes) : null;
   }
 
   private get maxBytes(): number {
@@ -477,16 +476,3 @@ export function addressKey(address: string | undefined): string {
   return `${parts.map((p) => p.toString(16)).join(':')}::/64`;
 }
 
-async function readAll(body: Readable, maxBytes: number): Promise<Buffer | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) {
-      body.destroy();
-      return null;
-    }
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}

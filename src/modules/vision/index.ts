@@ -4,3 +4,5 @@ export { VisionService } from './vision.service.js';
 export { decodeBase64 } from './vision.input.js';
 // The provider HTTP helper, for other clients of the same providers (ReplaceFlow's Google web detection).
 export { ProviderError, joinUrl, postJson } from './providers/provider.js';
+// Provider choices of an analysis (the pipeline's ocr and analyze steps take the same).
+export { PROVIDER_CHOICES, type ProviderChoice } from './vision.types.js';

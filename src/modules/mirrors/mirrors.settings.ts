@@ -1,0 +1,24 @@
+// Settings of the bulk mirror (README "Bulk mirror"): how many URLs one request may carry and how
+// many are fetched at once, overall and per host. A leaf module (zod only): the configuration reads it.
+import { z } from 'zod';
+
+export const mirrorsEnvShape = {
+  MIRROR_MAX_URLS: z.coerce.number().int().min(1).max(10_000).default(1_000),
+  MIRROR_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  MIRROR_HOST_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+};
+
+export interface MirrorsConfig {
+  /** URLs one bulk mirror request may carry, counted as sent (before de-duplication). */
+  maxUrls: number;
+  /** URLs of one job fetched at once. */
+  concurrency: number;
+  /** URLs of one job fetched at once from the same host. */
+  hostConcurrency: number;
+}
+
+type MirrorsEnv = z.output<z.ZodObject<typeof mirrorsEnvShape>>;
+
+export function mirrorsConfigFrom(e: MirrorsEnv): MirrorsConfig {
+  return { maxUrls: e.MIRROR_MAX_URLS, concurrency: e.MIRROR_CONCURRENCY, hostConcurrency: e.MIRROR_HOST_CONCURRENCY };
+}
