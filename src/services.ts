@@ -167,7 +167,9 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
   jobRunner.register(SCRAPE_JOB_KIND, createScrapeHandler({ db, blobs, crawler, cacheSeconds: config.scrape.cacheSeconds, labeler }));
   const signer = UrlSigner.fromConfig(config.dataDir, config.urlSigningKey);
   const exports = setUpExports({ config, db, jobs, jobRunner, queue, fetcher, blobs, signer, logger });
-  const media = new MediaService(db, blobs, { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels }, signer);
+  // What any image a caller sends or names may weigh: bytes and decoded pixels.
+  const uploadLimits = { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels };
+  const media = new MediaService(db, blobs, uploadLimits, signer);
   const quota = new QuotaService(db, config.tiers);
   const auth = new AuthService(db);
   const collections = new CollectionsService(db);
@@ -191,7 +193,7 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     logger,
     analyze: analyzeShared,
     judge: (image, tags, payer) => vision.judgeTags(image, tags, payer),
-    limits: { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels },
+    limits: uploadLimits,
   });
 
   const wiki = new WikiService({
@@ -205,7 +207,7 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     signer,
     logger,
     analyze: analyzeShared,
-    limits: { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels },
+    limits: uploadLimits,
     settings: config.wiki,
   });
   const intel = new IntelService(db, ledger, rewards, community);
@@ -225,7 +227,7 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     links: { community: (item) => community.fileUrl(item, 'public'), wikiPhoto: (id, storageKey) => wiki.fileUrl('photos', id, storageKey) },
     // Paid like any analysis: the caller's account for external providers; without a key, local only.
     analyze: (image, payer) => vision.analyze({ image, task: 'all', payer }),
-    limits: { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels },
+    limits: uploadLimits,
     logger,
   });
 
@@ -235,7 +237,7 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
   const featured = new FeaturedService(fetcher, config.scrape.maxPageBytes);
   const mirrors = setUpMirrors({
     settings: config.mirrors,
-    limits: { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels },
+    limits: uploadLimits,
     db,
     jobs,
     jobRunner,
@@ -262,7 +264,7 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     webDetection: config.vision.googleVision ? new GoogleWebDetection({ ...config.vision.googleVision, timeoutMs: config.vision.timeoutMs, maxResults: 20 }) : null,
     // The headline's keywords go to the same stock clients as the search's fourth tier.
     stockSearch: async (keywords, options) => (await stockSearch.search(keywords, options)).images,
-    limits: { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels },
+    limits: uploadLimits,
     logger,
   });
 

@@ -94,7 +94,7 @@ export const mirrorsRoutes = [
       const urls = job.urls?.map((c) => ({
         url: c.url,
         state: c.state,
-        image_object_id: c.imageObject?.databaseId ?? null,
+        image_object_id: c.imageObjectId ?? null,
         distance: c.distance ?? null,
         coins: c.coins,
         reason: c.reason ?? null,

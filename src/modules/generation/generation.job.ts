@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
-import type { BlobStore } from '../../platform/storage/blob-store.js';
+import { readBounded, type BlobStore } from '../../platform/storage/blob-store.js';
 import type { Logger } from '../../platform/logger.js';
 import { loadSharp } from '../../platform/sharp.js';
 import type { Actor } from '../accounts/index.js';
@@ -19,18 +19,21 @@ import { SUB_KEY_SCOPES } from '../api-keys/index.js';
 import { jobFilesPrefix, type JobHandler } from '../jobs/index.js';
 import type { MediaService } from '../media/index.js';
 import type { GenerationBilling } from './generation.billing.js';
-import { styledPrompt } from './generation.prompts.js';
+import { MAX_COUNT } from './generation.input.js';
+import { ORIENTATIONS, styledPrompt } from './generation.prompts.js';
 import { GENERATION_PROVIDERS, type GenerationProviderName } from './generation.settings.js';
 import type { ProviderChain } from './provider-chain.js';
-import { ORIENTATIONS } from './generation.prompts.js';
 
 export const jobInputSchema = z.object({
   description: z.string(),
   style: z.string(),
   styleName: z.string(),
-  count: z.number().int().min(1).max(4),
+  count: z.number().int().min(1).max(MAX_COUNT),
   orientation: z.enum(ORIENTATIONS),
 });
+
+/** What a queued generation job keeps as its input (never a vendor key). */
+export type GenerationJobInput = z.output<typeof jobInputSchema>;
 
 const FILE = new RegExp(`^generated-(\\d+)-(${GENERATION_PROVIDERS.join('|')})\\.png$`);
 
@@ -58,6 +61,9 @@ interface StoredImage {
   provider: GenerationProviderName;
   filename: string;
   png: Buffer;
+  /** Known when the image was made in this run; read from the file for one an earlier try stored. */
+  width?: number;
+  height?: number;
 }
 
 export function createGenerationHandler({ db, blobs, chain, billing, media, logger }: GenerationJobDependencies): JobHandler {
@@ -82,7 +88,7 @@ export function createGenerationHandler({ db, blobs, chain, billing, media, logg
             const index = toMake[k]!;
             const filename = generatedFilename(index, made.provider);
             await blobs.put(`${prefix}${filename}`, image.png, { contentType: 'image/png', size: image.png.length });
-            stored.set(index, { index, provider: made.provider, filename, png: image.png });
+            stored.set(index, { index, provider: made.provider, filename, png: image.png, width: image.width, height: image.height });
             context.progress({ assetsStored: recorded.length + stored.size });
           }
         }
@@ -113,16 +119,13 @@ async function uploadedBefore(blobs: BlobStore, prefix: string, wanted: number[]
     if (!parsed || !wanted.includes(parsed.index) || found.has(parsed.index)) continue;
     const blob = await blobs.get(info.key);
     if (!blob) continue;
-    const chunks: Buffer[] = [];
-    for await (const chunk of blob.body) chunks.push(chunk as Buffer);
-    found.set(parsed.index, { ...parsed, filename: name, png: Buffer.concat(chunks) });
+    found.set(parsed.index, { ...parsed, filename: name, png: (await readBounded(blob.body, Number.POSITIVE_INFINITY))! });
   }
   return found;
 }
 
 async function assetRow(jobId: number, prefix: string, image: StoredImage) {
-  const sharp = await loadSharp();
-  const { width, height } = await sharp(image.png).metadata();
+  const { width, height } = image.width !== undefined && image.height !== undefined ? image : await (await loadSharp())(image.png).metadata();
   return {
     jobId,
     filename: image.filename,

@@ -15,11 +15,11 @@ import type { StylePreset, StylesService } from '../economy/index.js';
 import type { Job, JobsService } from '../jobs/index.js';
 import { InsufficientCredits, toMinor, fromMinor, type CreditHold } from '../ledger/index.js';
 import type { GenerationBilling } from './generation.billing.js';
+import type { GenerationJobInput } from './generation.job.js';
 import { batchSchema, generateSchema, replaceGenerateSchema } from './generation.input.js';
 import { styledPrompt, variationTitle } from './generation.prompts.js';
 import type { GenerationProviderName } from './generation.settings.js';
 import type { GeneratedImage, ProviderChain } from './provider-chain.js';
-import type { Orientation } from './providers/provider.js';
 
 export const GENERATION_JOB_KIND = 'generate';
 const GENERATE = { scope: 'generate' } as const;
@@ -58,15 +58,6 @@ export interface BatchResult {
   failed: number;
   results: BatchItem[];
   creditsCharged: number;
-}
-
-/** What a queued generation job keeps as its input (never a vendor key). */
-export interface GenerationJobInput {
-  description: string;
-  style: string;
-  styleName: string;
-  count: number;
-  orientation: Orientation;
 }
 
 export interface GenerationDependencies {
@@ -135,12 +126,7 @@ export class GenerationService {
     }
     const jobInput: GenerationJobInput = { description: request.description, style: style.slug, styleName: style.name, count: request.count, orientation: 'landscape' };
     const job = await this.deps.jobs.create(caller, GENERATION_JOB_KIND, { ...jobInput });
-    try {
-      await this.deps.queue.enqueue(job.id);
-    } catch (error) {
-      await this.deps.jobs.withdraw(job.id);
-      throw error;
-    }
+    await this.deps.jobs.enqueueOrWithdraw(this.deps.queue, job);
     return job;
   }
 

@@ -19,6 +19,7 @@ const MirrorCheckRef = builder.objectRef<MirrorCheck>('MirrorCheck').implement({
   fields: (t) => ({
     url: t.exposeString('url', { description: 'As stored: trimmed, scheme and host in lower case, no fragment' }),
     state: t.field({ type: CheckStateEnum, resolve: (c) => c.state as MirrorCheckState }),
+    imageObjectId: t.exposeInt('objectId', { nullable: true, description: 'The id of the known image object the URL serves (matched only)' }),
     imageObject: t.field({
       type: ImageObjectRef,
       nullable: true,

@@ -110,7 +110,7 @@ export class PipelineService {
       for (const [index, step] of request.steps.entries()) {
         const result: StepResult =
           stoppedBy === null
-            ? await this.runStep(index, step, outcomes, { actor: caller, baseUrl, step: step.name, signal: controller.signal, deadline: Date.now() + deadlineMs, images })
+            ? await this.runStep(index, step, outcomes, { actor: caller, baseUrl, step: step.name, signal: controller.signal, images })
             : { name: step.name, action: step.action, status: 'skipped', elapsed: 0, output: null, error: { message: `not run: step ${stoppedBy} failed and stop_on_error is true`, status: null, code: 'SKIPPED' } };
         steps.push(result);
         outcomes.set(step.name, { status: result.status, output: result.output });

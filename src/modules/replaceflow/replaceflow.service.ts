@@ -29,7 +29,7 @@ import { parseInput } from '../../platform/validation.js';
 import { loadSharp } from '../../platform/sharp.js';
 import { requireKey } from '../access/index.js';
 import type { Actor } from '../accounts/index.js';
-import { VIDEO_FILE, type FeaturedService } from '../featured/index.js';
+import type { FeaturedService } from '../featured/index.js';
 import type { ImageObjectsService } from '../image-objects/index.js';
 import { fetchImageBytes, hammingDistance, processSharedImage, signedMediaPath, type SharedImage } from '../media/index.js';
 import type { QuotaService } from '../quota/index.js';
@@ -206,7 +206,7 @@ export class ReplaceFlowService {
   /** The first featured-image candidate that is a real image (measured), fetched and hashed. */
   private async lead(featured: Array<{ url: string; source: string }>): Promise<Lead> {
     const problems: string[] = [];
-    for (const candidate of featured.filter((c) => !VIDEO_FILE.test(new URL(c.url).pathname)).slice(0, LEAD_ATTEMPTS)) {
+    for (const candidate of featured.slice(0, LEAD_ATTEMPTS)) {
       try {
         const bytes = await fetchImageBytes(this.deps.fetcher, candidate.url, 'article_url', this.maxBytes, { timeoutMs: CANDIDATE_TIMEOUT_MS });
         const image = await processSharedImage(bytes, this.deps.limits);
@@ -267,7 +267,7 @@ export class ReplaceFlowService {
     return matches.map((m) => ({ url: m.url, source: m.kind, pageUrl: m.pageUrl }));
   }
 
-  /** Community items (public, not taken down) and verified wiki photos of image objects near the lead. */
+  /** Community items (public, not taken down) and verified wiki photos of image objects near the lead, nearest objects first (also within each query's limit). */
   private async localMatches(lead: Lead, baseUrl: string): Promise<Candidate[]> {
     const neighbours = await this.deps.imageObjects.nearest(lead.image.blockhash, LOCAL_NEIGHBOURS);
     if (neighbours.length === 0) return [];
@@ -275,12 +275,14 @@ export class ReplaceFlowService {
     const order = (objectId: number) => ids.indexOf(objectId);
     const [items, photos] = await Promise.all([
       this.deps.db.query<{ id: number; objectId: number; storageKey: string; width: number; height: number }>(
-        `SELECT "id", "objectId", "storageKey", "width", "height" FROM "CommunityItem" WHERE "objectId" = ANY($1::int[]) AND "public" AND "removedAt" IS NULL ORDER BY "id" LIMIT 20`,
+        `SELECT "id", "objectId", "storageKey", "width", "height" FROM "CommunityItem" WHERE "objectId" = ANY($1::int[]) AND "public" AND "removedAt" IS NULL
+          ORDER BY array_position($1::int[], "objectId"), "id" LIMIT 20`,
         [ids],
       ),
       this.deps.db.query<{ id: number; objectId: number; storageKey: string; width: number; height: number }>(
         `SELECT m."id", m."objectId", m."storageKey", m."width", m."height" FROM "WikiMedia" m JOIN "WikiSubject" s ON s."id" = m."subjectId"
-          WHERE m."objectId" = ANY($1::int[]) AND m."status" = 'verified' AND s."status" = 'approved' ORDER BY m."id" LIMIT 20`,
+          WHERE m."objectId" = ANY($1::int[]) AND m."status" = 'verified' AND s."status" = 'approved'
+          ORDER BY array_position($1::int[], m."objectId"), m."id" LIMIT 20`,
         [ids],
       ),
     ]);
@@ -295,8 +297,8 @@ export class ReplaceFlowService {
   private async libraryMatches(lead: Lead, accountId: number, baseUrl: string): Promise<Candidate[]> {
     const rows = await this.deps.db.query<{ id: number; sha256: string; storageKey: string; width: number | null; height: number | null }>(
       `SELECT "id", "sha256", "storageKey", "width", "height" FROM (
-         SELECT *, length(replace((('x' || "phash")::bit(64) # ('x' || $2)::bit(64))::text, '0', '')) AS distance
-           FROM "MediaItem" WHERE "accountId" = $1 AND "trashedAt" IS NULL AND "kind" = 'image' AND "phash" ~ '^[0-9a-f]{16}$') near
+         SELECT *, bit_count("phashBits" # ('x' || $2)::bit(64)) AS distance
+           FROM "MediaItem" WHERE "accountId" = $1 AND "trashedAt" IS NULL AND "kind" = 'image' AND "phashBits" IS NOT NULL) near
         WHERE distance <= $3 ORDER BY distance, "id" DESC LIMIT $4`,
       [accountId, lead.image.phash, PHASH_MATCH_MAX_DISTANCE, LOCAL_NEIGHBOURS],
     );

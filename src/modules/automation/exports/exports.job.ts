@@ -3,9 +3,8 @@
 // a few at a time, and records each item's outcome as it comes. A destination that refuses the
 // whole export (credentials, a frozen shop, an unreachable site) stops it: the items not sent yet
 // fail with that reason. The job completes when at least one item was exported and fails otherwise.
-import type { Readable } from 'node:stream';
 import type { Database } from '../../../platform/database/database.js';
-import type { BlobStore } from '../../../platform/storage/blob-store.js';
+import { readBounded, type BlobStore } from '../../../platform/storage/blob-store.js';
 import type { Logger } from '../../../platform/logger.js';
 import { AppError } from '../../../platform/errors.js';
 import type { ExportItem, MediaItem } from '../../../generated/prisma/client.js';
@@ -119,11 +118,5 @@ function itemMessage(error: unknown, logger: Logger, jobId: number): string {
 export async function readFile(blobs: BlobStore, media: MediaItem): Promise<Buffer> {
   const blob = await blobs.get(media.storageKey);
   if (!blob) throw new ItemFailed(`the file of media item ${media.id} is no longer stored`);
-  return readAll(blob.body);
-}
-
-async function readAll(body: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  return (await readBounded(blob.body, Number.POSITIVE_INFINITY))!;
 }

@@ -19,8 +19,6 @@ export interface StepContext {
   step: string;
   /** Aborted when the pipeline's deadline passes. */
   signal: AbortSignal;
-  /** Epoch milliseconds of the pipeline's deadline. */
-  deadline: number;
   /** Images this run already holds (generated, scraped), by URL; other URLs are fetched. */
   images: StepImages;
 }
