@@ -1,6 +1,7 @@
 // Validation of bounty inputs (spec "Economy": subject_slug, subject_name, reward_per_photo,
 // photos_needed, description, expires_days; crowdsource_id for a claim).
 import { z } from 'zod';
+import { slugify } from '../community/index.js';
 import { amountSchema, MAX_AMOUNT } from '../ledger/index.js';
 
 export const BOUNTY_STATUSES = ['open', 'filled', 'expired', 'cancelled'] as const;
@@ -12,15 +13,8 @@ export const MAX_EXPIRES_DAYS = 365;
 
 const int = (what: string) => z.number({ error: (issue) => (issue.input === undefined ? undefined : `expected ${what}`) }).int(`expected ${what}`);
 
-/** A subject slug: lower-case letters (any script), digits and single hyphens. */
-export function slugify(text: string): string {
-  return text
-    .normalize('NFKC')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 80);
-}
+/** A subject slug: lower-case letters (any script), digits and single hyphens. The rule is the community's (tag-confirmation.ts), so subjects and tags compare alike. */
+export { slugify };
 
 export const createBountySchema = z
   .object({

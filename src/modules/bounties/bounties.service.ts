@@ -1,14 +1,16 @@
 // Bounties (spec "Economy"): a poster offers reward_per_photo coins for each of photos_needed photos
 // of a subject. The whole budget is escrowed at once, as one pending transfer per photo (a slot) from
 // the poster to the escrow account, so the coins are reserved in the poster's wallet and nothing can
-// spend them twice. A claim takes the claimant's own AI-verified community upload of the subject: it
+// spend them twice. A claim takes the claimant's own community upload that shows the subject: it
 // posts the next slot and pays the claimant from escrow in one linked batch, in the same database
 // transaction that records the claim (each upload claims once; the last slot goes to exactly one
 // claim, the bounty row being locked). Expiry (the scheduler's sweep) and cancellation void the slots
 // left, returning their coins to the poster.
 //
-// "Of that subject": the upload's tags or vision labels contain the bounty's slug, or its subject
-// name (README "Economy: bounties").
+// "Of that subject": the community's one rule (subject-evidence.ts): the subject (its slug or name,
+// through the tag keys) is among the upload's tags that vision confirmed by what it sees, not by text
+// read in the image alone, or a verified wiki photo of the subject is of the same image object
+// (README "Economy: bounties").
 import type { z } from 'zod';
 import type { Bounty } from '../../generated/prisma/client.js';
 import type { Database } from '../../platform/database/database.js';
@@ -16,7 +18,7 @@ import { isUniqueViolation } from '../../platform/database/errors.js';
 import { Conflict, Forbidden, InvalidInput, NotFound } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
-import type { CommunityService } from '../community/index.js';
+import type { CommunityService, SubjectCheck } from '../community/index.js';
 import { fromMinor, type LedgerService, type Tx } from '../ledger/index.js';
 import { claimBountySchema, createBountySchema, listBountiesSchema, slugify } from './bounties.input.js';
 
@@ -93,13 +95,17 @@ export class BountiesService {
     return bounty;
   }
 
-  /** Pays the claimant for one AI-verified upload of the subject, at once. */
+  /**
+   * Pays the claimant for one upload of theirs that shows the subject (community subjectEvidence:
+   * a confirmed tag of the subject that is not text alone, or a verified wiki photo of it on the same
+   * image object), at once. The bounty is looked up first: a missing one is a 404 whatever the upload.
+   */
   async claim(actor: Actor, bountyId: number, input: z.input<typeof claimBountySchema>): Promise<BountyClaimResult> {
     const { crowdsource_id: itemId } = parseInput(claimBountySchema, input);
+    await this.get(bountyId);
     const item = await this.community.get(actor, itemId);
     if (item.accountId !== actor.accountId) throw new Forbidden('crowdsource_id: a bounty is claimed with your own upload');
     if (item.removedAt) throw new NotFound(`no community item ${itemId}`);
-    if (!item.verified) throw new Conflict('crowdsource_id: the upload is not AI-verified yet: tag it so that vision can confirm it', 'crowdsource_id');
     try {
       const bounty = await this.db.prisma.$transaction(async (tx) => {
         // The row lock orders claims of one bounty: the last slot goes to exactly one of them.
@@ -107,7 +113,10 @@ export class BountiesService {
         if (!locked) throw new NotFound(`no bounty ${bountyId}`);
         if (locked.accountId === actor.accountId) throw new Forbidden('you posted this bounty: it is for other people’s photos');
         if (locked.status !== 'open' || locked.expiresAt.getTime() <= Date.now()) throw new Conflict(`bounty ${bountyId} is ${locked.status === 'open' ? 'expired' : locked.status}: it takes no more claims`);
-        if (!ofSubject(item, locked)) throw new InvalidInput(`crowdsource_id: the upload is not of ${locked.subjectName}: its tags or labels must include "${locked.subjectSlug}" or "${locked.subjectName}"`, 'crowdsource_id');
+        // The item's row is held (tagging takes it FOR UPDATE): its tags cannot change under the check.
+        await tx.$queryRaw`SELECT 1 FROM "CommunityItem" WHERE "id" = ${itemId} FOR SHARE`;
+        const check = await this.community.showsSubject(itemId, { slug: locked.subjectSlug, name: locked.subjectName }, tx);
+        if (!check.shows) throw notShown(itemId, locked, check);
         const slot = locked.photosClaimed;
         await tx.bountyClaim.create({ data: { bountyId, slot, itemId, accountId: actor.accountId } });
         const filled = slot + 1 >= locked.photosNeeded;
@@ -170,8 +179,20 @@ export class BountiesService {
   }
 }
 
-/** Whether an upload shows the bounty's subject: its tags or labels name the slug or the subject name. */
-function ofSubject(item: { tags: string[]; labels: string[] }, bounty: Pick<Bounty, 'subjectSlug' | 'subjectName'>): boolean {
-  const wanted = new Set([bounty.subjectSlug, slugify(bounty.subjectName)]);
-  return [...item.tags, ...item.labels].some((word) => wanted.has(slugify(word)));
+/** Why an upload does not show the bounty's subject, as the claim's 4xx. */
+function notShown(itemId: number, bounty: Pick<Bounty, 'subjectSlug' | 'subjectName'>, check: Extract<SubjectCheck, { shows: false }>): Error {
+  const wiki = `or a verified wiki photo of ${bounty.subjectSlug} of the same image`;
+  if (check.tag === null) {
+    return new InvalidInput(`crowdsource_id: the upload is not of ${bounty.subjectName}: none of its tags is "${bounty.subjectSlug}" or "${bounty.subjectName}" (${wiki} is needed)`, 'crowdsource_id');
+  }
+  if (check.evidence === 'text') {
+    return new Conflict(
+      `crowdsource_id: community item ${itemId}'s tag "${check.tag}" is confirmed only by text read in the image (OCR), which does not show ${bounty.subjectName}: a claim needs the tag confirmed by what vision sees (a label, a model's judgement or the caption), ${wiki}`,
+      'crowdsource_id',
+    );
+  }
+  return new Conflict(
+    `crowdsource_id: community item ${itemId}'s tag "${check.tag}" is not AI-verified: a claim needs the subject among the upload's vision-confirmed tags (tag it so that vision can confirm it), ${wiki}`,
+    'crowdsource_id',
+  );
 }

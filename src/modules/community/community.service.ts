@@ -20,10 +20,11 @@ import type { UrlSigner } from '../../platform/url-signer.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
 import type { ImageObjectsService } from '../image-objects/index.js';
-import { fromMinor, type LedgerService, type RewardsService, type TransferRequest } from '../ledger/index.js';
+import { fromMinor, type LedgerService, type RewardsService, type TransferRequest, type Tx } from '../ledger/index.js';
 import { fetchImageBytes, fingerprintOf, gpsOf, processSharedImage, publicDerivative, type SharedImage } from '../media/index.js';
 import { communityItemPolicy } from './community.access.js';
-import { confirmTags, ocrWords } from './tag-confirmation.js';
+import { checkSubject, type Subject, type SubjectCheck } from './subject-evidence.js';
+import { confirmTags, ocrWords, type TagConfirmation } from './tag-confirmation.js';
 import {
   contributeSchema,
   ingestSchema,
@@ -70,8 +71,9 @@ export interface ContributionResult {
 export interface TagResult {
   item: CommunityItem;
   coinsEarned: number;
+  /** A tag of this set is confirmed by vision. */
   verified: boolean;
-  /** Tags of this set that vision confirmed. */
+  /** Tags of this set that vision confirmed (each with its evidence in CommunityTagConfirmation). */
   matched: string[];
   balance: number;
   message: string | null;
@@ -122,6 +124,9 @@ export interface CommunityDeps {
 }
 
 const todayUtc = () => new Date().toISOString().slice(0, 10);
+
+/** What vision saw of an item: its labels, OCR words and its own caption (never the one people may edit). */
+const seenOf = (item: CommunityItem) => ({ labels: item.labels, words: item.words, caption: item.visionCaption });
 
 export function communityFilePath(id: number, variant: CommunityVariant): string {
   return `/community/${id}/${variant}`;
@@ -210,7 +215,10 @@ export class CommunityService {
 
   /**
    * POST /api/community/{id}/tag: adds (anyone) or replaces (the contributor only) the item's tags.
-   * Pays the tagging rate once per item, account and UTC day, and the bonus when vision confirms the set.
+   * Vision's evidence confirms each tag of the set on its own; tags that leave the item lose their
+   * confirmation, and the item is verified while one of its tags is confirmed. Pays a tagger once
+   * per item (the tagging rate, when the set adds a tag the item did not have), and the bonus once
+   * per item when a tag this tagger added is newly confirmed; tagging one's own items earns nothing.
    */
   async tag(actor: Actor, id: number, input: z.input<typeof tagSchema>): Promise<TagResult> {
     const { tags, action } = parseInput(tagSchema, input);
@@ -218,26 +226,69 @@ export class CommunityService {
     if (item.removedAt) throw new Conflict(`community item ${id} was taken down by an ownership claim: it takes no more tags`);
     if (action === 'replace' && item.accountId !== actor.accountId) throw new Forbidden("action: only the item's contributor may replace its tags; others add");
     item = await this.analyzed(item, actor.accountId);
-    const { matched, confirmed } = await this.confirm(item, tags, actor.accountId);
+    const evidence = await this.confirm(item, tags, actor.accountId);
     const day = todayUtc();
-    const newTags = action === 'replace' ? tags : [...new Set([...item.tags, ...tags])].slice(0, 50);
-    item = await this.deps.db.prisma.$transaction(async (tx) => {
-      await tx.$executeRaw`INSERT INTO "CommunityTagging" ("itemId", "accountId", "day", "tags", "verified") VALUES (${id}, ${actor.accountId}, ${day}::date, ${tags}, ${confirmed})
+    const { updated, added, newlyConfirmed } = await this.deps.db.prisma.$transaction(async (tx) => {
+      // The row lock orders taggings of one item: each sees the tags the one before left.
+      const [current] = await tx.$queryRaw<Array<{ tags: string[] }>>`SELECT "tags" FROM "CommunityItem" WHERE "id" = ${id} FOR UPDATE`;
+      const before = new Set(current?.tags ?? item.tags);
+      const next = action === 'replace' ? tags : [...new Set([...before, ...tags])].slice(0, 50);
+      await tx.$executeRaw`INSERT INTO "CommunityTagging" ("itemId", "accountId", "day", "tags", "verified") VALUES (${id}, ${actor.accountId}, ${day}::date, ${tags}, ${evidence.length > 0})
                            ON CONFLICT ("itemId", "accountId", "day") DO NOTHING`;
-      return tx.communityItem.update({ where: { id }, data: { tags: newTags, ...(confirmed ? { verified: true } : {}) } });
+      const result = await this.retag(tx, id, next, evidence, actor.accountId);
+      return { ...result, added: next.filter((tag) => !before.has(tag)) };
     });
-    const object = `community:${id}:${day}`;
+    const matched = evidence.map((c) => c.tag).filter((tag) => updated.tags.includes(tag));
+    const answer = { item: updated, verified: matched.length > 0, matched };
+    const unpaid = async (message: string) => ({ ...answer, coinsEarned: 0, balance: fromMinor((await this.deps.ledger.wallet(actor.accountId, 'coins')).balance), message });
+    if (item.accountId === actor.accountId) return unpaid(`you contributed item ${id}: tagging your own items earns nothing`);
+    if (added.length === 0) return unpaid(`item ${id} had every one of these tags already: a tag set earns when it adds a tag`);
+    const object = `community:${id}`;
     const base = await this.deps.rewards.award(actor.accountId, 'tagging', object);
     let coins = base.status === 'paid' ? base.coins : 0;
     let balance = base.balance;
-    let message: string | null = base.status === 'replayed' ? `this account was already paid for tagging item ${id} today (UTC)` : (base.message ?? null);
-    if (confirmed && base.status !== 'capped') {
+    let message: string | null = base.status === 'replayed' ? `this account was already paid for tagging item ${id} (a tagger is paid once per item)` : (base.message ?? null);
+    if (added.some((tag) => newlyConfirmed.includes(tag)) && base.status !== 'capped') {
       const bonus = await this.deps.rewards.award(actor.accountId, 'tag_verified_bonus', object);
       if (bonus.status === 'paid') coins += bonus.coins;
       balance = bonus.balance;
     }
     if (coins > 0) message = null;
-    return { item, coinsEarned: coins, verified: confirmed, matched, balance, message };
+    return { ...answer, coinsEarned: coins, balance, message };
+  }
+
+  /**
+   * Sets an item's tags in the caller's transaction: confirmations of tags that left go, the
+   * given confirmations of tags it has are recorded (the first evidence stays), and `verified`
+   * follows (a confirmed tag remains). Returns the item and the tags confirmed by this call.
+   */
+  private async retag(tx: Tx, id: number, tags: string[], evidence: readonly TagConfirmation[], accountId: number): Promise<{ updated: CommunityItem; newlyConfirmed: string[] }> {
+    await tx.communityTagConfirmation.deleteMany({ where: { itemId: id, tag: { notIn: tags } } });
+    const kept = evidence.filter((c) => tags.includes(c.tag));
+    const made = kept.length
+      ? await tx.communityTagConfirmation.createManyAndReturn({
+          data: kept.map((c) => ({ itemId: id, tag: c.tag, key: c.key, evidence: c.evidence, matched: c.matched.slice(0, 200), accountId })),
+          skipDuplicates: true,
+          select: { tag: true },
+        })
+      : [];
+    const confirmed = await tx.communityTagConfirmation.count({ where: { itemId: id } });
+    const updated = await tx.communityItem.update({ where: { id }, data: { tags, verified: confirmed > 0 } });
+    return { updated, newlyConfirmed: made.map((c) => c.tag) };
+  }
+
+  /**
+   * Tags written by another rule (a merged intel proposal), in the caller's transaction: confirmed
+   * against what vision saw of the item (no model is asked, nothing is paid).
+   */
+  async setTags(tx: Tx, item: CommunityItem, tags: string[], accountId: number): Promise<CommunityItem> {
+    const evidence = confirmTags(tags, seenOf(item));
+    return (await this.retag(tx, item.id, tags, evidence, accountId)).updated;
+  }
+
+  /** Whether the item shows the subject (subject-evidence.ts), in the caller's transaction with `tx`. */
+  async showsSubject(itemId: number, subject: Subject, tx?: Tx): Promise<SubjectCheck> {
+    return checkSubject(tx ?? this.deps.db, itemId, subject);
   }
 
   /**
@@ -291,7 +342,7 @@ export class CommunityService {
     return readable;
   }
 
-  /** GET /api/community/leaderboard: contributors ranked by contributions in the period (rolling: 24 h, 7 d, 30 d, all). */
+  /** GET /api/community/leaderboard: contributors ranked by their listed (public, not removed) contributions in the period (rolling: 24 h, 7 d, 30 d, all). */
   async leaderboard(input: z.input<typeof leaderboardSchema>): Promise<{ period: LeaderboardPeriod; since: Date | null; entries: LeaderboardEntry[] }> {
     const { period, limit } = parseInput(leaderboardSchema, input);
     const days = { day: 1, week: 7, month: 30, all: null }[period];
@@ -300,7 +351,7 @@ export class CommunityService {
       `WITH ranked AS (
          SELECT i."accountId" AS account_id, count(*)::int AS contributions, count(*) FILTER (WHERE i."verified")::int AS verified
          FROM "CommunityItem" i
-         WHERE i."removedAt" IS NULL AND ($1::timestamp IS NULL OR i."createdAt" >= $1::timestamp)
+         WHERE i."public" AND i."removedAt" IS NULL AND ($1::timestamp IS NULL OR i."createdAt" >= $1::timestamp)
          GROUP BY i."accountId"
          ORDER BY contributions DESC, verified DESC, account_id
          LIMIT $2)
@@ -384,17 +435,17 @@ export class CommunityService {
   }
 
   /**
-   * Whether vision confirms a tag set: a model provider's own judgement of the tags when one is
-   * configured (and the tagger can pay for it), else the tags matched against the item's labels,
-   * OCR words and caption through the synonym table. Either way, half the tags or more must match.
+   * The tags of a set that vision confirms, each with its evidence: a model provider's judgement
+   * (when one is configured and the tagger can pay for it) and the item's labels, OCR words and
+   * caption, through the synonym table (tag-confirmation.ts).
    */
-  private async confirm(item: CommunityItem, tags: string[], payer: number): Promise<{ matched: string[]; confirmed: boolean }> {
+  private async confirm(item: CommunityItem, tags: string[], payer: number): Promise<TagConfirmation[]> {
+    let judged: string[] | null = null;
     if (this.deps.judge) {
       const image = await this.publicBytes(item);
-      const judged = image ? await this.deps.judge(image, tags, payer) : null;
-      if (judged) return { matched: judged, confirmed: judged.length > 0 && judged.length >= Math.ceil(tags.length / 2) };
+      judged = image ? await this.deps.judge(image, tags, payer) : null;
     }
-    return confirmTags(tags, { labels: item.labels, words: item.words, caption: item.caption });
+    return confirmTags(tags, seenOf(item), judged);
   }
 
   private async publicBytes(item: CommunityItem): Promise<Buffer | null> {
@@ -416,11 +467,11 @@ export class CommunityService {
   }
 
   /** Vision's view of an image, or null when no provider could answer (the item stays unverified). */
-  private async see(image: Buffer, payer: number): Promise<{ labels: string[]; caption: string | null; words: string[]; analyzedAt: Date } | null> {
+  private async see(image: Buffer, payer: number): Promise<{ labels: string[]; caption: string | null; visionCaption: string | null; words: string[]; analyzedAt: Date } | null> {
     if (!this.deps.analyze) return null;
     try {
       const result = await this.deps.analyze(image, payer);
-      return { labels: [...new Set(result.labels.map((l) => l.toLowerCase()))].slice(0, 50), caption: result.caption || null, words: ocrWords(result.text), analyzedAt: new Date() };
+      return { labels: [...new Set(result.labels.map((l) => l.toLowerCase()))].slice(0, 50), caption: result.caption || null, visionCaption: result.caption || null, words: ocrWords(result.text), analyzedAt: new Date() };
     } catch (error) {
       // No provider could answer, or none could read this image: the item stays unverified, the call goes on.
       if (!(error instanceof AppError)) throw error;

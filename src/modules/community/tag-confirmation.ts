@@ -1,11 +1,20 @@
-// Whether what vision saw in an image confirms a tag set (spec: +0.25 coins "when AI verifies the tags
+// Whether what vision saw in an image confirms a tag (spec: +0.25 coins "when AI verifies the tags
 // match the image"). Vision gives labels (the local detector's COCO classes, a provider's labels),
-// a caption and OCR words; tags are people's words. Both sides are normalised (lower case, simple
-// plural endings dropped) and mapped through a small synonym table onto one canonical word, so
-// "puppy" confirms a detected "dog" and "people" a detected "person".
+// a caption, OCR words and, with a model provider, the model's judgement of the tags; tags are
+// people's words. Both sides are normalised (lower case, simple plural endings dropped) and mapped
+// through a small synonym table onto one canonical word, so "puppy" confirms a detected "dog" and
+// "people" a detected "person".
 //
-// The rule: a tag set is confirmed when at least half of its tags (rounded up) match something vision
-// saw. An item is AI-verified once any tag set given to it was confirmed.
+// The rule is per tag: a tag is confirmed when the evidence names THAT tag, and the evidence is kept
+// with it (CommunityTagConfirmation). Evidence, strongest first:
+//   label    a vision label names the tag;
+//   text     the tag is a word read in the image (OCR). A model or a caption naming such a word may be
+//            reading the same letters (the local caption quotes the text), so it counts as text too;
+//   model    a model provider's judgement names the tag;
+//   caption  a caption word names the tag.
+// Text alone does not show a subject (an image of the word "CASTLE" is not a photo of a castle): it
+// verifies the tag for the tagging bonus, never for a bounty claim or an atlas subject
+// (SUBJECT_EVIDENCE, subject-evidence.ts).
 
 /** Groups of words that name the same thing; the first word is the canonical one. */
 export const TAG_SYNONYMS: readonly (readonly string[])[] = [
@@ -60,32 +69,91 @@ export interface Seen {
   caption?: string | null;
 }
 
-export interface Confirmation {
-  /** Tags that matched something vision saw. */
-  matched: string[];
-  confirmed: boolean;
+export const TAG_EVIDENCE = ['label', 'text', 'model', 'caption'] as const;
+export type TagEvidence = (typeof TAG_EVIDENCE)[number];
+/** Evidence that shows what is in the picture: everything but text read in it. */
+export const SUBJECT_EVIDENCE: readonly TagEvidence[] = ['label', 'model', 'caption'];
+
+/** A tag vision confirmed, with what confirmed it. */
+export interface TagConfirmation {
+  tag: string;
+  /** subjectKey(tag): what subjects and atlas words are compared with. */
+  key: string;
+  evidence: TagEvidence;
+  /** The label, word, judgement or caption phrase that matched. */
+  matched: string;
 }
 
-/** What vision saw as a set of normalised words (labels, OCR words, caption words). */
-export function seenWords(seen: Seen): Set<string> {
-  const words = new Set<string>();
+/** Words of a text, normalised, in order (for phrases: "eiffel tower" in a caption). */
+function phraseOf(text: string): string {
+  return text
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .map((word) => normaliseWord(word))
+    .join(' ');
+}
+
+/** A tag as a slug: NFKC, lower case, runs of anything but letters and digits as one hyphen, at most 80 characters. */
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80);
+}
+
+/** The key a tag or a subject is compared by: its normalised word (synonyms, plural) as a slug. "Puppies" -> dog, "Eiffel-Tower" -> eiffel-tower. */
+export function subjectKey(text: string): string {
+  return slugify(normaliseWord(text.normalize('NFKC').replace(/-/g, ' ')));
+}
+
+/** The keys a subject (a bounty's slug and name, an atlas word) is found by: its subject keys and its plain slugs (wiki subjects are found by slug). */
+export function subjectKeys(...names: string[]): string[] {
+  return [...new Set(names.flatMap((name) => [subjectKey(name), slugify(name)]).filter(Boolean))];
+}
+
+/**
+ * The tags of a set that vision confirms, each with its strongest evidence (order at the top of
+ * this file). `judged`: the tags a model provider said describe the image (null: no judgement).
+ */
+export function confirmTags(tags: readonly string[], seen: Seen, judged: readonly string[] | null = null): TagConfirmation[] {
+  const labels = new Map<string, string>();
   for (const label of seen.labels) {
-    words.add(normaliseWord(label));
-    for (const part of label.split(/\s+/)) words.add(normaliseWord(part));
+    labels.set(normaliseWord(label), label);
+    for (const part of label.split(/\s+/)) if (!labels.has(normaliseWord(part))) labels.set(normaliseWord(part), label);
   }
-  for (const word of seen.words) words.add(normaliseWord(word));
-  for (const word of (seen.caption ?? '').split(/[^\p{L}\p{N}]+/u)) {
-    const normal = normaliseWord(word);
-    if (normal.length > 2 && !CAPTION_FILLER.has(normal)) words.add(normal);
+  const ocr = new Set(seen.words.map((word) => normaliseWord(word)));
+  const model = new Set((judged ?? []).map((word) => normaliseWord(word)));
+  const caption = ` ${(seen.caption ?? '')
+    .split(/[^\p{L}\p{N}]+/u)
+    .map((word) => normaliseWord(word))
+    .filter((word) => word.length > 2 && !CAPTION_FILLER.has(word))
+    .join(' ')} `;
+  const confirmed: TagConfirmation[] = [];
+  for (const tag of new Set(tags)) {
+    const normal = normaliseWord(tag);
+    if (!normal) continue;
+    const parts = phraseOf(tag).split(' ');
+    const read = ocr.has(normal) || (parts.length > 1 && parts.every((part) => ocr.has(part)));
+    const inCaption = caption.includes(` ${normal} `) || (parts.length > 1 && caption.includes(` ${parts.join(' ')} `));
+    const evidence: [TagEvidence, string] | null = labels.has(normal)
+      ? ['label', labels.get(normal)!]
+      : read
+        ? ['text', normal]
+        : model.has(normal)
+          ? ['model', normal]
+          : inCaption
+            ? ['caption', normal]
+            : null;
+    if (evidence) confirmed.push({ tag, key: subjectKey(tag), evidence: evidence[0], matched: evidence[1] });
   }
-  words.delete('');
-  return words;
+  return confirmed;
 }
 
-export function confirmTags(tags: readonly string[], seen: Seen): Confirmation {
-  const words = seenWords(seen);
-  const matched = tags.filter((tag) => words.has(normaliseWord(tag)));
-  return { matched, confirmed: tags.length > 0 && matched.length >= Math.ceil(tags.length / 2) };
+/** Whether a confirmation shows its subject (not text alone). */
+export function showsPicture(confirmation: Pick<TagConfirmation, 'evidence'>): boolean {
+  return SUBJECT_EVIDENCE.includes(confirmation.evidence);
 }
 
 /** OCR text as the words tags are matched with (2 letters or more, lower case, unique). */

@@ -29,7 +29,9 @@ const text = z
   .string({ error: 'expected text' })
   .trim()
   .min(1, 'expected text with at least one character that is not a space')
-  .max(MAX_INTEL_TEXT, `expected at most ${MAX_INTEL_TEXT} characters`);
+  .max(MAX_INTEL_TEXT, `expected at most ${MAX_INTEL_TEXT} characters`)
+  // Posts are compared with punctuation folded away: one without a letter or digit says nothing.
+  .refine((value) => /[\p{L}\p{N}]/u.test(value), 'expected text with at least one letter or digit');
 
 const coordinate = (max: number) =>
   z

@@ -9,8 +9,10 @@
 // The owner's own posts are published at once (a post with changes is merged at once) and earn
 // nothing. Approving a proposal changes the item's metadata as proposed, moves the proposal's status
 // and pays the proposer, in one transaction: concurrent approvals pay once, the others are 409s.
-// Every payment goes through the rewards service, once per post (`intel:<post id>`), under the
-// rewards' daily caps; an author posts the same text and changes on an item once.
+// Every payment goes through the rewards service under the rewards' daily caps: a comment or a
+// proposal's submission once per author and item (`intel:item:<item id>`), a merge once per post
+// (`intel:<post id>`). An author posts the same text and changes on an item once; texts are the same
+// when they match after case, whitespace and punctuation are folded ("nice pic." after "Nice pic").
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { IntelPost, Prisma } from '../../generated/prisma/client.js';
@@ -65,11 +67,20 @@ export interface IntelPage {
 
 const OWN_IMAGE = 'your own image: intel on it earns nothing';
 
-/** What the post says, made comparable: whitespace collapsed, lower case; changes with their keys sorted. */
+/**
+ * What the post says, made comparable: case folded, punctuation and symbols dropped, whitespace
+ * collapsed (Unicode NFKC first), so "nice pic." after "Nice pic" is the same post; changes with
+ * their keys sorted.
+ */
 function fingerprintOf(text: string | undefined, changes: IntelChanges | undefined): string {
-  const normal = (text ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
+  const normal = foldText(text ?? '');
   const proposed = changes ? JSON.stringify(Object.fromEntries(Object.entries(changes).sort(([a], [b]) => a.localeCompare(b)))) : '';
   return createHash('sha256').update(`${normal}\n${proposed}`).digest('hex');
+}
+
+/** Text as duplicates are compared: NFKC, lower case, only letters, digits and single spaces. */
+function foldText(text: string): string {
+  return text.normalize('NFKC').toLocaleLowerCase('en').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 }
 
 /** The proposed values that differ from the item's. */
@@ -107,7 +118,7 @@ export class IntelService {
 
   /**
    * POST /api/wiki/image/{id}/intel: a comment or a proposal on an item the caller can see, as its
-   * policy says; paid once per post (not on one's own image).
+   * policy says; paid once per author and item (not on one's own image).
    */
   async post(actor: Actor, itemId: number, input: z.input<typeof postSchema>): Promise<IntelPostResult> {
     const { text, changes } = parseInput(postSchema, input);
@@ -136,8 +147,9 @@ export class IntelService {
             resolvedAt: status === 'merged' ? new Date() : null,
           },
         });
-        if (status === 'merged') await this.apply(tx, item, changes!);
-        if (!own) award = await this.rewards.award(actor.accountId, kind === 'comment' ? 'intel_comment' : 'intel_proposal', `intel:${made.id}`, { tx });
+        if (status === 'merged') await this.apply(tx, item, changes!, actor.accountId);
+        // Paid once per author and item (not per post): many small posts on one image earn what one does.
+        if (!own) award = await this.rewards.award(actor.accountId, kind === 'comment' ? 'intel_comment' : 'intel_proposal', `intel:item:${itemId}`, { tx });
         return made;
       });
     } catch (error) {
@@ -148,7 +160,7 @@ export class IntelService {
     const paid = award as AwardResult | null;
     if (!paid) return { post, coinsEarned: 0, balance: fromMinor((await this.ledger.wallet(actor.accountId, 'coins')).balance), message: OWN_IMAGE };
     const coins = paid.status === 'paid' ? paid.coins : 0;
-    return { post, coinsEarned: coins, balance: paid.balance, message: coins > 0 ? null : (paid.message ?? `intel post ${post.id} was paid before`) };
+    return { post, coinsEarned: coins, balance: paid.balance, message: coins > 0 ? null : (paid.message ?? `your ${kind === 'comment' ? 'comments' : 'proposals'} on image ${itemId} were paid before: one is paid per image`) };
   }
 
   /**
@@ -172,7 +184,7 @@ export class IntelService {
       if (moved.count === 0) throw new Conflict(`intel proposal ${postId} was already ${post.status}`);
       if (status === 'rejected') return { post, item, proposerPaid: 0, message: null };
       const changes = changesOf(post);
-      const merged = changes ? await this.apply(tx, item, changes) : item;
+      const merged = changes ? await this.apply(tx, item, changes, post.accountId) : item;
       const award = await this.rewards.award(post.accountId, 'intel_merged', `intel:${postId}`, { tx });
       const paid = award.status === 'paid' ? award.coins : 0;
       return { post, item: merged, proposerPaid: paid, message: paid > 0 ? null : (award.message ?? null) };
@@ -220,16 +232,19 @@ export class IntelService {
     return { item, posts, total, limit, offset };
   }
 
-  /** Writes the proposed values into the item (in the caller's transaction). */
-  private async apply(tx: Tx, item: CommunityItem, changes: IntelChanges): Promise<CommunityItem> {
-    return tx.communityItem.update({
+  /**
+   * Writes the proposed values into the item (in the caller's transaction). Tags go through the
+   * community's rule, so tags that leave lose their vision confirmation and new ones are checked.
+   */
+  private async apply(tx: Tx, item: CommunityItem, changes: IntelChanges, proposer: number): Promise<CommunityItem> {
+    const updated = await tx.communityItem.update({
       where: { id: item.id },
       data: {
         ...(changes.caption !== undefined ? { caption: changes.caption } : {}),
         ...(changes.name !== undefined ? { name: changes.name } : {}),
-        ...(changes.tags !== undefined ? { tags: changes.tags } : {}),
         ...(changes.latitude !== undefined && changes.longitude !== undefined ? { latitude: changes.latitude, longitude: changes.longitude } : {}),
       },
     });
+    return changes.tags !== undefined ? this.community.setTags(tx, updated, changes.tags, proposer) : updated;
   }
 }

@@ -1,11 +1,14 @@
 // The global verified atlas (the unified search's third tier, spec "Search"): verified wiki photos
 // of approved subjects, then AI-verified community items (listed, not taken down). A text query
 // matches a wiki photo by its subject's full text (name, category, description), its photo type or
-// vision's labels, and a community item by its tags or labels; without a query the atlas lists its
-// newest. Wiki photos come first, most confident first; community items after, newest first.
+// vision's labels, and a community item when it shows the word's subject (the community's rule,
+// subject-evidence.ts: a tag of it confirmed by what vision sees, or a verified wiki photo of it on
+// the same image object); without a query the atlas lists its newest AI-verified items. Wiki
+// photos come first, most confident first; community items after, newest first.
 import { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
 import { parseInput } from '../../platform/validation.js';
+import { showsSubjectSql, subjectKeysOf } from '../community/index.js';
 
 export const ORIENTATIONS = ['all', 'landscape', 'portrait', 'square'] as const;
 export type Orientation = (typeof ORIENTATIONS)[number];
@@ -55,6 +58,8 @@ export class AtlasService {
     const { query, orientation, limit } = parseInput(atlasSchema, input);
     const text = query || null;
     const words = query ? [...new Set(query.toLowerCase().split(/[^\p{L}\p{N}-]+/u).filter(Boolean))].slice(0, 10) : [];
+    // A community item is found by a word (or the whole query) only when it shows that subject: the community's one rule.
+    const subjects = query ? subjectKeysOf([query, ...words].map((word) => ({ slug: word, name: word }))) : [];
     const wiki = await this.db.query<Omit<AtlasEntry, 'source' | 'tags'> & { tags: string[] }>(
       `SELECT m."id", m."objectId" AS "imageObjectId", m."width", m."height", m."confidence", s."slug" AS "subjectSlug", s."name" AS "title",
               m."labels" AS "tags", m."accountId", m."storageKey"
@@ -71,9 +76,9 @@ export class AtlasService {
             `SELECT i."id", i."objectId" AS "imageObjectId", i."width", i."height", i."name" AS "title", i."tags", i."accountId", i."storageKey"
              FROM "CommunityItem" i
              WHERE i."verified" AND i."public" AND i."removedAt" IS NULL AND ${orientationSql(orientation, 'i')}
-               AND (cardinality($1::text[]) = 0 OR i."tags" && $1::text[] OR i."labels" && $1::text[])
+               AND (cardinality($1::text[]) = 0 OR ${showsSubjectSql('i', 1)})
              ORDER BY i."id" DESC LIMIT $2`,
-            [words, left],
+            [subjects, left],
           )
         : [];
     return [

@@ -11,7 +11,7 @@
 // Confidence of a verified photo, 0 to 1: 0.7 x the share of confirmations among its votes, plus
 // 0.3 x vision's agreement with the subject (1 when the labels, OCR words or caption name a word of
 // the subject's name or category, 0.5 when no vision provider could look, 0 when it saw something
-// else). Three confirmations and no rejection, with vision agreeing: 1.0; without vision: 0.85.
+// else; a word only read in the photo by OCR does not count, as for community tags). Three confirmations and no rejection, with vision agreeing: 1.0; without vision: 0.85.
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { WikiMedia, WikiSubject } from '../../generated/prisma/client.js';
@@ -24,8 +24,7 @@ import type { BlobStore } from '../../platform/storage/blob-store.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
-import { slugify } from '../bounties/index.js';
-import { confirmTags, ocrWords, type Analyzer } from '../community/index.js';
+import { confirmTags, ocrWords, showsPicture, slugify, type Analyzer } from '../community/index.js';
 import type { ImageObjectsService } from '../image-objects/index.js';
 import type { CreditsService, LedgerService, RewardsService } from '../ledger/index.js';
 import { fetchImageBytes, fingerprintOf, processSharedImage, publicDerivative } from '../media/index.js';
@@ -370,7 +369,8 @@ export class WikiService {
       const result = await this.deps.analyze(image, payer);
       const seen = { labels: [...new Set(result.labels.map((l) => l.toLowerCase()))].slice(0, 50), words: ocrWords(result.text), caption: result.caption || null };
       const subjectWords = `${subject.name} ${subject.category}`.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2);
-      return { ...seen, visionAgrees: confirmTags(subjectWords, seen).matched.length > 0 };
+      // Text read in the photo alone does not show the subject (the same rule as community tags).
+      return { ...seen, visionAgrees: confirmTags(subjectWords, seen).some(showsPicture) };
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       this.deps.logger.warn({ err: error }, 'wiki: image analysis unavailable; the photo has no vision agreement');
