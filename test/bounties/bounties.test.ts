@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { form, scene } from '../helpers/images.js';
+import { subjectKey } from '../../src/modules/community/index.js';
 
 let t: TestApp;
 let seed = 500;
@@ -21,11 +22,20 @@ async function grant(accountId: number, amount: number) {
   await t.app.services.ledger.transfer({ id: `bounty-test:${accountId}:${Math.random()}`, currency: 'coins', from: { system: 'grants' }, to: { account: accountId }, amount: amount * 10_000, action: 'grant' });
 }
 
-/** An upload of the account's, tagged with the subject and marked AI-verified as a confirmed tag set would. */
+/**
+ * An upload of the account's, tagged, with each tag confirmed by a vision label as tagging would
+ * record it (vision is off here; test/bounties/subject-evidence.test.ts serves it).
+ */
 async function verifiedUpload(key: string, tags: string[], verified = true): Promise<number> {
   const res = await t.request('POST', '/api/community/contribute', { key, form: form({ body: await scene(++seed), name: 'p.jpg', type: 'image/jpeg' }, { tags: JSON.stringify(tags) }) });
   expect(res.status, res.text).toBe(201);
-  if (verified) await t.app.services.db.prisma.communityItem.update({ where: { id: res.body.id }, data: { verified: true } });
+  if (verified) {
+    const item = await t.app.services.db.prisma.communityItem.findUniqueOrThrow({ where: { id: res.body.id } });
+    await t.app.services.db.prisma.communityTagConfirmation.createMany({
+      data: item.tags.map((tag) => ({ itemId: item.id, tag, key: subjectKey(tag), evidence: 'label', matched: tag, accountId: item.accountId })),
+    });
+    await t.app.services.db.prisma.communityItem.update({ where: { id: res.body.id }, data: { verified: true } });
+  }
   return res.body.id as number;
 }
 

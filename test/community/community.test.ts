@@ -234,7 +234,7 @@ describe('image objects in GraphQL', () => {
 });
 
 describe('tags', () => {
-  it('pays 0.5 coins once per item, account and UTC day; replacing is for the contributor', async () => {
+  it('pays 0.5 coins once per item and tagger, whatever the day; replacing is for the contributor, and tagging one’s own item earns nothing', async () => {
     const owner = await t.createAccount('tag-owner');
     const tagger = await t.createAccount('tagger');
     const id = (await contribute(owner.key, await scene(130), { tags: '["sea"]' })).body.id;
@@ -249,12 +249,17 @@ describe('tags', () => {
 
     const replace = await t.request('POST', `/api/community/${id}/tag`, { key: tagger.key, body: { tags: ['spam'], action: 'replace' } });
     expect(replace.status).toBe(403);
+    // Tagging one's own item works and earns nothing (it paid 0.5 + 0.25 per item and day before issue 20).
     const own = await t.request('POST', `/api/community/${id}/tag`, { key: owner.key, body: { tags: ['sea', 'coast'], action: 'replace' } });
-    expect(own.body).toMatchObject({ coins_earned: 0.5 });
+    expect(own.body).toMatchObject({ coins_earned: 0, balance: 2 });
+    expect(own.body.message).toMatch(/your own items earns nothing/);
     expect(own.body.item.tags).toEqual(['sea', 'coast']);
-    // The contributor's own item pays no more than anyone's: a second set the same day pays nothing.
     const ownAgain = await t.request('POST', `/api/community/${id}/tag`, { key: owner.key, body: { tags: ['cliff'] } });
     expect(ownAgain.body.coins_earned).toBe(0);
+    // Once per item, not per day: the same tagger on a later day is not paid again.
+    await t.app.services.db.query(`UPDATE "CommunityTagging" SET "day" = "day" - 1 WHERE "itemId" = $1`, [id]);
+    const tomorrow = await t.request('POST', `/api/community/${id}/tag`, { key: tagger.key, body: { tags: ['pier'] } });
+    expect(tomorrow.body).toMatchObject({ coins_earned: 0, balance: 0.5 });
 
     for (const [body, field] of [[{ tags: [] }, 'tags'], [{}, 'tags'], [{ tags: ['x'], action: 'remove' }, 'action'], [{ tags: Array(21).fill(0).map((_, i) => `t${i}`) }, 'tags']] as const) {
       const bad = await t.request('POST', `/api/community/${id}/tag`, { key: tagger.key, body });
@@ -263,7 +268,7 @@ describe('tags', () => {
     }
   });
 
-  it('pays each of many concurrent tag calls of one account and day once', async () => {
+  it('pays each of many concurrent tag calls of one account on one item once', async () => {
     const owner = await t.createAccount('tag-race-owner');
     const tagger = await t.createAccount('tag-racer');
     const id = (await contribute(owner.key, await scene(131))).body.id;

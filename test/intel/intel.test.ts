@@ -40,7 +40,7 @@ const resolve = (key: string | undefined, id: number, body: unknown) => t.reques
 const policy = (key: string | undefined, id: number, value: unknown) => t.request('POST', `/api/wiki/image/${id}/policy`, { key, body: { policy: value } });
 
 describe('open images: comments', () => {
-  it('publishes a comment at once and pays 0.1 coins once per comment; duplicates and empty texts are refused', async () => {
+  it('publishes a comment at once and pays 0.1 coins once per author and image; duplicates (case, spaces, punctuation folded) and empty texts are refused', async () => {
     const owner = await t.createAccount('intel-owner');
     const commenter = await t.createAccount('intel-commenter');
     const id = await item(owner.key);
@@ -55,18 +55,24 @@ describe('open images: comments', () => {
     expect(again.status).toBe(409);
     expect(again.body).toEqual({ success: false, error: expect.stringMatching(new RegExp(`already posted this intel on image ${id} \\(intel post ${first.body.id}, approved\\)`)) });
 
-    const second = await intel(commenter.key, id, { text: 'The boats belong to the rowing club.' });
-    expect(second.body).toMatchObject({ coins_earned: 0.1, balance: 0.2 });
-    expect(await rewards(commenter.id, 'intel_comment')).toBe(2);
-    expect(await coins(commenter.id)).toBe(0.2);
+    // Punctuation folded: the same words with other punctuation are the same post (issue 20: "nice pic." after "Nice pic" was paid).
+    const punctuated = await intel(commenter.key, id, { text: 'Taken from the north pier, at dawn!!' });
+    expect(punctuated.status).toBe(409);
 
-    // The same comment sent several times at once is posted and paid once.
+    // Another comment on the same image is published; the image paid this author once (issue 20: it paid per comment).
+    const second = await intel(commenter.key, id, { text: 'The boats belong to the rowing club.' });
+    expect(second.status).toBe(201);
+    expect(second.body).toMatchObject({ coins_earned: 0, balance: 0.1 });
+    expect(second.body.message).toMatch(/paid before: one is paid per image/);
+    expect(await rewards(commenter.id, 'intel_comment')).toBe(1);
+
+    // The same comment sent several times at once is posted once.
     const race = await Promise.all(Array.from({ length: 5 }, () => intel(commenter.key, id, { text: 'Sent five times at once.' })));
     expect(race.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409]);
-    expect(await rewards(commenter.id, 'intel_comment')).toBe(3);
-    expect(await coins(commenter.id)).toBeCloseTo(0.3, 6);
+    expect(await rewards(commenter.id, 'intel_comment')).toBe(1);
+    expect(await coins(commenter.id)).toBeCloseTo(0.1, 6);
 
-    for (const body of [{ text: '' }, { text: '   ' }, {}]) {
+    for (const body of [{ text: '' }, { text: '   ' }, { text: '?!. …' }, {}]) {
       const empty = await intel(commenter.key, id, body);
       expect(empty.status, JSON.stringify(body)).toBe(400);
       expect(empty.body.error).toMatch(/^text/);
@@ -109,7 +115,7 @@ describe('open images: comments', () => {
     try {
       (t.app.services.rewards as unknown as { cached: null }).cached = null;
       expect((await intel(commenter.key, id, { text: 'one' })).body.coins_earned).toBe(0.1);
-      const over = await intel(commenter.key, id, { text: 'two' });
+      const over = await intel(commenter.key, await item(owner.key), { text: 'two' });
       expect(over.status).toBe(201);
       expect(over.body).toMatchObject({ status: 'approved', coins_earned: 0, balance: 0.1 });
       expect(over.body.message).toMatch(/daily cap/);
@@ -140,10 +146,11 @@ describe('restricted images: proposals', () => {
     const text = await intel(proposer.key, id, { text: 'This is the old ferry, not a fishing boat.' });
     expect(text.status, text.text).toBe(201);
     expect(text.body).toMatchObject({ kind: 'proposal', status: 'pending', coins_earned: 0.1 });
+    // A second proposal on the same image: submissions pay once per author and image (issue 20: per proposal).
     const change = await intel(proposer.key, id, { text: 'Better caption', changes: { caption: 'Old ferry, north pier', tags: ['Ferry', 'harbour'], latitude: 59.91234, longitude: 10.75678 } });
-    expect(change.body).toMatchObject({ kind: 'proposal', status: 'pending', coins_earned: 0.1, balance: 0.2 });
+    expect(change.body).toMatchObject({ kind: 'proposal', status: 'pending', coins_earned: 0, balance: 0.1 });
     expect(change.body.post.changes).toEqual({ caption: 'Old ferry, north pier', tags: ['ferry', 'harbour'], name: null, latitude: 59.91234, longitude: 10.75678 });
-    expect(await rewards(proposer.id, 'intel_proposal')).toBe(2);
+    expect(await rewards(proposer.id, 'intel_proposal')).toBe(1);
 
     // Not published; the owner sees both, the proposer their own, others none.
     expect((await t.request('GET', `/api/wiki/image/${id}/intel`, { key: third.key })).body.total).toBe(0);
