@@ -88,11 +88,16 @@ export const bountiesRoutes = [
     path: '/api/economy/bounties/:bounty_id/claim',
     auth: 'key',
     scope: 'media',
-    summary: 'Claim a bounty with your own AI-verified community upload of its subject (crowdsource_id): the reward is paid at once',
+    summary: 'Claim a bounty with your own community upload that shows its subject (crowdsource_id): a vision-confirmed tag of it, not OCR text alone, or a verified wiki photo of it on the same image; the reward is paid at once',
     operation: ClaimBountyDocument,
     request: { params: z.object({ bounty_id: objectId.describe('the bounty id') }), body: claimBountySchema },
     response: z.object({ bounty_id: id, crowdsource_id: id, paid: z.number(), balance: z.number().describe("the claimant's coin balance after"), bounty }),
-    errors: { 403: "the upload is someone else's, or the caller posted the bounty", 409: 'the bounty is filled, expired or cancelled; the upload claimed before; or it is not AI-verified' },
+    errors: {
+      400: 'the upload has no tag of the subject (and no verified wiki photo of it is of the same image)',
+      403: "the upload is someone else's, or the caller posted the bounty",
+      404: 'no such bounty (looked up before the upload), or no such upload',
+      409: 'the bounty is filled, expired or cancelled; the upload claimed before; or its tag of the subject is not confirmed by vision, or only by text read in the image',
+    },
     variables: ({ params, body }) => ({ id: pathId(params, 'bounty', 'bounty_id'), crowdsourceId: body.crowdsource_id }),
     shape: (data) => {
       const r = unwrap(data.claimBounty);

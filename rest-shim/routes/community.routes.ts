@@ -49,7 +49,7 @@ const item = z
     origin: z.enum(['contribute', 'ingest']),
     name: z.string().nullable(),
     tags: z.array(z.string()),
-    verified: z.boolean().describe('AI-verified: vision confirmed a tag set given to it'),
+    verified: z.boolean().describe('AI-verified: vision confirmed at least one of its current tags'),
     caption: z.string().nullable(),
     labels: z.array(z.string()),
     url: z.string().describe('the public file, metadata stripped: a signed link that needs no key'),
@@ -348,7 +348,7 @@ export const communityRoutes = [
     summary: 'Tag an item (tags; action add, or replace for its contributor): 0.5 coins once per item, account and UTC day, +0.25 when vision confirms the set',
     operation: TagCommunityItemDocument,
     request: { params: itemParams, body: tagSchema },
-    response: z.object({ coins_earned: z.number(), verified: z.boolean().describe('vision confirmed this tag set'), balance: z.number(), matched: z.array(z.string()), message: z.string().nullable(), item }),
+    response: z.object({ coins_earned: z.number(), verified: z.boolean().describe('vision confirmed a tag of this set'), balance: z.number(), matched: z.array(z.string()), message: z.string().nullable(), item }),
     errors: { 403: "action replace on someone else's item" },
     variables: ({ params, body }) => ({ id: pathId(params, 'community item', 'item_id'), tags: body.tags, action: body.action }),
     shape: (data) => {

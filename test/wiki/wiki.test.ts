@@ -232,6 +232,8 @@ describe('the atlas', () => {
     for (let i = 0; i < 3; i++) await vote((await t.createAccount('atlas-voter')).key, verified, 'confirm');
     const item = await t.request('POST', '/api/community/contribute', { key: photographer.key, form: form({ body: await scene(++seed, 400, 600), name: 'c.jpg', type: 'image/jpeg' }, { tags: JSON.stringify([word]) }) });
     const unverified = await t.request('POST', '/api/community/contribute', { key: photographer.key, form: form({ body: await scene(++seed), name: 'c.jpg', type: 'image/jpeg' }, { tags: JSON.stringify([word]) }) });
+    // Its tag confirmed by a vision label, as tagging records it (vision is off here).
+    await t.app.services.db.prisma.communityTagConfirmation.create({ data: { itemId: item.body.id, tag: word, key: word, evidence: 'label', matched: word, accountId: photographer.id } });
     await t.app.services.db.prisma.communityItem.update({ where: { id: item.body.id }, data: { verified: true } });
 
     const query = 'query($q: String, $o: Orientation, $limit: Int) { atlas(query: $q, orientation: $o, limit: $limit) { ... on QueryAtlasSuccess { data { source databaseId subjectSlug confidence url } } ... on ServiceError { message } } }';

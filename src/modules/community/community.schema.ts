@@ -43,7 +43,7 @@ export const CommunityItemRef = builder.prismaNode('CommunityItem', {
     origin: t.exposeString('origin', { description: 'contribute or ingest' }),
     name: t.exposeString('name', { nullable: true }),
     tags: t.exposeStringList('tags'),
-    verified: t.exposeBoolean('verified', { description: 'AI-verified: vision confirmed a tag set given to it' }),
+    verified: t.exposeBoolean('verified', { description: 'AI-verified: vision confirmed at least one of its current tags' }),
     caption: t.exposeString('caption', { nullable: true }),
     labels: t.exposeStringList('labels'),
     url: t.string({ description: 'The public file (metadata stripped), a signed link that needs no key', resolve: (item, _a, ctx) => ctx.baseUrl + ctx.services.community.fileUrl(item, 'public') }),
@@ -118,7 +118,7 @@ const TagResultRef = builder.objectRef<TagResult>('CommunityTagResult').implemen
   fields: (t) => ({
     item: t.field({ type: CommunityItemRef, resolve: (r) => r.item }),
     coinsEarned: t.exposeFloat('coinsEarned'),
-    verified: t.exposeBoolean('verified', { description: 'Vision confirmed this tag set' }),
+    verified: t.exposeBoolean('verified', { description: 'Vision confirmed a tag of this set' }),
     matched: t.exposeStringList('matched', { description: 'Tags of the set that vision confirmed' }),
     balance: t.exposeFloat('balance'),
     message: t.exposeString('message', { nullable: true }),
