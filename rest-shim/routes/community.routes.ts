@@ -345,7 +345,7 @@ export const communityRoutes = [
     path: '/api/community/:item_id/tag',
     auth: 'key',
     scope: 'media',
-    summary: 'Tag an item (tags; action add, or replace for its contributor): 0.5 coins once per item, account and UTC day, +0.25 when vision confirms the set',
+    summary: 'Tag an item (tags; action add, or replace for its contributor): 0.5 coins once per item and tagger when the set adds a tag, +0.25 once when vision newly confirms a tag the tagger added; one\'s own items earn nothing',
     operation: TagCommunityItemDocument,
     request: { params: itemParams, body: tagSchema },
     response: z.object({ coins_earned: z.number(), verified: z.boolean().describe('vision confirmed a tag of this set'), balance: z.number(), matched: z.array(z.string()), message: z.string().nullable(), item }),
