@@ -483,7 +483,9 @@ const cases: Record<string, ContractCase> = {
     call: async (ctx) => {
       const bounty = await postedBounty(ctx);
       const item = await communityItem(ctx);
-      await ctx.t.app.services.db.prisma.communityItem.update({ where: { id: item }, data: { verified: true, tags: ['contract-subject'] } });
+      // The subject's tag confirmed by a vision label, as tagging records it (the claim's rule, subject-evidence.ts).
+      const { accountId } = await ctx.t.app.services.db.prisma.communityItem.update({ where: { id: item }, data: { verified: true, tags: ['contract-subject'] } });
+      await ctx.t.app.services.db.prisma.communityTagConfirmation.create({ data: { itemId: item, tag: 'contract-subject', key: 'contract-subject', evidence: 'label', matched: 'contract-subject', accountId } });
       return { params: { bounty_id: String(bounty) }, body: { crowdsource_id: item } };
     },
     status: 200,
