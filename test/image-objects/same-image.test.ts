@@ -215,7 +215,7 @@ describe('the bulk mirror reward', () => {
     const outcomes = first.body.urls as Array<{ state: string; image_object_id: number; coins: number; reason: string | null }>;
     expect(outcomes.every((o) => o.image_object_id === image.objectId)).toBe(true);
     expect(outcomes.filter((o) => o.coins === 0.5)).toHaveLength(1);
-    for (const o of outcomes.filter((o) => o.coins === 0)) expect(o.reason).toMatch(/a mirror pays once per image object and account, and you were paid for image object \d+/);
+    for (const o of outcomes.filter((o) => o.coins === 0)) expect(o.reason).toMatch(/a mirror pays once per image object and account: you registered a mirror of image object \d+ before/);
     const later = await mirrorJob(farmer.key, [serve('/farm/d.jpg', image.body), `${siteUrl}/farm/a.jpg?v=3`]);
     expect(later.body).toMatchObject({ matched: 2, coins_earned: 0 });
     expect(await coins(farmer.id)).toBe(0.5);

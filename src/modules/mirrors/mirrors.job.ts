@@ -117,7 +117,7 @@ async function recordMatch(deps: MirrorJobDependencies, accountId: number, check
       }
       if (unpaid) return void (await note(unpaid));
       const paidBefore = await tx.objectMirror.findFirst({ where: { accountId, objectId: match.objectId, id: { not: mirror.id } }, select: { url: true } });
-      const once = `a mirror pays once per image object and account, and you were paid for image object ${match.objectId}`;
+      const once = `a mirror pays once per image object and account: you registered a mirror of image object ${match.objectId} before`;
       if (paidBefore) return void (await note(`${once} (${paidBefore.url.slice(0, 200)})`));
       // Keyed by (action, object, account): a concurrent match of the same object by this account is paid once.
       const award = await deps.rewards.award(accountId, 'bulk_mirror_match', `image-object:${match.objectId}`, { tx });

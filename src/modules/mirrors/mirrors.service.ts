@@ -30,7 +30,7 @@ export interface BulkMirrorView {
   checked: number;
   matched: number;
   unmatched: number;
-  /** Coins this job paid (0.5 per URL it registered first). */
+  /** Coins this job paid (0.5 per image object the account registered its first mirror of, not its own or plain). */
   coinsEarned: number;
   /** Why the job failed (failed only). */
   error: string | null;
