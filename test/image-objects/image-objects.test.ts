@@ -31,7 +31,7 @@ const COPIES: Record<string, (image: Buffer) => Promise<Buffer>> = {
 
 async function fingerprint(image: Buffer): Promise<ImageFingerprint> {
   const processed = await processUpload(image, { maxBytes: 50_000_000, maxPixels: 80_000_000 });
-  return { sha256: processed.sha256, phash: processed.phash!, blockhash: processed.blockhash!, bytes: processed.bytes, format: processed.format!, width: processed.width!, height: processed.height! };
+  return { sha256: processed.sha256, phash: processed.phash!, blockhash: processed.blockhash!, lowInformation: processed.lowInformation!, bytes: processed.bytes, format: processed.format!, width: processed.width!, height: processed.height! };
 }
 
 describe('the same-object distance', () => {

@@ -428,6 +428,7 @@ describe('processUpload: videos and documents, by their bytes', () => {
       dominantColour: null,
       phash: null,
       blockhash: null,
+      lowInformation: null,
       thumbnail: null,
       stored: { body, mime, ext },
       original: null,

@@ -1,11 +1,14 @@
 // The unified search's scores and de-duplication (src/modules/search/ranking.ts): every result of a
 // tier outranks every result of the next whatever the limit, the best of each tier is its top, and
-// an image appears once across tiers (same object, near blockhash, same URL) while near copies
-// inside one tier stay.
+// an image appears once across tiers (same object, the same image by the image-objects rule, same
+// URL) while near copies inside one tier stay; plain images only by their exact bytes.
 import { describe, expect, it } from 'vitest';
 import { distinct, ranked, score, type Candidate } from '../../src/modules/search/ranking.js';
 
 const hash = (fill: string) => fill.repeat(64).slice(0, 64);
+/** What the rule reads: distinct bytes unless `sha256` is given. */
+let bytes = 0;
+const print = (blockhash: string, extra: { sha256?: string; lowInformation?: boolean } = {}) => ({ sha256: extra.sha256 ?? `sha-${++bytes}`, blockhash, lowInformation: extra.lowInformation ?? false });
 /** `hex` with `bits` bits flipped, from bit `from` (0: the most significant) on. */
 function flip(hex: string, bits: number, from = 0): string {
   let value = BigInt(`0x${hex}`);
@@ -56,16 +59,31 @@ describe('distinct', () => {
   it('leaves out a later tier within 31 blockhash bits of an earlier one, and keeps near copies inside one tier', () => {
     const base = hash('a5');
     const kept = distinct([
-      candidate(1, 'library', { blockhash: base }),
-      candidate(1, 'library copy', { blockhash: flip(base, 3, 200) }),
-      candidate(2, 'community copy', { blockhash: flip(base, 31), objectId: 1 }),
-      candidate(3, 'far enough', { blockhash: flip(base, 32), objectId: 2 }),
+      candidate(1, 'library', { likeness: print(base) }),
+      candidate(1, 'library copy', { likeness: print(flip(base, 3, 200)) }),
+      candidate(2, 'community copy', { likeness: print(flip(base, 31)), objectId: 1 }),
+      candidate(3, 'far enough', { likeness: print(flip(base, 32)), objectId: 2 }),
     ]);
     expect(kept.map((c) => c.url)).toEqual(['library', 'library copy', 'far enough']);
   });
 
-  it('leaves out a repeated URL and ignores malformed hashes', () => {
-    const kept = distinct([candidate(4, 'https://x/1.jpg'), candidate(4, 'https://x/1.jpg'), candidate(1, 'lib', { blockhash: 'not-hex' }), candidate(3, 'atlas', { blockhash: 'zz' })]);
+  it('leaves out a repeated URL, and candidates without hashes are told apart by object and URL only', () => {
+    const kept = distinct([candidate(4, 'https://x/1.jpg'), candidate(4, 'https://x/1.jpg'), candidate(1, 'lib', { likeness: null }), candidate(3, 'atlas')]);
     expect(kept.map((c) => c.url)).toEqual(['lib', 'atlas', 'https://x/1.jpg']);
+  });
+
+  it('tells plain images apart unless they are the same bytes, whichever side is plain', () => {
+    const flat = hash('0');
+    const gradient = hash('00ff');
+    const kept = distinct([
+      candidate(1, 'blue', { likeness: print(flat, { sha256: 'blue', lowInformation: true }) }),
+      candidate(2, 'red', { likeness: print(flat, { sha256: 'red', lowInformation: true }), objectId: 1 }),
+      candidate(3, 'blue again', { likeness: print(flat, { sha256: 'blue', lowInformation: true }), objectId: 2 }),
+      candidate(1, 'gradient', { likeness: print(gradient, { lowInformation: true }) }),
+      candidate(3, 'photo like the gradient', { likeness: print(gradient), objectId: 3 }),
+      // No flag, but a degenerate blockhash (a row hashed before the flag existed) is plain too.
+      candidate(3, 'unflagged flat', { likeness: print(flat), objectId: 4 }),
+    ]);
+    expect(kept.map((c) => c.url)).toEqual(['blue', 'gradient', 'red', 'photo like the gradient', 'unflagged flat']);
   });
 });

@@ -19,7 +19,7 @@ import type { BlobStore } from '../../platform/storage/blob-store.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
-import type { ImageObjectsService } from '../image-objects/index.js';
+import { isLowInformation, type ImageObjectsService } from '../image-objects/index.js';
 import { fromMinor, type LedgerService, type RewardsService, type TransferRequest, type Tx } from '../ledger/index.js';
 import { fetchImageBytes, fingerprintOf, gpsOf, processSharedImage, publicDerivative, type SharedImage } from '../media/index.js';
 import { communityItemPolicy } from './community.access.js';
@@ -48,6 +48,9 @@ export const INGEST_PUBLIC_MAX_SIDE = 1280;
 export const ORIGINAL_LINK_SECONDS = 15 * 60;
 /** Public items a portfolio shows. */
 const PORTFOLIO_ITEMS = 12;
+/** The answer's message for a plain upload (README "Image objects"): kept, and no upload reward. */
+export const PLAIN_IMAGE_UNPAID =
+  'a plain image (a flat colour, a smooth gradient, an almost blank or a tiny image) cannot be told apart from other plain images, so it earns no upload reward';
 const COMMUNITY_REWARDS = ['reward:community_upload', 'reward:tagging', 'reward:tag_verified_bonus'];
 
 export const COMMUNITY_VARIANTS = ['public', 'original'] as const;
@@ -500,8 +503,10 @@ export class CommunityService {
     },
   ): Promise<ContributionResult> {
     const { object } = await this.deps.imageObjects.identify(fingerprintOf(processed));
+    // A plain image (flat, a gradient, almost blank, tiny) cannot be told apart from other plain images: kept, never paid.
+    const plain = isLowInformation(processed) || isLowInformation(object) ? PLAIN_IMAGE_UNPAID : null;
     const existing = await this.deps.db.prisma.communityItem.findUnique({ where: { accountId_objectId: { accountId: actor.accountId, objectId: object.id } } });
-    if (existing) return this.duplicate(actor, existing);
+    if (existing) return plain ? { ...(await this.unpaid(actor, existing, plain)), duplicate: true } : this.duplicate(actor, existing);
 
     const base = `community/${actor.accountId}/${processed.sha256}`;
     const publicFile = await publicDerivative(processed, { maxPixels: this.deps.limits.maxPixels, maxSide: fields.origin === 'ingest' ? INGEST_PUBLIC_MAX_SIDE : null });
@@ -547,8 +552,15 @@ export class CommunityService {
       if (originalKey && winner.originalKey !== originalKey) await this.deps.blobs.delete(originalKey);
       return this.duplicate(actor, winner);
     }
+    if (plain) return this.unpaid(actor, item, plain);
     const award = await this.deps.rewards.award(actor.accountId, 'community_upload', `image-object:${object.id}`);
     return { item, coinsEarned: award.status === 'paid' ? award.coins : 0, balance: award.balance, duplicate: false, message: award.status === 'paid' ? null : (award.message ?? 'this image object was rewarded before') };
+  }
+
+  /** An item kept without an upload reward, with why. */
+  private async unpaid(actor: Actor, item: CommunityItem, message: string): Promise<ContributionResult> {
+    const wallet = await this.deps.ledger.wallet(actor.accountId, 'coins');
+    return { item, coinsEarned: 0, balance: fromMinor(wallet.balance), duplicate: false, message };
   }
 
   /**

@@ -1,7 +1,12 @@
-// Image objects: the one identity of an image across the service. An image joins the object whose
-// 256-bit blockhash is nearest to its own when that is within SAME_OBJECT_MAX_DISTANCE bits, and
-// makes a new object otherwise, so resized, recompressed, re-encoded, lightly cropped or captioned
-// copies are one object (the figures behind the distance: README, "Image objects").
+// Image objects: the one identity of an image across the service, and the one rule for "the same
+// image" every caller uses (sameImage, compareImages, identify, nearest): two images are the same
+// when they have the same bytes (SHA-256), or when neither is low-information and their 256-bit
+// blockhashes are within SAME_OBJECT_MAX_DISTANCE bits (pHash: within SAME_PHOTO_MAX_PHASH_DISTANCE,
+// for ReplaceFlow's spec'd comparison). Low-information images (flat, smooth gradients, almost
+// blank, tiny: src/modules/media/information.ts) carry too little for a perceptual hash, so they
+// are the same as another only by exact bytes, whichever side they are on. An image joins the object
+// nearest to it by that rule and makes a new object otherwise, so resized, recompressed,
+// re-encoded, lightly cropped or captioned copies are one object (README, "Image objects").
 //
 // Nearest neighbours by Hamming distance use multi-index hashing: the blockhash is cut into 16
 // bands of 16 bits, kept as tags in one GIN index (the image_objects migration). Two hashes within
@@ -12,6 +17,7 @@
 import type { ImageObject } from '../../generated/prisma/client.js';
 import type { Database } from '../../platform/database/database.js';
 import { InvalidInput } from '../../platform/errors.js';
+import { hammingDistance, isDegenerateBlockhash } from '../media/index.js';
 
 /**
  * Largest blockhash distance (of 256 bits) at which an image is the same object. Measured copies
@@ -20,12 +26,53 @@ import { InvalidInput } from '../../platform/errors.js';
  * 25 times as much at a million objects (bench/RESULTS.md).
  */
 export const SAME_OBJECT_MAX_DISTANCE = 31;
+/** The specification's pHash rule (ReplaceFlow): a Hamming distance of 10 or less (of 64 bits) is the same photo. */
+export const SAME_PHOTO_MAX_PHASH_DISTANCE = 10;
 const BANDS = 16;
 const BAND_BITS = 16;
 const HASH_HEX = /^[0-9a-f]{64}$/;
 
 /** What an image brings to be identified: an object's columns but its id and time. */
 export type ImageFingerprint = Omit<ImageObject, 'id' | 'createdAt'>;
+
+/** What the same-image rule reads of an image (an object, a library item, a fetched or uploaded image). */
+export interface Likeness {
+  sha256: string;
+  blockhash: string;
+  /** Needed only to compare by pHash. */
+  phash?: string | null;
+  lowInformation: boolean;
+}
+
+export interface Comparison {
+  same: boolean;
+  /** Hamming distance of the measure's hashes (0 for the same bytes). */
+  distance: number;
+  /** True when either image is low-information, so only exact bytes could make them the same. */
+  exactOnly: boolean;
+}
+
+/** Low-information by its flag, or (the backstop for hashes without one) by a degenerate blockhash. */
+export function isLowInformation(image: Pick<Likeness, 'blockhash' | 'lowInformation'>): boolean {
+  return image.lowInformation || isDegenerateBlockhash(image.blockhash.toLowerCase());
+}
+
+/** The same-image rule (see the top of this file), by blockhash or, for ReplaceFlow, by pHash. */
+export function compareImages(a: Likeness, b: Likeness, measure: 'blockhash' | 'phash' = 'blockhash'): Comparison {
+  const exactOnly = isLowInformation(a) || isLowInformation(b);
+  if (a.sha256 === b.sha256) return { same: true, distance: 0, exactOnly };
+  const distance = measure === 'blockhash' ? hammingDistance(a.blockhash, b.blockhash) : hammingDistance(required(a.phash), required(b.phash));
+  const most = measure === 'blockhash' ? SAME_OBJECT_MAX_DISTANCE : SAME_PHOTO_MAX_PHASH_DISTANCE;
+  return { same: !exactOnly && distance <= most, distance, exactOnly };
+}
+
+/** True when the two are the same image by the rule. */
+export function sameImage(a: Likeness, b: Likeness): boolean {
+  return compareImages(a, b).same;
+}
+
+/** What nearest() looks for: a whole image (its flag and bytes count), or only a blockhash. */
+export type Probe = string | Likeness;
 
 export interface Neighbour {
   object: ImageObject;
@@ -50,21 +97,21 @@ interface ObjectRow extends ImageFingerprint {
 export class ImageObjectsService {
   constructor(private readonly db: Database) {}
 
-  /** The object this image is: the same bytes', the nearest within SAME_OBJECT_MAX_DISTANCE, or a new one. */
+  /**
+   * The object this image is: the same bytes', else (unless the image is low-information) the
+   * nearest within SAME_OBJECT_MAX_DISTANCE that is not low-information, else a new one.
+   */
   async identify(image: ImageFingerprint): Promise<Identified> {
     const hash = checkedHash(image.blockhash);
-    const [same] = await this.db.query<ObjectRow>(
-      `SELECT id, sha256, phash, blockhash, bytes, format, width, height, "createdAt" AT TIME ZONE 'UTC' AS created_at, 0 AS distance FROM "ImageObject" WHERE sha256 = $1`,
-      [image.sha256],
-    );
-    if (same) return { ...neighbour(same), created: false };
-    const [nearest] = await this.nearest(hash, 1, SAME_OBJECT_MAX_DISTANCE);
+    const low = isLowInformation(image);
+    const [nearest] = await this.nearest({ ...image, lowInformation: low }, 1, SAME_OBJECT_MAX_DISTANCE);
     if (nearest) return { ...nearest, created: false };
-    // Nothing near: made in one statement that looks again under a lock (the image_objects migration).
-    const [made] = await this.db.query<ObjectRow>('SELECT * FROM make_image_object($1, $2, $3, $4, $5, $6, $7, $8::int[], $9)', [
+    // Nothing near: made in one statement that looks again under a lock (the image_objects and image_detail migrations).
+    const [made] = await this.db.query<ObjectRow>('SELECT * FROM make_image_object($1, $2, $3, $4, $5, $6, $7, $8, $9::int[], $10)', [
       image.sha256,
       image.phash,
       hash,
+      low,
       image.bytes,
       image.format,
       image.width,
@@ -77,28 +124,57 @@ export class ImageObjectsService {
 
   /** One object by id, or null. */
   async byId(id: number): Promise<ImageObject | null> {
-    const [row] = await this.db.query<ObjectRow>(
-      `SELECT id, sha256, phash, blockhash, bytes, format, width, height, "createdAt" AT TIME ZONE 'UTC' AS created_at, 0 AS distance FROM "ImageObject" WHERE id = $1`,
-      [id],
-    );
+    const [row] = await this.db.query<ObjectRow>(`SELECT ${OBJECT_COLUMNS} FROM "ImageObject" WHERE id = $1`, [id]);
     return row ? neighbour(row).object : null;
   }
 
   /**
-   * Up to `limit` objects nearest to the blockhash within `maxDistance` bits, nearest first (ties by
-   * age): exact for any distance up to 47 bits.
+   * Up to `limit` objects that are the probe by the same-image rule, nearest first (ties by age):
+   * the object of the image's exact bytes first, then (unless either side is low-information)
+   * objects within `maxDistance` blockhash bits, exact for any distance up to 47. A bare blockhash
+   * has no bytes: a degenerate one (flat, almost blank) finds nothing.
    */
-  async nearest(blockhash: string, limit = 10, maxDistance = SAME_OBJECT_MAX_DISTANCE): Promise<Neighbour[]> {
-    const hash = checkedHash(blockhash);
+  async nearest(probe: Probe, limit = 10, maxDistance = SAME_OBJECT_MAX_DISTANCE): Promise<Neighbour[]> {
+    const hash = checkedHash(typeof probe === 'string' ? probe : probe.blockhash);
     const farthest = BAND_BITS * 3 - 1;
     if (!Number.isInteger(maxDistance) || maxDistance < 0 || maxDistance > farthest) throw new InvalidInput(`maxDistance: expected an integer from 0 to ${farthest} bits`);
     if (!Number.isInteger(limit) || limit < 1) throw new InvalidInput('limit: expected a positive integer');
+    const [exact] = typeof probe === 'string' ? [] : await this.db.query<ObjectRow>(`SELECT ${OBJECT_COLUMNS} FROM "ImageObject" WHERE sha256 = $1`, [probe.sha256]);
+    const found = exact ? [neighbour(exact)] : [];
+    if (isLowInformation(typeof probe === 'string' ? { blockhash: hash, lowInformation: false } : probe)) return found;
     for (let radius = 0; ; radius++) {
       const guaranteed = Math.min(maxDistance, BAND_BITS * (radius + 1) - 1);
       const rows = await this.db.query<ObjectRow>('SELECT * FROM nearest_image_objects($1::bit(256), $2::int[], $3, $4)', [`x${hash}`, tagsWithin(hash, radius), guaranteed, limit]);
-      if (rows.length >= limit || guaranteed >= maxDistance) return rows.map(neighbour);
+      const all = [...found, ...rows.filter((r) => r.id !== exact?.id).map(neighbour)];
+      if (all.length >= limit || guaranteed >= maxDistance) return all.slice(0, limit);
     }
   }
+
+  /**
+   * True when the account's live media library holds this image by the same-image rule (its exact
+   * bytes, or, neither side low-information, within SAME_OBJECT_MAX_DISTANCE blockhash bits):
+   * through nearest_media_items and its band index (the unified_search and image_detail migrations).
+   */
+  async inLibrary(accountId: number, image: Likeness): Promise<boolean> {
+    const hash = checkedHash(image.blockhash);
+    const rows = await this.db.query<{ id: number }>('SELECT id FROM nearest_media_items($1, $2, $3, $4::bit(256), $5::bit(64), $6::int[], $7, -1, 1)', [
+      accountId,
+      image.sha256,
+      isLowInformation(image),
+      `x${hash}`,
+      `x${'0'.repeat(16)}`,
+      tagsWithin(hash, radiusFor(SAME_OBJECT_MAX_DISTANCE)),
+      SAME_OBJECT_MAX_DISTANCE,
+    ]);
+    return rows.length > 0;
+  }
+}
+
+const OBJECT_COLUMNS = `id, sha256, phash, blockhash, "lowInformation", bytes, format, width, height, "createdAt" AT TIME ZONE 'UTC' AS created_at, 0 AS distance`;
+
+function required(phash: string | null | undefined): string {
+  if (!phash) throw new RangeError('compareImages: comparing by pHash needs both images\' pHash');
+  return phash;
 }
 
 function neighbour(row: ObjectRow): Neighbour {

@@ -1,2 +1,17 @@
-// Public surface of the image-objects module: the one identity of an image across the service.
-export { ImageObjectsService, SAME_OBJECT_MAX_DISTANCE, withinBits, type ImageFingerprint, type Identified, type Neighbour } from './image-objects.service.js';
+// Public surface of the image-objects module: the one identity of an image across the service, and
+// the one rule for "the same image" (sameImage, compareImages) every caller uses.
+export {
+  ImageObjectsService,
+  SAME_OBJECT_MAX_DISTANCE,
+  SAME_PHOTO_MAX_PHASH_DISTANCE,
+  compareImages,
+  isLowInformation,
+  sameImage,
+  withinBits,
+  type Comparison,
+  type ImageFingerprint,
+  type Identified,
+  type Likeness,
+  type Neighbour,
+  type Probe,
+} from './image-objects.service.js';

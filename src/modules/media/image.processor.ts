@@ -27,6 +27,7 @@ import { bmvbhash } from 'blockhash-core';
 import { AppError } from '../../platform/errors.js';
 import { hexToLab, labToHex, rgbToLab, type Lab } from './colour.js';
 import { decodeHeic } from './heic.decoder.js';
+import { detailOf, isLowInformation } from './information.js';
 
 export interface ProcessLimits {
   maxBytes: number;
@@ -59,6 +60,11 @@ export interface ProcessedImage {
   phash: string | null;
   /** 256-bit blockhash (blockhash-core, 16x16 blocks), 64 hex chars. */
   blockhash: string | null;
+  /**
+   * Too little information for a perceptual hash (flat, a smooth gradient, almost blank, or tiny:
+   * information.ts): such an image is the same as another only by its exact bytes. Null unless kind is image.
+   */
+  lowInformation: boolean | null;
   thumbnail: { body: Buffer; mime: 'image/webp'; width: number; height: number } | null;
   /**
    * The bytes to store: the original, unless it had to be re-encoded (EXIF orientation applied →
@@ -156,6 +162,7 @@ export async function processUpload(body: Buffer, limits: ProcessLimits): Promis
       dominantColour: null,
       phash: null,
       blockhash: null,
+      lowInformation: null,
       thumbnail: null,
       stored: { body, mime: sniffed.mime, ext: sniffed.ext },
       original: null,
@@ -211,7 +218,7 @@ export async function processUpload(body: Buffer, limits: ProcessLimits): Promis
     ),
     reencode ? decode(() => reencodeOriented(body, input, sniffed.image!, meta), sniffed.ext, maxPixels) : Promise.resolve(null),
   ]);
-  const analysis = await analyse(small, thumbnailSize, input);
+  const analysis = await analyse(small, thumbnailSize, input, pixels);
   return {
     kind: 'image',
     mime: sniffed.mime,
@@ -282,7 +289,7 @@ async function fromRaster(
     decode(() => encode(sharp(pixels, rawInput)).toBuffer(), format, maxPixels),
     decode(() => sharp(pixels, rawInput).resize(boundedInside(bound)).raw().toBuffer({ resolveWithObject: true }), format, maxPixels),
   ]);
-  return { ...(await analyse(small, thumbnailSize, input)), stored };
+  return { ...(await analyse(small, thumbnailSize, input, raw.width * raw.height)), stored };
 }
 
 /** Hamming distance between two equal-length hex hashes (pHash: 0-64, blockhash: 0-256). */
@@ -527,9 +534,10 @@ async function rasteriseSvg(body: Buffer, maxPixels: number): Promise<Raster> {
 // ---------------------------------------------------------------------------------------------
 // Analysis of the small raster: thumbnail, hashes, dominant colour
 
-type Analysis = Pick<ProcessedImage, 'thumbnail' | 'phash' | 'blockhash' | 'dominantColour'>;
+type Analysis = Pick<ProcessedImage, 'thumbnail' | 'phash' | 'blockhash' | 'lowInformation' | 'dominantColour'>;
 
-async function analyse(small: Raster, thumbnailSize: number, input: SharpOptions): Promise<Analysis> {
+/** `pixels`: the whole image's, for the low-information rule's size floor. */
+async function analyse(small: Raster, thumbnailSize: number, input: SharpOptions, pixels: number): Promise<Analysis> {
   const sharp = await loadSharp();
   const { data, info } = small;
   const rawInput: SharpOptions = { ...input, raw: rawOf(info) };
@@ -544,10 +552,12 @@ async function analyse(small: Raster, thumbnailSize: number, input: SharpOptions
     phash(opaque, { ...input, raw: { width: info.width, height: info.height, channels: 3 } }),
     sharp(data, rawInput).resize(HASH_SIZE, HASH_SIZE, { fit: 'fill' }).ensureAlpha().raw().toBuffer(),
   ]);
+  const blockhash = bmvbhash({ width: HASH_SIZE, height: HASH_SIZE, data: hashRaster }, BLOCKHASH_BITS);
   return {
     thumbnail: { body: thumbnail.data, mime: 'image/webp', width: thumbnail.info.width, height: thumbnail.info.height },
     phash: bitsToHex(phashBits),
-    blockhash: bmvbhash({ width: HASH_SIZE, height: HASH_SIZE, data: hashRaster }, BLOCKHASH_BITS),
+    blockhash,
+    lowInformation: isLowInformation({ pixels, detail: detailOf(hashRaster, HASH_SIZE), blockhash }),
     dominantColour: dominantColour(hashRaster, HASH_SIZE),
   };
 }

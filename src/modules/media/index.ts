@@ -5,6 +5,7 @@ export { FoldersService } from './folders.service.js';
 export { signedMediaPath } from './media-urls.js';
 // What the community library shares with the library's uploads: file processing, tag rules, EXIF GPS.
 export { processUpload, hammingDistance, type ProcessedImage } from './image.processor.js';
+export { isDegenerateBlockhash } from './information.js';
 export { tagsSchema } from './media.input.js';
 export { gpsOf } from './exif.js';
 export { fetchImageBytes, fingerprintOf, processSharedImage, publicDerivative, type PublicFile, type SharedImage } from './shared-image.js';

@@ -144,6 +144,7 @@ export class MediaService {
         sha256: processed.sha256,
         phash: processed.phash,
         blockhash: processed.blockhash,
+        lowInformation: processed.lowInformation ?? false,
         dominantHex: processed.dominantColour?.hex,
         colourL: l,
         colourA: a,

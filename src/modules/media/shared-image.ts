@@ -8,12 +8,12 @@ import { loadSharp } from '../../platform/sharp.js';
 import { processUpload, type ProcessedImage, type ProcessLimits } from './image.processor.js';
 
 /** A processed image with the facts an image object needs. */
-export type SharedImage = ProcessedImage & { phash: string; blockhash: string; width: number; height: number };
+export type SharedImage = ProcessedImage & { phash: string; blockhash: string; lowInformation: boolean; width: number; height: number };
 
 /** Processes an upload that must be an image (a 400 naming `file` otherwise). */
 export async function processSharedImage(body: Buffer, limits: ProcessLimits): Promise<SharedImage> {
   const processed = await processUpload(body, limits);
-  if (processed.kind !== 'image' || !processed.blockhash || !processed.phash || !processed.width || !processed.height) {
+  if (processed.kind !== 'image' || !processed.blockhash || !processed.phash || processed.lowInformation === null || !processed.width || !processed.height) {
     throw new InvalidInput('file: expected an image (JPEG, PNG, WebP, GIF, AVIF, HEIC or TIFF)', 'file');
   }
   return processed as SharedImage;
@@ -21,7 +21,16 @@ export async function processSharedImage(body: Buffer, limits: ProcessLimits): P
 
 /** The fingerprint of a shared image, as ImageObjectsService.identify takes it. */
 export function fingerprintOf(image: SharedImage) {
-  return { sha256: image.sha256, phash: image.phash, blockhash: image.blockhash, bytes: image.bytes, format: image.format ?? image.ext, width: image.width, height: image.height };
+  return {
+    sha256: image.sha256,
+    phash: image.phash,
+    blockhash: image.blockhash,
+    lowInformation: image.lowInformation,
+    bytes: image.bytes,
+    format: image.format ?? image.ext,
+    width: image.width,
+    height: image.height,
+  };
 }
 
 export interface PublicFile {

@@ -1,12 +1,11 @@
 // What image a URL serves, and which known image it is: fetched through the SSRF-safe fetcher
 // (private addresses, redirects to them, oversized bodies and slow servers refused), decoded within
-// the upload limits (bytes and pixels), hashed, and compared by blockhash distance, the measure that
-// makes resized, recompressed and lightly cropped copies one image object.
+// the upload limits (bytes and pixels), hashed, and matched by the image-objects rule for the same
+// image (exact bytes, or a near blockhash when neither side is low-information).
 import { AppError } from '../../platform/errors.js';
 import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import type { ImageObjectsService, Neighbour } from '../image-objects/index.js';
-import { SAME_OBJECT_MAX_DISTANCE } from '../image-objects/index.js';
-import { fetchImageBytes, hammingDistance, processSharedImage, type SharedImage } from '../media/index.js';
+import { fetchImageBytes, processSharedImage, type SharedImage } from '../media/index.js';
 
 export interface ImageLimits {
   maxBytes: number;
@@ -46,14 +45,9 @@ export class ImageAtUrl {
     }
   }
 
-  /** The known image object nearest to the image, within the same-object distance; null when none is. */
+  /** The known image object this image is by the same-image rule (the nearest); null when none is. */
   async knownObject(image: SharedImage): Promise<Neighbour | null> {
-    const [nearest] = await this.imageObjects.nearest(image.blockhash, 1, SAME_OBJECT_MAX_DISTANCE);
+    const [nearest] = await this.imageObjects.nearest(image, 1);
     return nearest ?? null;
   }
-}
-
-/** Blockhash distance between an image and stored hashes: 0 for the same bytes. */
-export function distanceTo(image: SharedImage, stored: { sha256: string; blockhash: string }): number {
-  return image.sha256 === stored.sha256 ? 0 : hammingDistance(image.blockhash, stored.blockhash);
 }

@@ -32,6 +32,6 @@ export interface MirrorsSetup {
 /** The service the API calls, with the bulk mirror job kind registered with this process's runner. */
 export function setUpMirrors(deps: MirrorsSetup): MirrorsService {
   const images = new ImageAtUrl(deps.fetcher, deps.imageObjects, deps.limits);
-  deps.jobRunner.register(BULK_MIRROR_JOB_KIND, createMirrorHandler({ db: deps.db, images, rewards: deps.rewards, logger: deps.logger, settings: deps.settings }));
+  deps.jobRunner.register(BULK_MIRROR_JOB_KIND, createMirrorHandler({ db: deps.db, images, imageObjects: deps.imageObjects, rewards: deps.rewards, logger: deps.logger, settings: deps.settings }));
   return new MirrorsService({ db: deps.db, jobs: deps.jobs, queue: deps.queue, images, urlRefusal: (url) => deps.fetcher.refusal(url), settings: deps.settings });
 }

@@ -9,11 +9,11 @@ import { parseInput } from '../../platform/validation.js';
 import type { BulkMirror, Job, MediaItem, MirrorCheck } from '../../generated/prisma/client.js';
 import type { Actor } from '../accounts/index.js';
 import type { JobsService } from '../jobs/index.js';
-import { SAME_OBJECT_MAX_DISTANCE } from '../image-objects/index.js';
+import { compareImages, SAME_OBJECT_MAX_DISTANCE } from '../image-objects/index.js';
 import { fromMinor } from '../ledger/index.js';
 import { bulkMirrorPolicy } from './mirrors.access.js';
 import { bulkMirrorSchema, normaliseUrl, urlsInCsv, type MirrorCheckState, type SentUrl } from './mirrors.input.js';
-import { distanceTo, type ImageAtUrl } from './image-at-url.js';
+import type { ImageAtUrl } from './image-at-url.js';
 import type { MirrorsConfig } from './mirrors.settings.js';
 
 export const BULK_MIRROR_JOB_KIND = 'bulk_mirror';
@@ -30,7 +30,7 @@ export interface BulkMirrorView {
   checked: number;
   matched: number;
   unmatched: number;
-  /** Coins this job paid (0.5 per URL it registered first). */
+  /** Coins this job paid (0.5 per image object the account registered its first mirror of, not its own or plain). */
   coinsEarned: number;
   /** Why the job failed (failed only). */
   error: string | null;
@@ -96,7 +96,8 @@ export class MirrorsService {
 
   /**
    * POST /api/media/mirror's check (MediaService.useMirrorCheck): the image at the URL is the item's
-   * own photo (same bytes, or within the same-object blockhash distance); a 400 naming `url` otherwise.
+   * own photo by the same-image rule (same bytes; or, unless either is low-information, within the
+   * same-object blockhash distance); a 400 naming `url` otherwise.
    */
   async checkMediaMirror(item: MediaItem, url: string): Promise<void> {
     if (item.kind !== 'image' || !item.blockhash) {
@@ -111,13 +112,12 @@ export class MirrorsService {
       if (error instanceof Error && 'field' in error && error.field === 'url') throw new InvalidInput(`url: ${error.message}`, 'url');
       throw error;
     }
-    const distance = distanceTo(image, { sha256: item.sha256, blockhash: item.blockhash });
-    if (distance > SAME_OBJECT_MAX_DISTANCE) {
-      throw new InvalidInput(
-        `url: the image at this URL is not the same photo as media item ${item.id} (blockhash distance ${distance} of 256 bits; the same photo is within ${SAME_OBJECT_MAX_DISTANCE})`,
-        'url',
-      );
-    }
+    const { same, distance, exactOnly } = compareImages(image, { sha256: item.sha256, blockhash: item.blockhash, lowInformation: item.lowInformation });
+    if (same) return;
+    const why = exactOnly
+      ? 'its bytes differ, and a plain image (flat, a gradient, almost blank or tiny) is the same photo only by its exact bytes'
+      : `blockhash distance ${distance} of 256 bits; the same photo is within ${SAME_OBJECT_MAX_DISTANCE}`;
+    throw new InvalidInput(`url: the image at this URL is not the same photo as media item ${item.id} (${why})`, 'url');
   }
 
   /** A sent URL as stored: normalised, and one the fetcher may try (a 400 naming where it was otherwise). */

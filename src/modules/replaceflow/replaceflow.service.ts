@@ -5,13 +5,15 @@
 //    source lead, the watermarked image.
 // 2. Reverse search, side by side: Google Cloud Vision web detection when VISION_GOOGLE_API_KEY is
 //    set; always our own image-object index (community items and verified wiki photos of the same
-//    object, by 256-bit blockhash); with a key, the caller's own library (64-bit pHash within
-//    PHASH_MATCH_MAX_DISTANCE).
+//    object, by the image-objects rule for the same image); with a key, the caller's own library
+//    (64-bit pHash within PHASH_MATCH_MAX_DISTANCE, under the same rule: a low-information lead or
+//    item only by its exact bytes).
 // 3. Stock search by the headline's keywords (keywords.ts) when Google is not configured or failed,
 //    or when reverse search found nothing.
 // 4. Candidates are fetched (SSRF-safe fetcher; ours are read from the blob store), bounded in
 //    bytes, pixels, time and number, in parallel (FETCH_CONCURRENCY), and compared with the lead by
-//    64-bit pHash; same-photo candidates also by the watermark detector (watermark-detector.ts).
+//    64-bit pHash (compareImages: a low-information lead or candidate is the same photo only by its
+//    exact bytes); same-photo candidates also by the watermark detector (watermark-detector.ts).
 //    phash=false skips fetching and hashing the candidates.
 // 5. Answer: the source lead first, then the clean discoveries ranked (rank()), at most max_results.
 //
@@ -30,8 +32,8 @@ import { loadSharp } from '../../platform/sharp.js';
 import { requireKey } from '../access/index.js';
 import type { Actor } from '../accounts/index.js';
 import type { FeaturedService } from '../featured/index.js';
-import type { ImageObjectsService } from '../image-objects/index.js';
-import { fetchImageBytes, hammingDistance, processSharedImage, signedMediaPath, type SharedImage } from '../media/index.js';
+import { compareImages, isLowInformation, SAME_PHOTO_MAX_PHASH_DISTANCE, type ImageObjectsService } from '../image-objects/index.js';
+import { fetchImageBytes, processSharedImage, signedMediaPath, type SharedImage } from '../media/index.js';
 import type { QuotaService } from '../quota/index.js';
 import type { GoogleWebDetection, WebMatchKind } from './google-web-detection.js';
 import { keywordsOf } from './keywords.js';
@@ -44,8 +46,8 @@ export type KeywordImageSearch = (
   options: { limit: number; signal?: AbortSignal },
 ) => Promise<Array<{ url: string; title: string; source: string; width?: number; height?: number }>>;
 
-/** Spec: a Hamming distance of 10 or less is the same photo. */
-export const PHASH_MATCH_MAX_DISTANCE = 10;
+/** Spec: a Hamming distance of 10 or less is the same photo (the image-objects rule's pHash measure). */
+export const PHASH_MATCH_MAX_DISTANCE = SAME_PHOTO_MAX_PHASH_DISTANCE;
 /** Candidates fetched at once, and at most this many in all. */
 export const FETCH_CONCURRENCY = 4;
 export const MAX_EXAMINED = 24;
@@ -60,6 +62,8 @@ export const LEAD_ATTEMPTS = 4;
 export const DEMO_PER_ADDRESS = 5;
 export const DEMO_ALL_ADDRESSES = 500;
 export const DEMO_WINDOW_MS = 3_600_000;
+/** Bits of a pHash. */
+const PHASH_BITS = 64;
 /** Local index lookups: image objects near the lead, library items near it. */
 const LOCAL_NEIGHBOURS = 10;
 
@@ -136,6 +140,10 @@ interface Examined {
   candidate: Candidate;
   image?: SharedImage;
   distance?: number;
+  /** The same photo as the lead by the same-image rule. */
+  same?: boolean;
+  /** The lead or the candidate is low-information: only the exact bytes would have been the same photo. */
+  exactOnly?: boolean;
   marks?: MarkComparison;
 }
 
@@ -269,7 +277,7 @@ export class ReplaceFlowService {
 
   /** Community items (public, not taken down) and verified wiki photos of image objects near the lead, nearest objects first (also within each query's limit). */
   private async localMatches(lead: Lead, baseUrl: string): Promise<Candidate[]> {
-    const neighbours = await this.deps.imageObjects.nearest(lead.image.blockhash, LOCAL_NEIGHBOURS);
+    const neighbours = await this.deps.imageObjects.nearest(lead.image, LOCAL_NEIGHBOURS);
     if (neighbours.length === 0) return [];
     const ids = neighbours.map((n) => n.object.id);
     const order = (objectId: number) => ids.indexOf(objectId);
@@ -293,14 +301,18 @@ export class ReplaceFlowService {
     return found.sort((a, b) => order(a.objectId) - order(b.objectId)).map((f) => f.candidate);
   }
 
-  /** The caller's own live images whose pHash is within PHASH_MATCH_MAX_DISTANCE of the lead's. */
+  /**
+   * The caller's own live images whose pHash is within PHASH_MATCH_MAX_DISTANCE of the lead's, by
+   * the same-image rule: when the lead or the item is low-information, only the lead's exact bytes.
+   */
   private async libraryMatches(lead: Lead, accountId: number, baseUrl: string): Promise<Candidate[]> {
     const rows = await this.deps.db.query<{ id: number; sha256: string; storageKey: string; width: number | null; height: number | null }>(
       `SELECT "id", "sha256", "storageKey", "width", "height" FROM (
          SELECT *, bit_count("phashBits" # ('x' || $2)::bit(64)) AS distance
-           FROM "MediaItem" WHERE "accountId" = $1 AND "trashedAt" IS NULL AND "kind" = 'image' AND "phashBits" IS NOT NULL) near
+           FROM "MediaItem" WHERE "accountId" = $1 AND "trashedAt" IS NULL AND "kind" = 'image' AND "phashBits" IS NOT NULL
+            AND ("sha256" = $5 OR (NOT $6 AND NOT "lowInformation"))) near
         WHERE distance <= $3 ORDER BY distance, "id" DESC LIMIT $4`,
-      [accountId, lead.image.phash, PHASH_MATCH_MAX_DISTANCE, LOCAL_NEIGHBOURS],
+      [accountId, lead.image.phash, PHASH_MATCH_MAX_DISTANCE, LOCAL_NEIGHBOURS, lead.image.sha256, isLowInformation(lead.image)],
     );
     return rows.map((r) => ({
       url: baseUrl + signedMediaPath(this.deps.signer, r, 'original'),
@@ -338,9 +350,9 @@ export class ReplaceFlowService {
             if (!bytes) return null;
             const image = await processSharedImage(bytes, this.deps.limits);
             if (image.width <= 2 || image.height <= 2) return null;
-            const distance = hammingDistance(lead.image.phash, image.phash);
-            const marks = distance <= PHASH_MATCH_MAX_DISTANCE ? await compareMarks(lead.bytes, bytes, this.deps.limits.maxPixels) : undefined;
-            return { candidate, image, distance, marks };
+            const { same, distance, exactOnly } = compareImages(lead.image, image, 'phash');
+            const marks = same ? await compareMarks(lead.bytes, bytes, this.deps.limits.maxPixels) : undefined;
+            return { candidate, image, distance, same, exactOnly, marks };
           } catch (error) {
             if (!(error instanceof AppError)) this.deps.logger.warn({ err: error, url: candidate.url }, 'replaceflow: a candidate could not be examined');
             return null;
@@ -376,12 +388,13 @@ export class ReplaceFlowService {
         headline: null,
         source: e.candidate.source,
         pageUrl: e.candidate.pageUrl ?? null,
-        qualityScore: qualityScore({ distance: e.distance, source: e.candidate.source, isWatermarked, pixels: width && height ? width * height : null, leadPixels: lead.image.width * lead.image.height }),
+        // A plain lead or candidate that is not the same bytes resembles the lead in nothing the hash can tell: no similarity.
+        qualityScore: qualityScore({ distance: e.exactOnly && !e.same ? PHASH_BITS / 2 : e.distance, source: e.candidate.source, isWatermarked, pixels: width && height ? width * height : null, leadPixels: lead.image.width * lead.image.height }),
         width,
         height,
         phash: options.phash ? (e.image?.phash ?? null) : null,
         phashDistance: options.phash ? (e.distance ?? null) : null,
-        phashMatch: options.phash && e.distance !== undefined ? e.distance <= PHASH_MATCH_MAX_DISTANCE : null,
+        phashMatch: options.phash && e.same !== undefined ? e.same : null,
       };
       return entry;
     });

@@ -8,9 +8,10 @@
 // every result of the next (the lowest of tier 1 is above 76, the highest of tier 2 is 75).
 //
 // A result is left out when an earlier one is the same image: the same image object, a result of
-// an earlier tier within SAME_OBJECT_MAX_DISTANCE blockhash bits of it (the image-objects rule:
-// a library item and the community item made from the same photo), or the same URL (stock).
-import { SAME_OBJECT_MAX_DISTANCE } from '../image-objects/index.js';
+// an earlier tier that is the same image by the image-objects rule (sameImage: a library item and
+// the community item made from the same photo; plain images only by their exact bytes), or the
+// same URL (stock).
+import { sameImage, type Likeness } from '../image-objects/index.js';
 import type { StockSource } from './stock/stock.types.js';
 
 export const TIER_SOURCES = ['my_private_library', 'my_public_atlas', 'global_atlas'] as const;
@@ -31,8 +32,8 @@ export interface Candidate {
   isVerified?: true;
   /** Community items and wiki photos. */
   objectId?: number;
-  /** 64 hex digits, when known: library items and image objects. */
-  blockhash?: string | null;
+  /** What the same-image rule reads, when known: library items and image objects. */
+  likeness?: Likeness | null;
   pageUrl?: string;
   attribution?: string;
 }
@@ -49,17 +50,17 @@ export function score(tier: Candidate['tier'], position: number, limit: number):
 export function distinct(candidates: Candidate[]): Candidate[] {
   const objects = new Set<number>();
   const urls = new Set<string>();
-  const hashes: Array<{ tier: number; bits: Uint32Array }> = [];
+  const prints: Array<{ tier: number; likeness: Likeness }> = [];
   const kept: Candidate[] = [];
   for (const candidate of [...candidates].sort((a, b) => a.tier - b.tier)) {
     if (candidate.objectId !== undefined && objects.has(candidate.objectId)) continue;
     if (urls.has(candidate.url)) continue;
-    const bits = candidate.blockhash ? words(candidate.blockhash) : null;
+    const likeness = candidate.likeness ?? null;
     // Near copies inside one tier stay (two similar photos in a library are two items).
-    if (bits && hashes.some((other) => other.tier < candidate.tier && distance(bits, other.bits) <= SAME_OBJECT_MAX_DISTANCE)) continue;
+    if (likeness && prints.some((other) => other.tier < candidate.tier && sameImage(likeness, other.likeness))) continue;
     if (candidate.objectId !== undefined) objects.add(candidate.objectId);
     urls.add(candidate.url);
-    if (bits) hashes.push({ tier: candidate.tier, bits });
+    if (likeness) prints.push({ tier: candidate.tier, likeness });
     kept.push(candidate);
   }
   return kept;
@@ -73,23 +74,4 @@ export function ranked(candidates: Candidate[], limit: number): RankedImage[] {
     positions.set(candidate.tier, position + 1);
     return { ...candidate, qualityScore: score(candidate.tier, position, limit) };
   });
-}
-
-/** A 256-bit hex hash as eight 32-bit words (null when it is not one). */
-function words(hex: string): Uint32Array | null {
-  if (!/^[0-9a-f]{64}$/i.test(hex)) return null;
-  const out = new Uint32Array(8);
-  for (let i = 0; i < 8; i++) out[i] = parseInt(hex.slice(i * 8, i * 8 + 8), 16);
-  return out;
-}
-
-function distance(a: Uint32Array, b: Uint32Array): number {
-  let bits = 0;
-  for (let i = 0; i < 8; i++) {
-    let x = (a[i]! ^ b[i]!) >>> 0;
-    x -= (x >>> 1) & 0x55555555;
-    x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
-    bits += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
-  }
-  return bits;
 }

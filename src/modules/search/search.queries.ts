@@ -4,7 +4,7 @@
 // reverse search found. Every statement names the account it reads for; nothing here decides who
 // may call it (search.service.ts does).
 import type { Database } from '../../platform/database/database.js';
-import { withinBits } from '../image-objects/index.js';
+import { isLowInformation, SAME_OBJECT_MAX_DISTANCE, withinBits, type Likeness } from '../image-objects/index.js';
 import type { SearchOrientation } from './search.input.js';
 
 /** The width/height rule of `orientation` ($n its parameter) over a table alias: within 5% is square. */
@@ -22,6 +22,7 @@ export interface LibraryRow {
   width: number | null;
   height: number | null;
   blockhash: string | null;
+  lowInformation: boolean;
 }
 
 export interface CommunityRow {
@@ -35,6 +36,9 @@ export interface CommunityRow {
   width: number;
   height: number;
   blockhash: string;
+  /** The image object's bytes and flag (the same-image rule). */
+  objectSha256: string;
+  lowInformation: boolean;
 }
 
 export interface WikiRow {
@@ -45,6 +49,8 @@ export interface WikiRow {
   width: number;
   height: number;
   blockhash: string;
+  objectSha256: string;
+  lowInformation: boolean;
 }
 
 /** A tsquery (search-query.ts text) and its whole-word form, whose matches rank first (null: the same as `match`). */
@@ -53,13 +59,16 @@ export interface TextMatch {
   exact: string | null;
 }
 
-/** Blockhash bits and pHash bits within which a library item is a near copy (README "Unified image search"). */
-export const LIBRARY_MAX_BLOCK_DISTANCE = 31;
+/**
+ * Blockhash bits (the image-objects rule's) and pHash bits within which a library item is a near
+ * copy (README "Unified image search"); a low-information image or item only by its exact bytes.
+ */
+export const LIBRARY_MAX_BLOCK_DISTANCE = SAME_OBJECT_MAX_DISTANCE;
 export const LIBRARY_MAX_PHASH_DISTANCE = 7;
 
-const LIBRARY_COLUMNS = 'm."id", m."name", m."sha256", m."width", m."height", m."blockhash"';
-const COMMUNITY_COLUMNS =
-  'i."id", i."objectId", i."accountId", i."name", i."tags", i."verified", i."storageKey", i."width", i."height", o."blockhash"';
+const LIBRARY_COLUMNS = 'm."id", m."name", m."sha256", m."width", m."height", m."blockhash", m."lowInformation"';
+const OBJECT_PRINT = 'o."blockhash", o."sha256" AS "objectSha256", o."lowInformation"';
+const COMMUNITY_COLUMNS = `i."id", i."objectId", i."accountId", i."name", i."tags", i."verified", i."storageKey", i."width", i."height", ${OBJECT_PRINT}`;
 
 export class SearchQueries {
   constructor(private readonly db: Database) {}
@@ -83,16 +92,16 @@ export class SearchQueries {
    * LIBRARY_MAX_PHASH_DISTANCE bits (band radius 1: 68 tags; radius 2, for 11 bits, cost four times
    * as much at 100,000 items), blockhash matches first, nearest first.
    */
-  async libraryNear(accountId: number, hashes: { blockhash: string; phash: string }, orientation: SearchOrientation, limit: number): Promise<LibraryRow[]> {
+  async libraryNear(accountId: number, hashes: Likeness & { phash: string }, orientation: SearchOrientation, limit: number): Promise<LibraryRow[]> {
     const block = bands(hashes.blockhash, 16, 0, 1);
     const phash = bands(hashes.phash, 4, 16, 1);
     // The nearest few, then the orientation: near copies are few, so four times the page is plenty.
     return this.db.query<LibraryRow>(
-      `SELECT ${LIBRARY_COLUMNS} FROM nearest_media_items($1, ('x' || $2)::bit(256), ('x' || $3)::bit(64), $4::int[], $5, $6, $7) n
+      `SELECT ${LIBRARY_COLUMNS} FROM nearest_media_items($1, $9, $10, ('x' || $2)::bit(256), ('x' || $3)::bit(64), $4::int[], $5, $6, $7) n
        JOIN "MediaItem" m ON m."id" = n."id"
        WHERE ${orientationSql('m', 8)}
        ORDER BY coalesce(n."block_distance" <= $5, FALSE) DESC, n."block_distance", n."phash_distance", n."id" DESC`,
-      [accountId, hashes.blockhash, hashes.phash, [...block, ...phash], LIBRARY_MAX_BLOCK_DISTANCE, LIBRARY_MAX_PHASH_DISTANCE, limit * 4, orientation],
+      [accountId, hashes.blockhash, hashes.phash, [...block, ...phash], LIBRARY_MAX_BLOCK_DISTANCE, LIBRARY_MAX_PHASH_DISTANCE, limit * 4, orientation, hashes.sha256, isLowInformation(hashes)],
     );
   }
 
@@ -124,7 +133,7 @@ export class SearchQueries {
   wikiOfObjects(objectIds: number[], orientation: SearchOrientation): Promise<WikiRow[]> {
     if (objectIds.length === 0) return Promise.resolve([]);
     return this.db.query<WikiRow>(
-      `SELECT w."id", w."objectId", s."name" AS "title", w."storageKey", w."width", w."height", o."blockhash"
+      `SELECT w."id", w."objectId", s."name" AS "title", w."storageKey", w."width", w."height", ${OBJECT_PRINT}
        FROM "WikiMedia" w JOIN "WikiSubject" s ON s."id" = w."subjectId" JOIN "ImageObject" o ON o."id" = w."objectId"
        WHERE w."objectId" = ANY($1::int[]) AND w."status" = 'verified' AND s."status" = 'approved' AND ${orientationSql('w', 2)}
        ORDER BY w."confidence" DESC NULLS LAST, w."id" DESC`,
@@ -132,11 +141,11 @@ export class SearchQueries {
     );
   }
 
-  /** Blockhashes of image objects (to tell copies apart across tiers). */
-  async blockhashesOf(objectIds: number[]): Promise<Map<number, string>> {
+  /** What the same-image rule reads of image objects (to tell copies apart across tiers). */
+  async likenessOf(objectIds: number[]): Promise<Map<number, Likeness>> {
     if (objectIds.length === 0) return new Map();
-    const rows = await this.db.query<{ id: number; blockhash: string }>(`SELECT "id", "blockhash" FROM "ImageObject" WHERE "id" = ANY($1::int[])`, [objectIds]);
-    return new Map(rows.map((r) => [r.id, r.blockhash]));
+    const rows = await this.db.query<Likeness & { id: number }>(`SELECT "id", "sha256", "blockhash", "lowInformation" FROM "ImageObject" WHERE "id" = ANY($1::int[])`, [objectIds]);
+    return new Map(rows.map(({ id, ...likeness }) => [id, likeness]));
   }
 }
 

@@ -17,7 +17,7 @@ import { AppError, InvalidInput } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import { requireKey } from '../access/index.js';
 import type { Actor } from '../accounts/index.js';
-import { SAME_OBJECT_MAX_DISTANCE, type ImageObjectsService } from '../image-objects/index.js';
+import type { ImageObjectsService, Likeness } from '../image-objects/index.js';
 import { buildSearchQuery, fetchImageBytes, processUpload, signedMediaPath } from '../media/index.js';
 import { decodeBase64 } from '../vision/index.js';
 import type { AtlasEntry, AtlasService } from '../wiki/index.js';
@@ -59,8 +59,7 @@ export interface SearchAnswer {
   totalFound: number;
 }
 
-interface Probe {
-  blockhash: string;
+interface Probe extends Likeness {
   phash: string;
   /** The image as stored-format bytes, for the vision port. */
   image: Buffer;
@@ -84,7 +83,7 @@ export class SearchService {
     const keywords = request.query === undefined && words ? words.split(' ') : [];
     const text = request.query !== undefined ? buildSearchQuery(request.query) : keywords.length ? buildSearchQuery(keywords.join(' or ')) : null;
 
-    const objects = probe ? this.deps.imageObjects.nearest(probe.blockhash, NEAREST_OBJECTS, SAME_OBJECT_MAX_DISTANCE) : Promise.resolve([]);
+    const objects = probe ? this.deps.imageObjects.nearest(probe, NEAREST_OBJECTS) : Promise.resolve([]);
     const reverse = objects.then((found) => this.objectItems(found.map((n) => n.object.id), orientation));
     const [library, own, atlas, reversed] = await Promise.all([
       actor ? this.library(actor.accountId, text, probe, orientation, limit) : Promise.resolve([]),
@@ -92,7 +91,7 @@ export class SearchService {
       this.atlas(request.query !== undefined ? [request.query] : keywords.slice(0, ATLAS_KEYWORD_QUERIES), orientation, limit),
       reverse,
     ]);
-    const atlasHashes = await this.queries.blockhashesOf(atlas.map((e) => e.imageObjectId));
+    const atlasPrints = await this.queries.likenessOf(atlas.map((e) => e.imageObjectId));
 
     const mine = (row: CommunityRow) => actor !== null && row.accountId === actor.accountId;
     const candidates: Candidate[] = [
@@ -101,7 +100,7 @@ export class SearchService {
       ...[...reversed.community.filter(mine), ...own].map((row) => this.communityCandidate(row, 2, baseUrl)),
       ...reversed.wiki.map((row) => this.wikiCandidate(row, baseUrl)),
       ...reversed.community.filter((row) => !mine(row)).map((row) => this.communityCandidate(row, 3, baseUrl)),
-      ...atlas.map((entry) => this.atlasCandidate(entry, atlasHashes.get(entry.imageObjectId), baseUrl)),
+      ...atlas.map((entry) => this.atlasCandidate(entry, atlasPrints.get(entry.imageObjectId), baseUrl)),
     ];
     const found = distinct(candidates);
     const sourcesActive: SearchSource[] = [...(actor ? (['my_private_library', 'my_public_atlas'] as const) : []), 'global_atlas'];
@@ -130,7 +129,9 @@ export class SearchService {
     try {
       // Only the hashes are needed: the smallest thumbnail the processor makes (a third less time).
       const processed = await processUpload(bytes, { ...this.deps.limits, thumbnailSize: 16 });
-      if (processed.kind === 'image' && processed.blockhash && processed.phash) return { blockhash: processed.blockhash, phash: processed.phash, image: processed.stored.body };
+      if (processed.kind === 'image' && processed.blockhash && processed.phash) {
+        return { sha256: processed.sha256, blockhash: processed.blockhash, phash: processed.phash, lowInformation: processed.lowInformation ?? false, image: processed.stored.body };
+      }
     } catch (error) {
       // The processor names its input `file` and speaks of uploads; here it is the caller's image_data or image_url.
       if (error instanceof AppError && error.field === 'file') {
@@ -198,7 +199,8 @@ export class SearchService {
   private libraryCandidate(row: LibraryRow, baseUrl: string): Candidate {
     // The library's own signed link, as GET /api/media/{id} gives it: it works without a key.
     const url = baseUrl + signedMediaPath(this.deps.signer, row, 'original');
-    return { tier: 1, source: 'my_private_library', url, title: row.name, width: row.width, height: row.height, isPrivate: true, blockhash: row.blockhash };
+    const likeness = row.blockhash ? { sha256: row.sha256, blockhash: row.blockhash, lowInformation: row.lowInformation } : null;
+    return { tier: 1, source: 'my_private_library', url, title: row.name, width: row.width, height: row.height, isPrivate: true, likeness };
   }
 
   private communityCandidate(row: CommunityRow, tier: 2 | 3, baseUrl: string): Candidate {
@@ -211,15 +213,15 @@ export class SearchService {
       height: row.height,
       ...(row.verified ? { isVerified: true as const } : {}),
       objectId: row.objectId,
-      blockhash: row.blockhash,
+      likeness: objectLikeness(row),
     };
   }
 
   private wikiCandidate(row: WikiRow, baseUrl: string): Candidate {
-    return { tier: 3, source: 'global_atlas', url: baseUrl + this.deps.links.wikiPhoto(row.id, row.storageKey), title: row.title, width: row.width, height: row.height, isVerified: true, objectId: row.objectId, blockhash: row.blockhash };
+    return { tier: 3, source: 'global_atlas', url: baseUrl + this.deps.links.wikiPhoto(row.id, row.storageKey), title: row.title, width: row.width, height: row.height, isVerified: true, objectId: row.objectId, likeness: objectLikeness(row) };
   }
 
-  private atlasCandidate(entry: AtlasEntry, blockhash: string | undefined, baseUrl: string): Candidate {
+  private atlasCandidate(entry: AtlasEntry, likeness: Likeness | undefined, baseUrl: string): Candidate {
     const path = entry.source === 'wiki' ? this.deps.links.wikiPhoto(entry.id, entry.storageKey) : this.deps.links.community(entry);
     return {
       tier: 3,
@@ -230,7 +232,12 @@ export class SearchService {
       height: entry.height,
       isVerified: true,
       objectId: entry.imageObjectId,
-      blockhash: blockhash ?? null,
+      likeness: likeness ?? null,
     };
   }
+}
+
+/** An image object's side of the same-image rule, from a community or wiki row. */
+function objectLikeness(row: { objectSha256: string; blockhash: string; lowInformation: boolean }): Likeness {
+  return { sha256: row.objectSha256, blockhash: row.blockhash, lowInformation: row.lowInformation };
 }
