@@ -28,14 +28,20 @@ export const createSchema = z.object({
     .string({ error: `expected a comma-separated string of ${SUB_KEY_SCOPES.join(', ')}` })
     .optional()
     .transform((value, ctx) => {
-      const names = (value ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+      // Omitted: every scope a sub-key can have (our default; the spec names none). Given but naming
+      // none ("", " , "): refused, so a caller who meant "no scopes" never gets all of them.
+      if (value === undefined) return [...SUB_KEY_SCOPES];
+      const names = value.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+      if (names.length === 0) {
+        ctx.addIssue({ code: 'custom', message: `expected at least one scope: a comma-separated subset of ${SUB_KEY_SCOPES.join(', ')} (omit scopes for all of them)` });
+        return z.NEVER;
+      }
       const unknown = names.filter((n) => !isSubKeyScope(n));
       if (unknown.length > 0) {
         ctx.addIssue({ code: 'custom', message: `unknown scope ${unknown.join(', ')}; expected a comma-separated subset of ${SUB_KEY_SCOPES.join(', ')}` });
         return z.NEVER;
       }
-      // Omitted or empty: every scope a sub-key can have (our default; the spec names none).
-      return names.length === 0 ? [...SUB_KEY_SCOPES] : SUB_KEY_SCOPES.filter((s) => names.includes(s));
+      return SUB_KEY_SCOPES.filter((s) => names.includes(s));
     }),
   expires_days: z.number({ error: 'expected an integer number of days' }).int('expected an integer number of days').min(1, 'expected at least 1').max(3650, 'expected at most 3650').optional(),
 });
