@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
 import { Conflict, NotFound } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
+import { createWithinCap } from '../../platform/database/caps.js';
 import { cursorPageSchema } from '../../graphql/connection-cursor.js';
 import type { ApiKey, Prisma } from '../../generated/prisma/client.js';
 import type { Actor } from '../accounts/index.js';
@@ -88,24 +89,26 @@ export class SubKeysService {
 
   async create(actor: Actor, input: CreateSubKeyInput): Promise<{ subKey: ApiKey; secret: string }> {
     const data = parseInput(createSchema, input);
-    const live = await this.db.prisma.apiKey.count({
-      where: { AND: subKeyPolicy.where(actor, 'change'), revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
-    });
-    if (live >= this.maxPerAccount) {
-      throw new Conflict(`this account already has ${live} live sub-keys (the limit is ${this.maxPerAccount}); revoke one first`);
-    }
+    const owned = subKeyPolicy.where(actor, 'change');
     const key = generateKey('sub');
-    const subKey = await this.db.prisma.apiKey.create({
-      data: {
-        accountId: actor.accountId,
-        kind: 'sub',
-        prefix: key.prefix,
-        secretHash: key.secretHash,
-        label: data.label || null,
-        scopes: data.scopes,
-        requestBudget: data.credit_limit,
-        expiresAt: data.expires_days ? new Date(Date.now() + data.expires_days * DAY_MS) : null,
-      },
+    const subKey = await createWithinCap(this.db, {
+      name: 'sub-keys',
+      ownerId: actor.accountId,
+      limit: this.maxPerAccount,
+      count: (tx) => tx.apiKey.count({ where: { AND: owned, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] } }),
+      refuse: (live) => new Conflict(`this account already has ${live} live sub-keys (the limit is ${this.maxPerAccount}); revoke one first`),
+      create: (tx) => tx.apiKey.create({
+        data: {
+          accountId: actor.accountId,
+          kind: 'sub',
+          prefix: key.prefix,
+          secretHash: key.secretHash,
+          label: data.label || null,
+          scopes: data.scopes,
+          requestBudget: data.credit_limit,
+          expiresAt: data.expires_days ? new Date(Date.now() + data.expires_days * DAY_MS) : null,
+        },
+      }),
     });
     this.events.publish('subKeyEvents', actor.accountId, { type: 'created', subKeyId: subKey.id });
     return { subKey, secret: key.key };

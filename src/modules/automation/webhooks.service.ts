@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
 import { AppError, Conflict, InvalidInput } from '../../platform/errors.js';
+import { createWithinCap } from '../../platform/database/caps.js';
 import type { Logger } from '../../platform/logger.js';
 import { parseInput } from '../../platform/validation.js';
 import { FetchRefused, type SafeFetcher } from '../../platform/http/safe-fetch.js';
@@ -158,12 +159,13 @@ export class WebhooksService {
   async create(actor: Actor, input: CreateWebhookInput): Promise<Webhook> {
     webhookPolicy.checkKey(actor);
     const data = parseInput(this.createSchema, input);
-    const count = await this.db.prisma.webhook.count({ where: { accountId: actor.accountId } });
-    if (count >= this.options.perAccount) {
-      throw new Conflict(`this account already has ${count} webhooks (the limit is ${this.options.perAccount}); delete one first`);
-    }
-    return this.db.prisma.webhook.create({
-      data: { accountId: actor.accountId, url: data.url, secret: data.secret ?? null, events: data.events },
+    return createWithinCap(this.db, {
+      name: 'webhooks',
+      ownerId: actor.accountId,
+      limit: this.options.perAccount,
+      count: (tx) => tx.webhook.count({ where: { accountId: actor.accountId } }),
+      refuse: (count) => new Conflict(`this account already has ${count} webhooks (the limit is ${this.options.perAccount}); delete one first`),
+      create: (tx) => tx.webhook.create({ data: { accountId: actor.accountId, url: data.url, secret: data.secret ?? null, events: data.events } }),
     });
   }
 
