@@ -9,7 +9,7 @@ import { InProcessQueue } from './platform/queue/in-process-queue.js';
 import { BullMqQueue } from './platform/queue/bullmq-queue.js';
 import { SafeFetcher } from './platform/http/safe-fetch.js';
 import { AuthService } from './modules/accounts/index.js';
-import { AccountsService } from './modules/accounts/index.js';
+import { AccountsService, KeyWatch } from './modules/accounts/index.js';
 import { AdmissionService, QuotaService } from './modules/quota/index.js';
 import { ImageObjectsService } from './modules/image-objects/index.js';
 import { SubKeysService } from './modules/api-keys/index.js';
@@ -55,6 +55,8 @@ export interface Services {
   fetcher: SafeFetcher;
   adminToken: string;
   auth: AuthService;
+  /** Ends open subscriptions of keys that may no longer be used (revoked, rotated, expired, suspended), on every process. */
+  keyWatch: KeyWatch;
   quota: QuotaService;
   /** Authentication and quota of a request with a key, in one round trip for a key seen before. */
   admission: AdmissionService;
@@ -172,6 +174,7 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
   const media = new MediaService(db, blobs, uploadLimits, signer);
   const quota = new QuotaService(db, config.tiers);
   const auth = new AuthService(db);
+  const keyWatch = new KeyWatch(db, events, logger);
   const collections = new CollectionsService(db);
   media.useAutoTagger(async (image, accountId) => {
     const result = await vision.analyze({ image, task: 'all', payer: accountId });
@@ -288,8 +291,9 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     follows,
     atlas,
     intel,
-    accounts: new AccountsService(db, Object.keys(config.tiers)),
-    subKeys: new SubKeysService(db, config.subKeysPerAccount, events),
+    keyWatch,
+    accounts: new AccountsService(db, Object.keys(config.tiers), keyWatch),
+    subKeys: new SubKeysService(db, config.subKeysPerAccount, events, keyWatch),
     jobs,
     jobRunner,
     jobFiles: new JobFilesService(db, blobs),

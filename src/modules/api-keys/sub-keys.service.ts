@@ -7,7 +7,7 @@ import { parseInput } from '../../platform/validation.js';
 import { createWithinCap } from '../../platform/database/caps.js';
 import { cursorPageSchema } from '../../graphql/connection-cursor.js';
 import type { ApiKey, Prisma } from '../../generated/prisma/client.js';
-import type { Actor } from '../accounts/index.js';
+import type { Actor, KeyWatch } from '../accounts/index.js';
 import { subKeyPolicy } from './sub-keys.access.js';
 import { displayPrefix, generateKey, keyMatches, SUB_KEY_PREFIX } from '../accounts/index.js';
 import { SUB_KEY_SCOPES, isSubKeyScope } from './scopes.js';
@@ -85,6 +85,7 @@ export class SubKeysService {
     private readonly db: Database,
     private readonly maxPerAccount: number,
     private readonly events: EventBus,
+    private readonly keyWatch: KeyWatch,
   ) {}
 
   async create(actor: Actor, input: CreateSubKeyInput): Promise<{ subKey: ApiKey; secret: string }> {
@@ -140,6 +141,7 @@ export class SubKeysService {
     if (subKey.revokedAt) return subKey;
     const revoked = await this.db.prisma.apiKey.update({ where: { id: subKey.id }, data: { revokedAt: new Date() } });
     this.events.publish('subKeyEvents', actor.accountId, { type: 'revoked', subKeyId: subKey.id });
+    this.keyWatch.keysChanged(actor.accountId);
     return revoked;
   }
 
