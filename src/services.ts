@@ -21,7 +21,7 @@ import { createScrapeHandler, inlineCrawler, type Crawler } from './modules/scra
 import { CrawlProcessPool } from './modules/scrape/index.js';
 import { WebhooksService } from './modules/automation/index.js';
 import { SchedulesService } from './modules/automation/index.js';
-import { setUpExports, type ExportsService } from './modules/automation/index.js';
+import { CredentialBox, setUpExports, type ExportsService } from './modules/automation/index.js';
 import { FeaturedService } from './modules/featured/index.js';
 import { VisionService } from './modules/vision/index.js';
 import { GoogleWebDetection, ReplaceFlowService } from './modules/replaceflow/index.js';
@@ -143,7 +143,9 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     : new InProcessQueue(claimAndRun, logger, { concurrency: config.jobs.concurrency, pollMs: config.jobs.pollMs });
 
   const scrape = new ScrapeService(jobs, queue, (url) => fetcher.refusal(url));
-  const webhooks = new WebhooksService(db, fetcher, logger, {
+  // Seals the secrets the service keeps (export credentials, webhook signing secrets).
+  const credentialBox = CredentialBox.fromConfig(config.dataDir, config.exports.secretKey);
+  const webhooks = new WebhooksService(db, fetcher, logger, credentialBox, {
     ...config.webhooks,
     allowPrivateAddresses: config.fetch.allowPrivateAddresses,
     publicBaseUrl: config.publicBaseUrl,
@@ -168,7 +170,7 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
       : inlineCrawler({ fetcher, blobs, logger, scrape: config.scrape, userAgent: config.fetch.userAgent, maxRedirects: config.fetch.maxRedirects });
   jobRunner.register(SCRAPE_JOB_KIND, createScrapeHandler({ db, blobs, crawler, cacheSeconds: config.scrape.cacheSeconds, labeler }));
   const signer = UrlSigner.fromConfig(config.dataDir, config.urlSigningKey);
-  const exports = setUpExports({ config, db, jobs, jobRunner, queue, fetcher, blobs, signer, logger });
+  const exports = setUpExports({ config, db, jobs, jobRunner, queue, fetcher, blobs, signer, logger, box: credentialBox });
   // What any image a caller sends or names may weigh: bytes and decoded pixels.
   const uploadLimits = { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels };
   const media = new MediaService(db, blobs, uploadLimits, signer);
