@@ -126,7 +126,10 @@ export class KeyWatch {
   private arm(accountId: number, watcher: Watcher, expiresAt: Date): void {
     clearTimeout(watcher.timer);
     const delay = Math.max(0, expiresAt.getTime() - Date.now());
-    watcher.timer = setTimeout(() => void this.check(accountId, [watcher], new Date(Math.max(Date.now(), expiresAt.getTime()))), Math.min(delay, MAX_TIMER_MS));
+    // At the expiry the key is judged as of its expiry (a timer may fire a millisecond early); a
+    // capped timer for a later expiry only looks again and re-arms.
+    const judgedAt = () => (delay > MAX_TIMER_MS ? new Date() : new Date(Math.max(Date.now(), expiresAt.getTime())));
+    watcher.timer = setTimeout(() => void this.check(accountId, [watcher], judgedAt()), Math.min(delay, MAX_TIMER_MS));
     watcher.timer.unref();
   }
 }
