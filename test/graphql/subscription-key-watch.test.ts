@@ -157,6 +157,22 @@ describe('SSE subscriptions end with their key', () => {
     expect(events).toEqual([{ errors: [expect.objectContaining({ message: 'this sub-key has been revoked', extensions: expect.objectContaining({ code: 'UNAUTHENTICATED', status: 401 }) })] }]);
   });
 
+  it('stops watching the key when the client goes away', async () => {
+    const account = await t.createAccount('watch-sse-abort');
+    const before = t.app.services.keyWatch.size;
+    const abort = new AbortController();
+    const res = await fetch(`${t.url}/graphql`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', 'X-API-Key': account.key },
+      body: JSON.stringify({ query: QUERY }),
+      signal: abort.signal,
+    });
+    expect(res.status).toBe(200);
+    await until(() => t.app.services.keyWatch.size === before + 1, 'the SSE subscription to be watched');
+    abort.abort();
+    await until(() => t.app.services.keyWatch.size === before, 'the abandoned SSE subscription to be watched no more');
+  });
+
   it('a suspended account: the stream ends with 403', async () => {
     const account = await t.createAccount('watch-sse-suspend');
     const events = await sse(t.url, account.key, async () => {
