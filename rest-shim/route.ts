@@ -77,6 +77,8 @@ interface RouteBase extends RouteDocs {
   method: Method;
   /** Express path syntax (`/api/platform/sub-keys/:key/revoke`). */
   path: string;
+  /** Path parameters that carry a secret or a capability (a key, a share token): the access log never shows them. */
+  secretParams?: string[];
   auth: RouteAuth;
   scope?: RouteScope;
   summary: string;
@@ -124,6 +126,8 @@ export interface RouteDefinition<TData = unknown, TVariables = Record<string, un
   method: Method;
   /** Express path syntax (`/api/platform/sub-keys/:key/revoke`). */
   path: string;
+  /** Path parameters that carry a secret or a capability (a key, a share token): the access log never shows them. */
+  secretParams?: string[];
   auth: RouteAuth;
   scope?: RouteScope;
   summary: string;

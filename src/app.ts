@@ -61,7 +61,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; teleg
   // The Telegram bot runs in API processes (never in `npm run worker`): it polls, or serves the webhook, by TELEGRAM_MODE.
   const telegram = config.telegram ? new TelegramRuntime(services, config.telegram, logger, options.telegram) : null;
   const server = createServer(createHttpApp({ config, logger, yoga, services, rest: restSurface(yoga, services, routes), telegramWebhook: telegram?.webhook }));
-  const closeWebSockets = attachWebSocketServer(server, yoga, config.bodyLimitBytes, (credentials) => checkCredentials(services, credentials));
+  const closeWebSockets = attachWebSocketServer(server, yoga, config.bodyLimitBytes, (credentials) => checkCredentials(services, credentials), services.keyWatch);
 
   return {
     services,

@@ -40,6 +40,9 @@ export async function buildCore(config: Config, logger: Logger): Promise<Core> {
   const events = await createEventBus(config.redisUrl, config.redisPrefix, (error) => logger.warn({ err: error }, 'Redis event bus connection error'));
   const blobs = await createBlobStore({ dataDir: config.dataDir, s3: config.s3 });
   const services = createServices({ config, db, events: events.bus, logger, blobs, adminToken: admin.token });
+  // Webhook signing secrets stored in plain text before they were sealed: sealed now, once (idempotent).
+  const sealedSecrets = await services.webhooks.sealPlaintextSecrets();
+  if (sealedSecrets > 0) logger.info({ webhooks: sealedSecrets }, 'sealed webhook signing secrets stored in plain text');
   const timers: NodeJS.Timeout[] = [];
   let automation: Loop | undefined;
 

@@ -9,7 +9,7 @@ import { InProcessQueue } from './platform/queue/in-process-queue.js';
 import { BullMqQueue } from './platform/queue/bullmq-queue.js';
 import { SafeFetcher } from './platform/http/safe-fetch.js';
 import { AuthService } from './modules/accounts/index.js';
-import { AccountsService } from './modules/accounts/index.js';
+import { AccountsService, KeyWatch } from './modules/accounts/index.js';
 import { AdmissionService, QuotaService } from './modules/quota/index.js';
 import { ImageObjectsService } from './modules/image-objects/index.js';
 import { SubKeysService } from './modules/api-keys/index.js';
@@ -21,7 +21,7 @@ import { createScrapeHandler, inlineCrawler, type Crawler } from './modules/scra
 import { CrawlProcessPool } from './modules/scrape/index.js';
 import { WebhooksService } from './modules/automation/index.js';
 import { SchedulesService } from './modules/automation/index.js';
-import { setUpExports, type ExportsService } from './modules/automation/index.js';
+import { CredentialBox, setUpExports, type ExportsService } from './modules/automation/index.js';
 import { FeaturedService } from './modules/featured/index.js';
 import { VisionService } from './modules/vision/index.js';
 import { GoogleWebDetection, ReplaceFlowService } from './modules/replaceflow/index.js';
@@ -55,6 +55,8 @@ export interface Services {
   fetcher: SafeFetcher;
   adminToken: string;
   auth: AuthService;
+  /** Ends open subscriptions of keys that may no longer be used (revoked, rotated, expired, suspended), on every process. */
+  keyWatch: KeyWatch;
   quota: QuotaService;
   /** Authentication and quota of a request with a key, in one round trip for a key seen before. */
   admission: AdmissionService;
@@ -141,7 +143,9 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     : new InProcessQueue(claimAndRun, logger, { concurrency: config.jobs.concurrency, pollMs: config.jobs.pollMs });
 
   const scrape = new ScrapeService(jobs, queue, (url) => fetcher.refusal(url));
-  const webhooks = new WebhooksService(db, fetcher, logger, {
+  // Seals the secrets the service keeps (export credentials, webhook signing secrets).
+  const credentialBox = CredentialBox.fromConfig(config.dataDir, config.exports.secretKey);
+  const webhooks = new WebhooksService(db, fetcher, logger, credentialBox, {
     ...config.webhooks,
     allowPrivateAddresses: config.fetch.allowPrivateAddresses,
     publicBaseUrl: config.publicBaseUrl,
@@ -166,12 +170,13 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
       : inlineCrawler({ fetcher, blobs, logger, scrape: config.scrape, userAgent: config.fetch.userAgent, maxRedirects: config.fetch.maxRedirects });
   jobRunner.register(SCRAPE_JOB_KIND, createScrapeHandler({ db, blobs, crawler, cacheSeconds: config.scrape.cacheSeconds, labeler }));
   const signer = UrlSigner.fromConfig(config.dataDir, config.urlSigningKey);
-  const exports = setUpExports({ config, db, jobs, jobRunner, queue, fetcher, blobs, signer, logger });
+  const exports = setUpExports({ config, db, jobs, jobRunner, queue, fetcher, blobs, signer, logger, box: credentialBox });
   // What any image a caller sends or names may weigh: bytes and decoded pixels.
   const uploadLimits = { maxBytes: config.uploadMaxBytes, maxPixels: config.uploadMaxPixels };
   const media = new MediaService(db, blobs, uploadLimits, signer);
   const quota = new QuotaService(db, config.tiers);
   const auth = new AuthService(db);
+  const keyWatch = new KeyWatch(db, events, logger);
   const collections = new CollectionsService(db);
   media.useAutoTagger(async (image, accountId) => {
     const result = await vision.analyze({ image, task: 'all', payer: accountId });
@@ -288,8 +293,9 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     follows,
     atlas,
     intel,
-    accounts: new AccountsService(db, Object.keys(config.tiers)),
-    subKeys: new SubKeysService(db, config.subKeysPerAccount, events),
+    keyWatch,
+    accounts: new AccountsService(db, Object.keys(config.tiers), keyWatch),
+    subKeys: new SubKeysService(db, config.subKeysPerAccount, events, keyWatch),
     jobs,
     jobRunner,
     jobFiles: new JobFilesService(db, blobs),

@@ -104,7 +104,7 @@ export type CreateSubKeyInput = {
   label?: string | null | undefined;
   /** Most accepted requests the key may make (REST credit_limit); default 50 */
   requestBudget?: number | null | undefined;
-  /** Comma-separated subset of scrape, generate, search, media; default all four */
+  /** Comma-separated subset of scrape, generate, search, media; omit for all four (a given list must name at least one) */
   scopes?: string | null | undefined;
 };
 

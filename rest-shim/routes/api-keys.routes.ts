@@ -112,6 +112,7 @@ export const apiKeysRoutes = [
   defineRoute({
     method: 'POST',
     path: '/api/platform/sub-keys/:key/revoke',
+    secretParams: ['key'],
     auth: 'key',
     scope: 'master',
     summary: 'Revoke a sub-key (the key itself or its listed prefix) at once',

@@ -172,6 +172,7 @@ export const collectionsRoutes = [
   defineMountedRoute({
     method: 'GET',
     path: '/gallery/:token',
+    secretParams: ['token'],
     auth: 'none',
     summary: 'The public HTML page of a shared collection (no key): thumbnails linking to the files, 100 per page',
     request: { params: galleryParams, query: z.object({ page: z.int().min(1).default(1) }) },
@@ -183,6 +184,7 @@ export const collectionsRoutes = [
   defineMountedRoute({
     method: 'POST',
     path: '/gallery/:token',
+    secretParams: ['token'],
     auth: 'none',
     summary: "The gallery's password form: the right password sets an access cookie for this gallery (12 hours) and redirects to the page",
     request: { params: galleryParams, form: z.object({ password: z.string() }) },

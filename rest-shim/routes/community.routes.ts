@@ -320,7 +320,8 @@ export const communityRoutes = [
   defineRoute({
     method: 'GET',
     path: '/api/community/portfolio/:code',
-    auth: 'none',
+    auth: 'key',
+    scope: 'any',
     summary: "A contributor's public portfolio; code is the contributor's handle (with or without @)",
     operation: CommunityPortfolioDocument,
     request: { params: z.object({ code: z.string().max(65, 'expected a handle').describe("the contributor's handle") }) },

@@ -250,6 +250,7 @@ export const stockListsRoutes = [
   defineRoute({
     method: 'POST',
     path: '/api/community/lists/join/:token',
+    secretParams: ['token'],
     auth: 'key',
     scope: 'media',
     summary: 'Join a shared stock list as a member (read, add items, save into your library); joining again is fine; the owner cannot join',

@@ -79,14 +79,14 @@ export async function createContext(services: Services, credentials: Credentials
 /**
  * Judges credentials without counting a request against any quota: a WebSocket's connection_init,
  * whose operations are each authenticated and counted again when they start. Throws what
- * createContext throws for the same credentials.
+ * createContext throws for the same credentials; returns the key's actor (null for the admin token alone).
  */
-export async function checkCredentials(services: Services, credentials: Credentials): Promise<void> {
+export async function checkCredentials(services: Services, credentials: Credentials): Promise<Actor | null> {
   if (credentials.adminToken !== undefined) {
     if (!checkAdminToken(credentials.adminToken, services.adminToken)) throw new Unauthenticated('invalid admin token');
-    if (credentials.apiKey === undefined) return;
+    if (credentials.apiKey === undefined) return null;
   }
-  await services.auth.authenticate(credentials.apiKey);
+  return services.auth.authenticate(credentials.apiKey);
 }
 
 function checkAdminToken(presented: string, expected: string): boolean {

@@ -13,6 +13,8 @@ import { makeMaskError, toGraphQLError } from './errors.js';
 import { useRequestBudget } from './request-budget.js';
 import { useStorableText } from './storable-text.js';
 import { useProductionSecrecy } from './production.js';
+import { useSubscriptionKeyWatch } from './key-watch.js';
+import type { Actor, KeyWatch } from '../modules/accounts/index.js';
 import { AppError } from '../platform/errors.js';
 import type { Services } from '../services.js';
 import type { Logger } from '../platform/logger.js';
@@ -23,6 +25,8 @@ export interface ServerContext {
   res?: ServerResponse;
   /** Set by the REST shim and the WebSocket server, which read credentials their own way. */
   credentials?: Credentials;
+  /** Set by the WebSocket server, which watches the socket's key itself (key-watch.ts). */
+  watchedBySocket?: boolean;
 }
 
 export type Yoga = YogaServerInstance<ServerContext, Context>;
@@ -66,6 +70,7 @@ export function createGraphQLServer(services: Services, logger: Logger): Yoga {
     },
     plugins: [
       useRequestBudget(),
+      useSubscriptionKeyWatch(),
       useStorableText(),
       ...(production ? [useProductionSecrecy()] : []),
       EnvelopArmorPlugin({
@@ -80,8 +85,8 @@ export function createGraphQLServer(services: Services, logger: Logger): Yoga {
   });
 }
 
-/** What a socket's connection_init must show: judged without counting a request (context.ts). */
-type ConnectionCheck = (credentials: Credentials) => Promise<void>;
+/** What a socket's connection_init must show, judged without counting a request (context.ts): the key's actor, or null for the admin token alone. */
+type ConnectionCheck = (credentials: Credentials) => Promise<Actor | null>;
 
 /** Time a new socket has to send connection_init with its key; then it is closed (4408). */
 export const CONNECTION_INIT_TIMEOUT_MS = 3_000;
@@ -91,33 +96,43 @@ export const CONNECTION_INIT_TIMEOUT_MS = 3_000;
  * connection_init is authenticated: without a valid key (or admin token) the socket is closed with
  * 4401 (4403 for a suspended account) and the HTTP message as reason, and a socket that does not
  * send it within CONNECTION_INIT_TIMEOUT_MS is closed too. Each operation is authenticated and
- * counted again when it starts, so a revoked key stops at its next operation.
+ * counted again when it starts, and the socket's key is watched while it is open (key-watch.ts):
+ * once the key is revoked, rotated, expired or its account suspended, the socket is closed with
+ * 4401 or 4403 and the reason a request would be told, which ends its subscriptions.
  */
-export function attachWebSocketServer(httpServer: Server, yoga: Yoga, maxPayloadBytes: number, checkConnection: ConnectionCheck): () => Promise<void> {
+export function attachWebSocketServer(httpServer: Server, yoga: Yoga, maxPayloadBytes: number, checkConnection: ConnectionCheck, keyWatch: KeyWatch): () => Promise<void> {
   // A message larger than BODY_LIMIT closes the socket (1009) before it is buffered whole; the
   // library's default allows 100 MiB per message, before any key is checked.
   const wsServer = new WebSocketServer({ server: httpServer, path: GRAPHQL_PATH, maxPayload: maxPayloadBytes });
   // The envelope's own execute/subscribe travel in rootValue from onSubscribe to here.
   type Run = (args: unknown) => ReturnType<Yoga['getEnveloped']>['execute'] extends (...a: never[]) => infer R ? R : never;
   type Root = { execute: Run; subscribe: Run };
+  // graphql-ws closes a refused connection with a bare 4403; the reason says why, as HTTP would.
+  const refuse = (ctx: { extra: { socket: { close(code: number, reason: string): void } } }, error: AppError) =>
+    ctx.extra.socket.close(error.status === 401 ? 4401 : 4403, closeReason(error.message));
+  const unwatch = new WeakMap<object, () => void>();
   const disposable = useServer(
     {
       connectionInitWaitTimeout: CONNECTION_INIT_TIMEOUT_MS,
       onConnect: async (ctx) => {
         try {
-          await checkConnection(connectionCredentials(ctx));
+          const actor = await checkConnection(connectionCredentials(ctx));
+          if (actor) unwatch.set(ctx, keyWatch.watch(actor, (error) => refuse(ctx, error)));
           return true;
         } catch (error) {
           if (!(error instanceof AppError) || (error.status !== 401 && error.status !== 403)) throw error;
-          // graphql-ws closes a refused connection with a bare 4403; the reason says why, as HTTP would.
-          ctx.extra.socket.close(error.status === 401 ? 4401 : 4403, closeReason(error.message));
+          refuse(ctx, error);
           return false;
         }
+      },
+      onClose: (ctx) => {
+        unwatch.get(ctx)?.();
+        unwatch.delete(ctx);
       },
       execute: (args) => (args.rootValue as Root).execute(args) as never,
       subscribe: (args) => (args.rootValue as Root).subscribe(args) as never,
       onSubscribe: async (ctx, _id, payload) => {
-        const enveloped = yoga.getEnveloped({ req: ctx.extra.request, credentials: connectionCredentials(ctx), params: payload });
+        const enveloped = yoga.getEnveloped({ req: ctx.extra.request, credentials: connectionCredentials(ctx), params: payload, watchedBySocket: true });
         let document;
         try {
           document = enveloped.parse(payload.query);

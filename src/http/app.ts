@@ -12,7 +12,7 @@ import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../platform
 import { GRAPHQL_PATH, type Yoga } from '../graphql/server.js';
 import { checkCredentials, credentialsFromHeaders } from '../graphql/context.js';
 import type { OpenApiInfo } from './docs.js';
-import { requestLog } from './request-log.js';
+import { pathRedactor, requestLog } from './request-log.js';
 import { compressResponses } from './compression.js';
 import { mediaFilesRouter } from './media-files.js';
 import { sharedFilesRouter } from './shared-files.js';
@@ -36,7 +36,7 @@ export interface HttpAppOptions {
 export interface RestSurface {
   router: Router;
   /** Every documented method and path (405 with Allow for a known path and another method). */
-  routes: ReadonlyArray<{ method: string; path: string }>;
+  routes: ReadonlyArray<{ method: string; path: string; secretParams?: string[] }>;
   buildOpenApiDocument: (info: OpenApiInfo) => Promise<Record<string, unknown>>;
 }
 
@@ -44,7 +44,7 @@ export function createHttpApp({ config, logger, yoga, services, rest, telegramWe
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
-  app.use(requestLog(logger));
+  app.use(requestLog(logger, pathRedactor(rest.routes)));
   // JSON, HTML, JS and CSS compressed when asked for; blob files, ranges and SSE never.
   app.use(compressResponses());
 

@@ -1,8 +1,11 @@
 // One log line per request (method, path without query, status, duration, request id) and the
 // request id in the X-Request-Id response header. The id of a well-formed incoming X-Request-Id is
-// kept so a proxy's id follows the request.
+// kept so a proxy's id follows the request. Path segments that carry a secret are blanked: the
+// parameters each route declares secret in the route table (a sub-key to revoke, a share token),
+// and, on any path, a segment that looks like an API key (a mistyped route, a 404, a 405).
 import { randomUUID } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
+import { match } from 'path-to-regexp';
 import { requestScope, type Logger } from '../platform/logger.js';
 
 declare module 'express-serve-static-core' {
@@ -13,13 +16,46 @@ declare module 'express-serve-static-core' {
 
 const INCOMING_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
-export function requestLog(logger: Logger) {
+/** What is logged in place of a secret path segment. */
+export const REDACTED = '[redacted]';
+
+/** A segment longer than a key's display prefix (12 characters) that starts like a key. */
+const KEY_LIKE = /^(?:mk|sk)_.{10,}/i;
+
+/** A route's path and the parameters in it that carry a secret (the REST route table's rows). */
+export interface PathWithSecrets {
+  path: string;
+  secretParams?: string[];
+}
+
+/** The path as it may be logged: declared secret parameters and key-like segments blanked. */
+export function pathRedactor(routes: readonly PathWithSecrets[]): (path: string) => string {
+  const secret = routes
+    .filter((r) => r.secretParams?.length)
+    .map((r) => {
+      const segments = r.path.split('/');
+      const positions = r.secretParams!.map((name) => segments.indexOf(`:${name}`));
+      if (positions.some((p) => p < 0)) throw new Error(`route ${r.path} declares a secret parameter it does not have (${r.secretParams!.join(', ')})`);
+      return { matches: match(r.path, { decode: false }), positions };
+    });
+  return (path) => {
+    const segments = path.split('/');
+    for (const route of secret) {
+      if (!route.matches(path)) continue;
+      for (const position of route.positions) segments[position] = REDACTED;
+      break;
+    }
+    return segments.map((segment) => (KEY_LIKE.test(segment) ? REDACTED : segment)).join('/');
+  };
+}
+
+export function requestLog(logger: Logger, redactPath: (path: string) => string = pathRedactor([])) {
   return (req: Request, res: Response, next: NextFunction) => {
     const incoming = req.get('x-request-id');
     req.id = incoming && INCOMING_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', req.id);
     const started = process.hrtime.bigint();
-    const path = req.originalUrl.split('?')[0];
+    const path = redactPath(req.originalUrl.split('?')[0]!);
     let logged = false;
     const log = () => {
       if (logged) return;

@@ -17,6 +17,11 @@ export interface SubjectEventPayload {
   postId: number | null;
 }
 
+/** An account's keys or status changed: watchers of its keys look again (src/modules/accounts/key-watch.ts). */
+export interface KeyChange {
+  accountId: number;
+}
+
 export interface JobUpdate {
   jobId: number;
   state: 'queued' | 'processing' | 'completed' | 'failed';
@@ -31,6 +36,7 @@ export interface EventTopics {
   subKeyEvents: [accountId: number, event: SubKeyEvent];
   jobUpdates: [jobId: number, update: JobUpdate];
   subjectEvents: [accountId: number, event: SubjectEventPayload];
+  keyChanges: [accountId: number, change: KeyChange];
 }
 
 export type EventBus = ReturnType<typeof createPubSub<EventTopics>>;

@@ -30,6 +30,9 @@ describe('POST /api/platform/sub-keys', () => {
 
   it.each([
     [{ scopes: 'media,admin' }, /unknown scope admin/],
+    // Given but naming no scope: never read as "all four" (a key always has at least one scope).
+    [{ scopes: '' }, /^scopes: expected at least one scope/],
+    [{ scopes: ' , ,' }, /^scopes: expected at least one scope/],
     [{ credit_limit: 0 }, /credit_limit: expected at least 1/],
     [{ credit_limit: 'many' }, /credit_limit: expected an integer/],
     [{ expires_days: 1.5 }, /expires_days: expected an integer/],
@@ -54,6 +57,14 @@ describe('sub-key scopes', () => {
     expect((await t.request('GET', '/api/search-links?query=cats', { key: searcher })).status).toBe(200);
     // Routes that need only a valid key accept any sub-key.
     expect((await t.request('GET', '/api/live-editor/status', { key: mediaOnly })).status).toBe(200);
+  });
+
+  it('refuses an empty scope list in GraphQL too, and creates no key', async () => {
+    const before = (await t.request('GET', '/api/platform/sub-keys', { key: t.ownerKey })).body.sub_keys.length;
+    const res = await t.graphql('mutation { createSubKey(input: { scopes: "" }) { __typename ... on MutationCreateSubKeySuccess { data { secret } } ... on ServiceError { message } } }', {}, { key: t.ownerKey });
+    expect(JSON.stringify(res.body)).toMatch(/scopes: expected at least one scope/);
+    expect(JSON.stringify(res.body)).not.toMatch(/sk_/);
+    expect((await t.request('GET', '/api/platform/sub-keys', { key: t.ownerKey })).body.sub_keys.length).toBe(before);
   });
 
   it('applies the same scope check to GraphQL', async () => {

@@ -216,6 +216,42 @@ describe('POST /api/automation/webhooks/test', () => {
   });
 });
 
+describe('signing secrets at rest', () => {
+  it('stores the secret sealed, never in plain text, and bound to its own row', async () => {
+    const { key } = await t.createAccount('sealed');
+    const id = await register(key, { url: 'https://hooks.example.com/sealed', secret: 'sealed-secret-value' });
+    const [row] = await t.app.services.db.query<Record<string, unknown>>('SELECT * FROM "Webhook" WHERE id = $1', [id]);
+    expect(row!.secret).toBeNull();
+    expect(row!.sealedSecret).toMatch(/^v1\./);
+    expect(JSON.stringify(row)).not.toContain('sealed-secret-value');
+    // Copied onto another webhook's row, the sealed value does not open: that row's deliveries fail instead of going unsigned.
+    const other = await register(key, { url: `${receiver.url}/moved`, events: ['job.completed'] });
+    await t.app.services.db.query('UPDATE "Webhook" SET "sealedSecret" = $1 WHERE id = $2', [row!.sealedSecret, other]);
+    await scrape(key, '/gallery/3');
+    const failed = await settledDelivery(key, other, (d) => d.last_error !== null);
+    expect(failed.last_error).toMatch(/signing secret does not open/);
+    expect(receiver.requests.filter((r) => r.path === '/moved')).toEqual([]);
+    await t.request('DELETE', `/api/automation/webhooks/${other}`, { key });
+  });
+
+  it('seals rows stored in plain text before sealing (at start, idempotently), and signs their deliveries with the same secret', async () => {
+    const { key } = await t.createAccount('legacy');
+    const id = await register(key, { url: `${receiver.url}/legacy`, events: ['job.completed'] });
+    // A row as the service wrote it before secrets were sealed.
+    await t.app.services.db.query('UPDATE "Webhook" SET secret = $1, "sealedSecret" = NULL WHERE id = $2', ['legacy-plain-secret', id]);
+    expect((await t.request('GET', '/api/automation/webhooks', { key })).body.webhooks.find((w: { id: number }) => w.id === id).has_secret).toBe(true);
+    expect(await t.app.services.webhooks.sealPlaintextSecrets()).toBeGreaterThanOrEqual(1);
+    expect(await t.app.services.webhooks.sealPlaintextSecrets()).toBe(0);
+    const [row] = await t.app.services.db.query<Record<string, unknown>>('SELECT secret, "sealedSecret" FROM "Webhook" WHERE id = $1', [id]);
+    expect(row).toEqual({ secret: null, sealedSecret: expect.stringMatching(/^v1\./) });
+    expect((await t.request('GET', '/api/automation/webhooks', { key })).body.webhooks.find((w: { id: number }) => w.id === id).has_secret).toBe(true);
+
+    await scrape(key, '/gallery/3');
+    const [request] = await receiver.waitFor(1, '/legacy');
+    expect(signatureValid('legacy-plain-secret', request!.body, request!.headers['x-service-signature'])).toBe(true);
+  });
+});
+
 describe('job events', () => {
   it('delivers job.completed with the documented payload and a valid signature', async () => {
     const { key } = await t.createAccount('events');

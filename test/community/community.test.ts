@@ -472,11 +472,13 @@ describe('leaderboard and portfolios', () => {
     expect(board.body.entries[0].rank).toBe(1);
     expect((await t.request('GET', '/api/community/leaderboard?period=year', { key: star.key })).status).toBe(400);
 
-    const open = await t.request('GET', `/api/community/portfolio/@${star.handle}`);
+    // Any valid key reads another's public portfolio; without a key it is a 401 (the spec's three key-less routes do not include it).
+    expect((await t.request('GET', `/api/community/portfolio/@${star.handle}`)).status).toBe(401);
+    const open = await t.request('GET', `/api/community/portfolio/@${star.handle}`, { key: t.ownerKey });
     expect(open.status, open.text).toBe(200);
     expect(open.body).toMatchObject({ handle: star.handle, attribution: `@${star.handle}`, contributions: 3, private: null });
     expect(open.body.recent).toHaveLength(3);
-    expect((await t.request('GET', '/api/community/portfolio/nobody-here')).status).toBe(404);
+    expect((await t.request('GET', '/api/community/portfolio/nobody-here', { key: t.ownerKey })).status).toBe(404);
     const own = await t.request('GET', '/api/community/portfolio', { key: star.key });
     expect(own.body.private).toMatchObject({ balance: 6, unlisted: 0, removed: 0, coins_earned: 6, unlock_sales: 0 });
     expect((await t.request('GET', '/api/community/portfolio')).status).toBe(401);

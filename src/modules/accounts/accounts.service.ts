@@ -8,6 +8,7 @@ import type { Account, Prisma } from '../../generated/prisma/client.js';
 import type { Actor } from './actor.js';
 import { accountPolicy } from './accounts.access.js';
 import { generateKey } from './api-key.js';
+import type { KeyWatch } from './key-watch.js';
 import { parseInput } from '../../platform/validation.js';
 
 const handleSchema = z
@@ -56,6 +57,7 @@ export class AccountsService {
   constructor(
     private readonly db: Database,
     tierNames: readonly string[],
+    private readonly keyWatch: KeyWatch,
   ) {
     const configuredTier = tierSchema.refine((tier) => tierNames.includes(tier), `tier must be one of ${tierNames.join(', ')}`);
     this.createInput = createSchema.extend({ tier: configuredTier.default('standard') });
@@ -111,7 +113,10 @@ export class AccountsService {
   async setStatus(handle: string, status: AccountStatusValue): Promise<Account> {
     const valid = parseInput(statusInput, { status });
     const account = await this.byHandle(handle);
-    return this.db.prisma.account.update({ where: { id: account.id }, data: { status: valid.status } });
+    const updated = await this.db.prisma.account.update({ where: { id: account.id }, data: { status: valid.status } });
+    // Subscriptions of a suspended or deactivated account end (key-watch.ts).
+    this.keyWatch.keysChanged(account.id);
+    return updated;
   }
 
   async setTier(handle: string, tier: string): Promise<Account> {
@@ -133,6 +138,8 @@ export class AccountsService {
         data: { accountId: account.id, kind: 'master', prefix: key.prefix, secretHash: key.secretHash, scopes: [] },
       }),
     ]);
+    // Subscriptions opened with the old master key end (key-watch.ts).
+    this.keyWatch.keysChanged(account.id);
     return { account, apiKey: key.key };
   }
 

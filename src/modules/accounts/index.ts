@@ -3,3 +3,4 @@ export { type Actor } from './actor.js';
 export { SUB_KEY_PREFIX, displayPrefix, generateKey, keyMatches } from './api-key.js';
 export { AccountsService } from './accounts.service.js';
 export { AuthService, actorFrom, keyStateRefusal, type KeyState } from './auth.service.js';
+export { KeyWatch } from './key-watch.js';

@@ -68,7 +68,7 @@ const CreateSubKeyInput = builder.inputType('CreateSubKeyInput', {
   fields: (t) => ({
     label: t.string(),
     requestBudget: t.int({ description: `Most accepted requests the key may make (REST credit_limit); default ${DEFAULT_CREDIT_LIMIT}` }),
-    scopes: t.string({ description: `Comma-separated subset of ${SUB_KEY_SCOPES.join(', ')}; default all four` }),
+    scopes: t.string({ description: `Comma-separated subset of ${SUB_KEY_SCOPES.join(', ')}; omit for all four (a given list must name at least one)` }),
     expiresDays: t.int({ description: 'Days until the key expires; omit for no expiry' }),
   }),
 });

@@ -4,9 +4,10 @@ import { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
 import { Conflict, NotFound } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
+import { createWithinCap } from '../../platform/database/caps.js';
 import { cursorPageSchema } from '../../graphql/connection-cursor.js';
 import type { ApiKey, Prisma } from '../../generated/prisma/client.js';
-import type { Actor } from '../accounts/index.js';
+import type { Actor, KeyWatch } from '../accounts/index.js';
 import { subKeyPolicy } from './sub-keys.access.js';
 import { displayPrefix, generateKey, keyMatches, SUB_KEY_PREFIX } from '../accounts/index.js';
 import { SUB_KEY_SCOPES, isSubKeyScope } from './scopes.js';
@@ -28,14 +29,20 @@ export const createSchema = z.object({
     .string({ error: `expected a comma-separated string of ${SUB_KEY_SCOPES.join(', ')}` })
     .optional()
     .transform((value, ctx) => {
-      const names = (value ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+      // Omitted: every scope a sub-key can have (our default; the spec names none). Given but naming
+      // none ("", " , "): refused, so a caller who meant "no scopes" never gets all of them.
+      if (value === undefined) return [...SUB_KEY_SCOPES];
+      const names = value.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+      if (names.length === 0) {
+        ctx.addIssue({ code: 'custom', message: `expected at least one scope: a comma-separated subset of ${SUB_KEY_SCOPES.join(', ')} (omit scopes for all of them)` });
+        return z.NEVER;
+      }
       const unknown = names.filter((n) => !isSubKeyScope(n));
       if (unknown.length > 0) {
         ctx.addIssue({ code: 'custom', message: `unknown scope ${unknown.join(', ')}; expected a comma-separated subset of ${SUB_KEY_SCOPES.join(', ')}` });
         return z.NEVER;
       }
-      // Omitted or empty: every scope a sub-key can have (our default; the spec names none).
-      return names.length === 0 ? [...SUB_KEY_SCOPES] : SUB_KEY_SCOPES.filter((s) => names.includes(s));
+      return SUB_KEY_SCOPES.filter((s) => names.includes(s));
     }),
   expires_days: z.number({ error: 'expected an integer number of days' }).int('expected an integer number of days').min(1, 'expected at least 1').max(3650, 'expected at most 3650').optional(),
 });
@@ -78,28 +85,31 @@ export class SubKeysService {
     private readonly db: Database,
     private readonly maxPerAccount: number,
     private readonly events: EventBus,
+    private readonly keyWatch: KeyWatch,
   ) {}
 
   async create(actor: Actor, input: CreateSubKeyInput): Promise<{ subKey: ApiKey; secret: string }> {
     const data = parseInput(createSchema, input);
-    const live = await this.db.prisma.apiKey.count({
-      where: { AND: subKeyPolicy.where(actor, 'change'), revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] },
-    });
-    if (live >= this.maxPerAccount) {
-      throw new Conflict(`this account already has ${live} live sub-keys (the limit is ${this.maxPerAccount}); revoke one first`);
-    }
+    const owned = subKeyPolicy.where(actor, 'change');
     const key = generateKey('sub');
-    const subKey = await this.db.prisma.apiKey.create({
-      data: {
-        accountId: actor.accountId,
-        kind: 'sub',
-        prefix: key.prefix,
-        secretHash: key.secretHash,
-        label: data.label || null,
-        scopes: data.scopes,
-        requestBudget: data.credit_limit,
-        expiresAt: data.expires_days ? new Date(Date.now() + data.expires_days * DAY_MS) : null,
-      },
+    const subKey = await createWithinCap(this.db, {
+      name: 'sub-keys',
+      ownerId: actor.accountId,
+      limit: this.maxPerAccount,
+      count: (tx) => tx.apiKey.count({ where: { AND: owned, revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] } }),
+      refuse: (live) => new Conflict(`this account already has ${live} live sub-keys (the limit is ${this.maxPerAccount}); revoke one first`),
+      create: (tx) => tx.apiKey.create({
+        data: {
+          accountId: actor.accountId,
+          kind: 'sub',
+          prefix: key.prefix,
+          secretHash: key.secretHash,
+          label: data.label || null,
+          scopes: data.scopes,
+          requestBudget: data.credit_limit,
+          expiresAt: data.expires_days ? new Date(Date.now() + data.expires_days * DAY_MS) : null,
+        },
+      }),
     });
     this.events.publish('subKeyEvents', actor.accountId, { type: 'created', subKeyId: subKey.id });
     return { subKey, secret: key.key };
@@ -131,6 +141,7 @@ export class SubKeysService {
     if (subKey.revokedAt) return subKey;
     const revoked = await this.db.prisma.apiKey.update({ where: { id: subKey.id }, data: { revokedAt: new Date() } });
     this.events.publish('subKeyEvents', actor.accountId, { type: 'revoked', subKeyId: subKey.id });
+    this.keyWatch.keysChanged(actor.accountId);
     return revoked;
   }
 

@@ -4,3 +4,4 @@ export { SchedulesService } from './schedules.service.js';
 export { WebhooksService } from './webhooks.service.js';
 export { ExportsService } from './exports/exports.service.js';
 export { setUpExports } from './exports/exports.setup.js';
+export { CredentialBox } from './exports/credential-box.js';

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
 import { AppError, Conflict } from '../../platform/errors.js';
+import { createWithinCap } from '../../platform/database/caps.js';
 import type { Logger } from '../../platform/logger.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Account, Prisma, Schedule } from '../../generated/prisma/client.js';
@@ -87,25 +88,28 @@ export class SchedulesService {
   async create(actor: Actor, input: CreateScheduleInput, now = new Date()): Promise<Schedule> {
     const data = parseInput(createSchema, input);
     this.scrape.checkUrl(data.url);
-    const count = await this.db.prisma.schedule.count({ where: { accountId: actor.accountId } });
-    if (count >= this.perAccount) {
-      throw new Conflict(`this account already has ${count} schedules (the limit is ${this.perAccount}); delete one first`);
-    }
     const dayOfWeek = data.schedule === 'weekly' ? (data.day_of_week ?? DEFAULT_DAY_OF_WEEK) : null;
-    return this.db.prisma.schedule.create({
-      data: {
-        accountId: actor.accountId,
-        name: data.name,
-        url: data.url,
-        frequency: data.schedule,
-        hour: data.hour,
-        dayOfWeek,
-        maxFiles: data.max_files,
-        sniperMode: data.sniper_mode,
-        aiLabeling: data.ai_labeling,
-        enabled: true,
-        nextRunAt: nextOccurrence({ frequency: data.schedule, hour: data.hour, dayOfWeek }, now),
-      },
+    return createWithinCap(this.db, {
+      name: 'schedules',
+      ownerId: actor.accountId,
+      limit: this.perAccount,
+      count: (tx) => tx.schedule.count({ where: { accountId: actor.accountId } }),
+      refuse: (count) => new Conflict(`this account already has ${count} schedules (the limit is ${this.perAccount}); delete one first`),
+      create: (tx) => tx.schedule.create({
+        data: {
+          accountId: actor.accountId,
+          name: data.name,
+          url: data.url,
+          frequency: data.schedule,
+          hour: data.hour,
+          dayOfWeek,
+          maxFiles: data.max_files,
+          sniperMode: data.sniper_mode,
+          aiLabeling: data.ai_labeling,
+          enabled: true,
+          nextRunAt: nextOccurrence({ frequency: data.schedule, hour: data.hour, dayOfWeek }, now),
+        },
+      }),
     });
   }
 

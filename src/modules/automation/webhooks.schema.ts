@@ -3,7 +3,7 @@
 import { builder, nodeId } from '../../graphql/builder.js';
 import { webhookDeliveryPolicy, webhookPolicy } from './automation.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
-import { DELIVERIES_PAGE, WEBHOOK_DELIVERY_STATES, WEBHOOKS_PAGE, deliveriesWhere, subscribedEvents, type WebhookTestResult } from './webhooks.service.js';
+import { DELIVERIES_PAGE, WEBHOOK_DELIVERY_STATES, WEBHOOKS_PAGE, deliveriesWhere, hasSigningSecret, subscribedEvents, type WebhookTestResult } from './webhooks.service.js';
 
 const DeliveryStateEnum = builder.enumType('WebhookDeliveryState', { values: WEBHOOK_DELIVERY_STATES });
 
@@ -40,7 +40,7 @@ export const WebhookRef = builder.prismaNode('Webhook', {
     databaseId: t.exposeInt('id', { description: 'The integer id used by the REST API' }),
     url: t.exposeString('url'),
     events: t.stringList({ description: 'Subscribed event types', resolve: (w) => subscribedEvents(w) }),
-    hasSecret: t.boolean({ description: 'Whether deliveries are signed (the secret itself is never shown)', resolve: (w) => w.secret !== null }),
+    hasSecret: t.boolean({ description: 'Whether deliveries are signed (the secret itself is never shown)', resolve: (w) => hasSigningSecret(w) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     deliveries: t.relatedConnection('deliveries', {
       description: 'Delivery log, newest first',

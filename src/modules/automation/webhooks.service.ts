@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
 import { AppError, Conflict, InvalidInput } from '../../platform/errors.js';
+import { createWithinCap } from '../../platform/database/caps.js';
 import type { Logger } from '../../platform/logger.js';
 import { parseInput } from '../../platform/validation.js';
 import { FetchRefused, type SafeFetcher } from '../../platform/http/safe-fetch.js';
@@ -15,6 +16,7 @@ import type { Prisma, Webhook, WebhookDelivery } from '../../generated/prisma/cl
 import type { Actor } from '../accounts/index.js';
 import { webhookPolicy } from './automation.access.js';
 import type { Job } from '../jobs/index.js';
+import type { CredentialBox } from './exports/credential-box.js';
 import { TEST_EVENT, WEBHOOK_EVENTS, deliveryHeaders, envelope, isWebhookEvent, jobEventData, jobEventType } from './webhook-events.js';
 
 export type { Webhook, WebhookDelivery };
@@ -127,6 +129,18 @@ interface SendResult {
   refused?: string;
 }
 
+type StoredSecret = Pick<Webhook, 'id' | 'secret' | 'sealedSecret'>;
+
+/** What a webhook's sealed secret is bound to, so it opens only on its own row. */
+function sealedFor(webhookId: number): string {
+  return `webhook:${webhookId}`;
+}
+
+/** Whether deliveries to the webhook are signed (the secret itself is never shown). */
+export function hasSigningSecret(webhook: Pick<Webhook, 'secret' | 'sealedSecret'>): boolean {
+  return webhook.sealedSecret !== null || webhook.secret !== null;
+}
+
 /** The events a stored row receives: an empty list means all of them. */
 export function subscribedEvents(webhook: Pick<Webhook, 'events'>): string[] {
   return webhook.events.length === 0 ? [...WEBHOOK_EVENTS] : webhook.events;
@@ -140,6 +154,7 @@ export class WebhooksService {
     private readonly db: Database,
     private readonly fetcher: SafeFetcher,
     private readonly logger: Logger,
+    private readonly box: CredentialBox,
     private readonly options: WebhooksOptions,
   ) {
     const url = webhookUrlSchema.superRefine((value, ctx) => {
@@ -150,6 +165,32 @@ export class WebhooksService {
     this.testSchema = testWebhookSchema.extend({ url });
   }
 
+  /**
+   * Seals the signing secrets stored in plain text before they were sealed (the
+   * 20261127120000_sealed_webhook_secrets migration added the column; the key is the application's,
+   * so the rows are sealed here, at start). Idempotent, and safe with several processes starting at
+   * once: a row is changed only while its plain secret is still the one read.
+   */
+  async sealPlaintextSecrets(): Promise<number> {
+    const plain = await this.db.prisma.webhook.findMany({ where: { secret: { not: null } }, select: { id: true, secret: true } });
+    let sealed = 0;
+    for (const row of plain) {
+      const { count } = await this.db.prisma.webhook.updateMany({
+        where: { id: row.id, secret: row.secret },
+        data: { sealedSecret: this.box.seal(sealedFor(row.id), row.secret!), secret: null },
+      });
+      sealed += count;
+    }
+    return sealed;
+  }
+
+  /** The secret deliveries are signed with: null for none, undefined when the sealed one does not open. */
+  private signingSecret(webhook: StoredSecret): string | null | undefined {
+    if (webhook.sealedSecret !== null) return this.box.open(sealedFor(webhook.id), webhook.sealedSecret) ?? undefined;
+    // A row not sealed yet (written before sealing, sealed at the next start).
+    return webhook.secret;
+  }
+
   /** Attempts a delivery gets in all: the first plus one per retry delay. */
   get maxAttempts(): number {
     return this.options.retryDelaysMs.length + 1;
@@ -158,12 +199,18 @@ export class WebhooksService {
   async create(actor: Actor, input: CreateWebhookInput): Promise<Webhook> {
     webhookPolicy.checkKey(actor);
     const data = parseInput(this.createSchema, input);
-    const count = await this.db.prisma.webhook.count({ where: { accountId: actor.accountId } });
-    if (count >= this.options.perAccount) {
-      throw new Conflict(`this account already has ${count} webhooks (the limit is ${this.options.perAccount}); delete one first`);
-    }
-    return this.db.prisma.webhook.create({
-      data: { accountId: actor.accountId, url: data.url, secret: data.secret ?? null, events: data.events },
+    return createWithinCap(this.db, {
+      name: 'webhooks',
+      ownerId: actor.accountId,
+      limit: this.options.perAccount,
+      count: (tx) => tx.webhook.count({ where: { accountId: actor.accountId } }),
+      refuse: (count) => new Conflict(`this account already has ${count} webhooks (the limit is ${this.options.perAccount}); delete one first`),
+      create: async (tx) => {
+        const webhook = await tx.webhook.create({ data: { accountId: actor.accountId, url: data.url, events: data.events } });
+        // Sealed bound to the row's id, which exists only now.
+        if (!data.secret) return webhook;
+        return tx.webhook.update({ where: { id: webhook.id }, data: { sealedSecret: this.box.seal(sealedFor(webhook.id), data.secret) } });
+      },
     });
   }
 
@@ -237,14 +284,19 @@ export class WebhooksService {
     if (claimed.length === 0) return 0;
     const deliveries = await this.db.prisma.webhookDelivery.findMany({
       where: { id: { in: claimed.map((row) => row.id) }, claimToken: token },
-      include: { webhook: { select: { url: true, secret: true } } },
+      include: { webhook: { select: { id: true, url: true, secret: true, sealedSecret: true } } },
     });
     await Promise.all(deliveries.map((delivery) => this.attempt(delivery, token)));
     return claimed.length;
   }
 
-  private async attempt(delivery: WebhookDelivery & { webhook: { url: string; secret: string | null } }, token: string): Promise<void> {
-    const result = await this.send(delivery.webhook.url, { id: delivery.deliveryId, event: delivery.event, body: delivery.body, secret: delivery.webhook.secret });
+  private async attempt(delivery: WebhookDelivery & { webhook: StoredSecret & { url: string } }, token: string): Promise<void> {
+    const secret = this.signingSecret(delivery.webhook);
+    // A secret that does not open is never replaced by an unsigned delivery.
+    const result: SendResult =
+      secret === undefined
+        ? { ok: false, statusCode: null, error: "the webhook's signing secret does not open with this service's key (EXPORT_SECRET_KEY must be the same on every process)" }
+        : await this.send(delivery.webhook.url, { id: delivery.deliveryId, event: delivery.event, body: delivery.body, secret });
     const base = { lastStatusCode: result.statusCode, lastError: result.error, claimToken: null };
     let data: Prisma.WebhookDeliveryUpdateManyMutationInput;
     if (result.ok) {

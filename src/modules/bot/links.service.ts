@@ -5,6 +5,7 @@
 import { createHash, randomInt } from 'node:crypto';
 import type { Database } from '../../platform/database/database.js';
 import { Conflict, Unavailable } from '../../platform/errors.js';
+import { createWithinCap } from '../../platform/database/caps.js';
 import { actorFrom, keyStateRefusal, type Actor } from '../accounts/index.js';
 import { requireKey } from '../access/index.js';
 import type { QuotaService } from '../quota/index.js';
@@ -58,11 +59,17 @@ export class BotLinksService {
     if (!this.config) throw new Unavailable('the Telegram bot is not configured on this service (TELEGRAM_BOT_TOKEN)');
     // Old codes go as new ones are asked for: only digests of live codes stay.
     await this.db.prisma.botLinkCode.deleteMany({ where: { accountId: caller.accountId, OR: [{ usedAt: { not: null } }, { expiresAt: { lte: now } }] } });
-    const live = await this.db.prisma.botLinkCode.count({ where: { accountId: caller.accountId } });
-    if (live >= MAX_LIVE_CODES) throw new Conflict(`this account already has ${MAX_LIVE_CODES} unused link codes: use one, or wait until they expire (${this.config.linkCodeMinutes} minutes)`);
+    const minutes = this.config.linkCodeMinutes;
     const code = Array.from({ length: CODE_LENGTH }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
-    const expiresAt = new Date(now.getTime() + this.config.linkCodeMinutes * 60_000);
-    await this.db.prisma.botLinkCode.create({ data: { accountId: caller.accountId, codeHash: digest(code), expiresAt } });
+    const expiresAt = new Date(now.getTime() + minutes * 60_000);
+    await createWithinCap(this.db, {
+      name: 'bot-link-codes',
+      ownerId: caller.accountId,
+      limit: MAX_LIVE_CODES,
+      count: (tx) => tx.botLinkCode.count({ where: { accountId: caller.accountId } }),
+      refuse: () => new Conflict(`this account already has ${MAX_LIVE_CODES} unused link codes: use one, or wait until they expire (${minutes} minutes)`),
+      create: (tx) => tx.botLinkCode.create({ data: { accountId: caller.accountId, codeHash: digest(code), expiresAt } }),
+    });
     return {
       code,
       expiresAt,

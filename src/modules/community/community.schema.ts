@@ -229,7 +229,8 @@ builder.queryFields((t) => ({
   }),
   communityPortfolio: t.field({
     type: PortfolioRef,
-    description: "A contributor's public portfolio by handle (no key needed); without a handle, the caller's own with its private figures",
+    description: "A contributor's public portfolio by handle (any valid key); without a handle, the caller's own with its private figures",
+    authScopes: { authenticated: true },
     errors: {},
     args: { handle: t.arg.string() },
     resolve: (_r, a, ctx) => {

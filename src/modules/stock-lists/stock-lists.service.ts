@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import type { Prisma, StockItem, StockList, StockListMember } from '../../generated/prisma/client.js';
 import type { Database } from '../../platform/database/database.js';
 import { AppError, Conflict, Forbidden, NotFound } from '../../platform/errors.js';
+import { withCapLock } from '../../platform/database/caps.js';
 import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import type { Logger } from '../../platform/logger.js';
 import { parseInput } from '../../platform/validation.js';
@@ -127,7 +128,8 @@ export class StockListsService {
     const byUrl = new Map<string, (typeof items)[number]>();
     for (const item of items) if (!byUrl.has(item.url)) byUrl.set(item.url, item);
     const unique = [...byUrl.values()];
-    return this.db.prisma.$transaction(async (tx) => {
+    // The per-list cap's lock (platform/database/caps.ts): two adds at once cannot both fit under it.
+    return withCapLock(this.db, { name: 'stock-list-items', ownerId: id }, async (tx) => {
       const present = await tx.stockItem.findMany({ where: { listId: id, url: { in: unique.map((i) => i.url) } }, select: { url: true } });
       const presentUrls = new Set(present.map((p) => p.url));
       const fresh = unique.filter((item) => !presentUrls.has(item.url));

@@ -8,7 +8,7 @@ import type { JobQueue } from '../../../platform/queue/job-queue.js';
 import type { BlobStore } from '../../../platform/storage/blob-store.js';
 import type { UrlSigner } from '../../../platform/url-signer.js';
 import type { JobRunner, JobsService } from '../../jobs/index.js';
-import { CredentialBox } from './credential-box.js';
+import type { CredentialBox } from './credential-box.js';
 import { shopifyDestination, wordpressDestination } from './destinations.js';
 import { createExportHandler } from './exports.job.js';
 import { ExportsService, SHOPIFY_EXPORT_KIND, WORDPRESS_EXPORT_KIND } from './exports.service.js';
@@ -25,11 +25,12 @@ export interface ExportsSetup {
   blobs: BlobStore;
   signer: UrlSigner;
   logger: Logger;
+  /** The service's credential box (also sealing webhook secrets). */
+  box: CredentialBox;
 }
 
-export function setUpExports({ config, db, jobs, jobRunner, queue, fetcher, blobs, signer, logger }: ExportsSetup): ExportsService {
+export function setUpExports({ config, db, jobs, jobRunner, queue, fetcher, blobs, signer, logger, box }: ExportsSetup): ExportsService {
   const settings = config.exports;
-  const box = CredentialBox.fromConfig(config.dataDir, settings.secretKey);
   const service = new ExportsService(db, jobs, queue, box, (url) => fetcher.refusal(url), { allowHttp: settings.allowHttp });
   // Inside the transaction that finishes a job: the secret is gone exactly when the job has ended.
   jobs.onFinished((job, tx) => service.forgetCredential(job, tx));
