@@ -25,7 +25,7 @@ import {
   type PortfolioFieldsFragment,
 } from '../generated/operations.js';
 import { count, id, idParams, timestamp } from '../schemas.js';
-import { objectId } from '../../src/platform/validation.js';
+import { numberFromText, objectId } from '../../src/platform/validation.js';
 import {
   CLAIM_KINDS,
   CLAIM_STATUSES,
@@ -222,9 +222,9 @@ export const communityRoutes = [
       form: z.object({
         ...ingestSchema.shape,
         file: z.file({ error: 'file is required: send the photo as the multipart field "file"' }),
-        latitude: z.string().optional().describe('-90 to 90; with longitude'),
-        longitude: z.string().optional().describe('-180 to 180; with latitude'),
-        unlock_price: z.string().optional().describe('coins, 0 (default) to 100000, at most 4 decimals'),
+        latitude: ingestSchema.shape.latitude.describe('-90 to 90; with longitude'),
+        longitude: ingestSchema.shape.longitude.describe('-180 to 180; with latitude'),
+        unlock_price: ingestSchema.shape.unlock_price.describe('coins, 0 (default) to 100000, at most 4 decimals'),
       }),
     },
     response: z.object({
@@ -245,10 +245,11 @@ export const communityRoutes = [
     errors: { 413: 'the file is larger than UPLOAD_MAX_BYTES' },
     variables: ({ body }) => ({
       file: body.file,
-      latitude: body.latitude,
-      longitude: body.longitude,
+      latitude: body.latitude === undefined ? undefined : String(body.latitude),
+      longitude: body.longitude === undefined ? undefined : String(body.longitude),
       attributionHandle: body.attribution_handle,
-      unlockPrice: body.unlock_price === undefined ? undefined : Number(body.unlock_price),
+      // Checked by the module's schema above: a finite number (form text or JSON).
+      unlockPrice: numberFromText(body.unlock_price) as number | undefined,
       name: body.name,
       tags: body.tags,
     }),
