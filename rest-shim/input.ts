@@ -26,10 +26,15 @@ export function readRequest(request: RouteRequest | undefined, input: RestInput)
 
 /** `text`: a query string or form fields, where a field left empty (`?position=`) is an absent one. */
 function checked(schema: z.ZodObject, source: Source, text: boolean): Source {
-  const present = text ? Object.fromEntries(Object.entries(source).filter(([, value]) => value !== '')) : source;
-  const values = typed(schema, present, '') as Source;
+  const values = typedBy(schema, source, text);
   parseInput(schema, values);
   return values;
+}
+
+/** A source typed by a schema as readRequest types it (`text`: a query string or form fields), unchecked: for tests over the route table. */
+export function typedBy(schema: z.ZodObject, source: Source, text: boolean): Source {
+  const present = text ? Object.fromEntries(Object.entries(source).filter(([, value]) => value !== '')) : source;
+  return typed(schema, present, '') as Source;
 }
 
 /**
