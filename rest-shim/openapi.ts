@@ -228,7 +228,7 @@ function enveloped(response: ResponseSchema, alwaysTrue: boolean): z.ZodType {
   const success = alwaysTrue ? z.literal(true) : z.boolean().describe('false when the answer reports a failure (see the description)');
   // Every `success: false` carries `error` (a route's own error field, when it has one, says more).
   const error = z.string().optional().describe('why, when success is false');
-  const wrap = (object: z.ZodObject) => z.object({ success, ...(alwaysTrue ? {} : { error }), ...object.shape });
+  const wrap = (object: z.ZodObject) => z.object({ success, ...(alwaysTrue || 'error' in object.shape ? {} : { error }), ...object.shape });
   return response instanceof z.ZodObject ? wrap(response) : z.union(response.options.map(wrap));
 }
 

@@ -24,7 +24,7 @@ import {
   type OwnershipClaimFieldsFragment,
   type PortfolioFieldsFragment,
 } from '../generated/operations.js';
-import { count, id, idParams, timestamp } from '../schemas.js';
+import { count, formText, id, idParams, timestamp } from '../schemas.js';
 import { numberFromText, objectId } from '../../src/platform/validation.js';
 import {
   CLAIM_KINDS,
@@ -222,9 +222,9 @@ export const communityRoutes = [
       form: z.object({
         ...ingestSchema.shape,
         file: z.file({ error: 'file is required: send the photo as the multipart field "file"' }),
-        latitude: ingestSchema.shape.latitude.describe('-90 to 90; with longitude'),
-        longitude: ingestSchema.shape.longitude.describe('-180 to 180; with latitude'),
-        unlock_price: ingestSchema.shape.unlock_price.describe('coins, 0 (default) to 100000, at most 4 decimals'),
+        latitude: formText(ingestSchema.shape.latitude.unwrap()).optional().describe('-90 to 90; with longitude'),
+        longitude: formText(ingestSchema.shape.longitude.unwrap()).optional().describe('-180 to 180; with latitude'),
+        unlock_price: formText(ingestSchema.shape.unlock_price.unwrap()).optional().describe('coins, 0 (default) to 100000, at most 4 decimals'),
       }),
     },
     response: z.object({
@@ -245,8 +245,8 @@ export const communityRoutes = [
     errors: { 413: 'the file is larger than UPLOAD_MAX_BYTES' },
     variables: ({ body }) => ({
       file: body.file,
-      latitude: body.latitude === undefined ? undefined : String(body.latitude),
-      longitude: body.longitude === undefined ? undefined : String(body.longitude),
+      latitude: body.latitude,
+      longitude: body.longitude,
       attributionHandle: body.attribution_handle,
       // Checked by the module's schema above: a finite number (form text or JSON).
       unlockPrice: numberFromText(body.unlock_price) as number | undefined,

@@ -8,10 +8,11 @@ import { typedBy } from '../../rest-shim/input.js';
 
 /** Whether a field's schema takes numbers (under optional, default, pipes and unions). */
 function numeric(schema: z.ZodType): boolean {
-  const def = schema._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType; options?: z.ZodType[] };
+  const def = schema._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType; out?: z.ZodType; options?: z.ZodType[] };
   if (def.type === 'number') return true;
   if (def.innerType) return numeric(def.innerType);
-  if (def.type === 'pipe' && def.in) return numeric(def.in);
+  // Form text piped into a module's numeric schema (rest-shim/schemas.ts formText) counts too.
+  if (def.type === 'pipe') return numeric(def.in!) || numeric(def.out!);
   if (def.type === 'union') return def.options!.some(numeric);
   return false;
 }
