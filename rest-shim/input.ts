@@ -3,7 +3,7 @@
 // module, and the shim only turns wire text into the types those schemas expect.
 import type { z } from 'zod';
 import { InvalidInput } from '../src/platform/errors.js';
-import { INT_MAX, INT_MIN, parseInput, parsePathId } from '../src/platform/validation.js';
+import { INT_MAX, INT_MIN, jsonNestsTooDeep, numberFromText, parseInput, parsePathId, tooDeeplyNested } from '../src/platform/validation.js';
 import type { RestInput, RouteRequest } from './route.js';
 
 export type Source = Record<string, unknown>;
@@ -26,10 +26,15 @@ export function readRequest(request: RouteRequest | undefined, input: RestInput)
 
 /** `text`: a query string or form fields, where a field left empty (`?position=`) is an absent one. */
 function checked(schema: z.ZodObject, source: Source, text: boolean): Source {
-  const present = text ? Object.fromEntries(Object.entries(source).filter(([, value]) => value !== '')) : source;
-  const values = typed(schema, present, '') as Source;
+  const values = typedBy(schema, source, text);
   parseInput(schema, values);
   return values;
+}
+
+/** A source typed by a schema as readRequest types it (`text`: a query string or form fields), unchecked: for tests over the route table. */
+export function typedBy(schema: z.ZodObject, source: Source, text: boolean): Source {
+  const present = text ? Object.fromEntries(Object.entries(source).filter(([, value]) => value !== '')) : source;
+  return typed(schema, present, '') as Source;
 }
 
 /**
@@ -46,7 +51,7 @@ function typed(schema: z.ZodType, value: unknown, path: string): unknown {
   switch (def.type) {
     case 'number': {
       // Decimals too (min_confidence=0.8); an integer field's own check refuses them in its words.
-      const number = typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value;
+      const number = numberFromText(value);
       if (typeof number === 'number' && Number.isInteger(number) && (number < INT_MIN || number > INT_MAX)) {
         throw new InvalidInput(`${path}: expected an integer from ${INT_MIN} to ${INT_MAX}`, path);
       }
@@ -57,7 +62,7 @@ function typed(schema: z.ZodType, value: unknown, path: string): unknown {
       if (value === 'false' || value === '0' || value === 0) return false;
       return value;
     case 'array': {
-      const list = typeof value === 'string' ? jsonArray(value) : value;
+      const list = typeof value === 'string' ? jsonArray(value, path) : value;
       return Array.isArray(list) ? list.map((item, i) => typed(def.element!, item, `${path}.${i}`)) : list;
     }
     case 'object': {
@@ -85,8 +90,12 @@ function baseOf(schema: z.ZodType): z.ZodType {
   }
 }
 
-/** A JSON array sent as text; anything else stays text, for the schema to refuse in its words. */
-function jsonArray(text: string): unknown {
+/**
+ * A JSON array sent as text; anything else stays text, for the schema to refuse in its words. Text
+ * nested deeper than MAX_NESTING_DEPTH is refused before it is parsed.
+ */
+function jsonArray(text: string, path: string): unknown {
+  if (jsonNestsTooDeep(text)) throw tooDeeplyNested(path);
   try {
     const parsed: unknown = JSON.parse(text);
     return Array.isArray(parsed) ? parsed : text;

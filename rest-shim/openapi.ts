@@ -202,7 +202,7 @@ function responsesOf(route: AnyRoute, convert: Convert): Json {
   const rateHeaders = keyed ? Object.fromEntries(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'].map((h) => [h, { $ref: `#/components/headers/${h}` }])) : undefined;
 
   if (route.kind !== 'stream' && route.response) {
-    const alwaysTrue = route.kind === 'mounted' || !route.successFlag;
+    const alwaysTrue = route.kind === 'mounted' || !route.failure;
     responses[String(route.successStatus ?? 200)] = {
       description: route.summary,
       ...(rateHeaders ? { headers: rateHeaders } : {}),
@@ -226,7 +226,9 @@ function responsesOf(route: AnyRoute, convert: Convert): Json {
 /** `success` first, then the documented fields; `success` is true unless the row says it may be false. */
 function enveloped(response: ResponseSchema, alwaysTrue: boolean): z.ZodType {
   const success = alwaysTrue ? z.literal(true) : z.boolean().describe('false when the answer reports a failure (see the description)');
-  const wrap = (object: z.ZodObject) => z.object({ success, ...object.shape });
+  // Every `success: false` carries `error` (a route's own error field, when it has one, says more).
+  const error = z.string().optional().describe('why, when success is false');
+  const wrap = (object: z.ZodObject) => z.object({ success, ...(alwaysTrue || 'error' in object.shape ? {} : { error }), ...object.shape });
   return response instanceof z.ZodObject ? wrap(response) : z.union(response.options.map(wrap));
 }
 

@@ -139,8 +139,12 @@ export interface RouteDefinition<TData = unknown, TVariables = Record<string, un
   shape: (data: TData, input: RestInput) => z.input<TResponse> & Record<string, unknown>;
   /** Status of a successful call; 200 unless stated. */
   successStatus?: number;
-  /** The answer's `success` when it is not simply true (a failed job polls fine but reports false). */
-  successFlag?: (data: TData) => boolean;
+  /**
+   * Why the answer reports a failure, or null when it does not (a failed job polls fine, HTTP 200,
+   * but answers `success: false`). The shim then answers `success: false` with this as `error`:
+   * every `success: false` carries an `error`.
+   */
+  failure?: (data: TData) => string | null;
   /**
    * A GET whose answer depends on nothing but the key, the input and one domain of the account's
    * data: the shim keeps it and answers the same again while that domain's version stays the same

@@ -13,3 +13,11 @@ export const count = z.int().min(0);
 export const idParams = (what: string) => z.object({ id: objectId.describe(`the ${what} id`) });
 
 export const nextCursor = z.string().nullable().describe('pass as cursor for the next page; null on the last page');
+
+/**
+ * A form field (text on the wire) checked by its module's schema, which takes a number or its text:
+ * documented as the text it is, refused in the module's words (NaN, Infinity, 1e400, abc included).
+ */
+export const formText = <S extends z.ZodType<unknown, string | number>>(schema: S) =>
+  // Text is one of the inputs the schema takes; zod's pipe wants it to be the only one.
+  z.string().pipe(schema as unknown as z.ZodType<z.output<S>, string>);

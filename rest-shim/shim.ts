@@ -3,7 +3,7 @@
 // variables, runs the row's operation through the yoga envelope and answers the documented JSON.
 import { Router, type Request, type Response, type NextFunction, type RequestHandler } from 'express';
 import multer from 'multer';
-import { validate, type DocumentNode } from 'graphql';
+import { validate, type DocumentNode, type GraphQLError } from 'graphql';
 import type { Yoga } from '../src/graphql/server.js';
 import type { Context, Credentials } from '../src/graphql/context.js';
 import { credentialsFromHeaders } from '../src/graphql/context.js';
@@ -180,9 +180,10 @@ function restHandler(yoga: Yoga, route: RouteDefinition, answers: AnswerCache) {
         return sendJsonText(res, 200, kept);
       }
       const result = await enveloped.execute({ schema: enveloped.schema, document, variableValues, contextValue });
-      if ('errors' in result && result.errors?.length) throw result.errors[0];
-      const success = route.successFlag?.(result.data) ?? true;
-      const body = JSON.stringify({ success, ...route.shape(result.data, input) });
+      if ('errors' in result && result.errors?.length) throw result.data === undefined ? requestError(result.errors[0]!) : result.errors[0];
+      const failure = route.failure?.(result.data) ?? null;
+      const success = failure === null;
+      const body = JSON.stringify(envelope(failure, route.shape(result.data, input)));
       const status = route.successStatus ?? 200;
       if (place && success && status === 200) answers.set(place, body, route.cache!.validUntil?.(result.data) ?? null);
       sendJsonText(res, status, body);
@@ -191,6 +192,25 @@ function restHandler(yoga: Yoga, route: RouteDefinition, answers: AnswerCache) {
       next(error);
     }
   };
+}
+
+/** `success` first, then (for a reported failure) `error`, then the documented fields. */
+function envelope(failure: string | null, shaped: Record<string, unknown>): Record<string, unknown> {
+  if (failure === null) return { success: true, ...shaped };
+  const answer: Record<string, unknown> = { success: false, error: failure, ...shaped };
+  // A documented error field of the answer (a failed job's) keeps its place; it is never empty.
+  if (typeof answer.error !== 'string' || !answer.error) answer.error = failure;
+  return answer;
+}
+
+/**
+ * An error with no data at all is the request's, not a resolver's: the shim's documents are valid,
+ * so it is a variable the route's schemas let through that GraphQL could not coerce. The caller's 400,
+ * not a 500 (the route's request schema should have refused it in its words first).
+ */
+function requestError(error: GraphQLError): Error {
+  const status = (error.extensions?.http as { status?: number } | undefined)?.status;
+  return error.originalError || (status && status !== 500) ? error : new InvalidInput(error.message);
 }
 
 function restCredentials(req: Request, bodyKey: unknown): Credentials {

@@ -24,8 +24,8 @@ import {
   type OwnershipClaimFieldsFragment,
   type PortfolioFieldsFragment,
 } from '../generated/operations.js';
-import { count, id, idParams, timestamp } from '../schemas.js';
-import { objectId } from '../../src/platform/validation.js';
+import { count, formText, id, idParams, timestamp } from '../schemas.js';
+import { numberFromText, objectId } from '../../src/platform/validation.js';
 import {
   CLAIM_KINDS,
   CLAIM_STATUSES,
@@ -222,9 +222,9 @@ export const communityRoutes = [
       form: z.object({
         ...ingestSchema.shape,
         file: z.file({ error: 'file is required: send the photo as the multipart field "file"' }),
-        latitude: z.string().optional().describe('-90 to 90; with longitude'),
-        longitude: z.string().optional().describe('-180 to 180; with latitude'),
-        unlock_price: z.string().optional().describe('coins, 0 (default) to 100000, at most 4 decimals'),
+        latitude: formText(ingestSchema.shape.latitude.unwrap()).optional().describe('-90 to 90; with longitude'),
+        longitude: formText(ingestSchema.shape.longitude.unwrap()).optional().describe('-180 to 180; with latitude'),
+        unlock_price: formText(ingestSchema.shape.unlock_price.unwrap()).optional().describe('coins, 0 (default) to 100000, at most 4 decimals'),
       }),
     },
     response: z.object({
@@ -248,7 +248,8 @@ export const communityRoutes = [
       latitude: body.latitude,
       longitude: body.longitude,
       attributionHandle: body.attribution_handle,
-      unlockPrice: body.unlock_price === undefined ? undefined : Number(body.unlock_price),
+      // Checked by the module's schema above: a finite number (form text or JSON).
+      unlockPrice: numberFromText(body.unlock_price) as number | undefined,
       name: body.name,
       tags: body.tags,
     }),

@@ -92,7 +92,7 @@ export const jobsRoutes = [
       const { success: _success, ...rest } = jobJson(data.job, `${input.baseUrl}/download/${data.job.databaseId}`);
       return rest;
     },
-    successFlag: (data) => data.job.state !== 'failed',
+    failure: (data) => (data.job.state === 'failed' ? (data.job.error ?? 'the job failed') : null),
   }),
   defineStreamRoute({
     method: 'GET',

@@ -88,7 +88,7 @@ export const mirrorsRoutes = [
     }),
     variables: ({ params, query }) => ({ jobId: params.job_id ?? '', details: query.details === true }),
     // A failed job polls fine (200) but reports success false, as GET /api/jobs/{id} does.
-    successFlag: (data) => !(data.bulkMirrorJob.__typename === 'QueryBulkMirrorJobSuccess' && data.bulkMirrorJob.data.status === 'failed'),
+    failure: (data) => (data.bulkMirrorJob.__typename === 'QueryBulkMirrorJobSuccess' && data.bulkMirrorJob.data.status === 'failed' ? (data.bulkMirrorJob.data.error ?? 'the bulk mirror job failed') : null),
     shape: (data) => {
       const job = unwrap(data.bulkMirrorJob);
       const urls = job.urls?.map((c) => ({

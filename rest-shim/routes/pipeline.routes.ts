@@ -51,6 +51,12 @@ const action = z
   })
   .meta({ id: 'PipelineAction', description: 'An action pipeline steps can run' });
 
+/** The answer's `error` when a step failed: the first failed step and why (its own entry says more). */
+function pipelineFailure(steps: ReadonlyArray<{ name: string; action: string; status: string; error?: { message: string } | null }>): string {
+  const failed = steps.find((s) => s.status === 'failed');
+  return failed ? `step ${failed.name} (${failed.action}) failed: ${failed.error?.message ?? 'no reason given'}` : 'the pipeline did not complete';
+}
+
 export const pipelineRoutes = [
   defineRoute({
     method: 'POST',
@@ -78,7 +84,7 @@ export const pipelineRoutes = [
     variables: ({ body }) => ({
       input: { steps: body.steps.map((s) => ({ name: s.name, action: s.action, params: s.params })), stopOnError: body.stop_on_error },
     }),
-    successFlag: (data) => !(data.runPipeline.__typename === 'MutationRunPipelineSuccess' && !data.runPipeline.data.success),
+    failure: (data) => (data.runPipeline.__typename === 'MutationRunPipelineSuccess' && !data.runPipeline.data.success ? pipelineFailure(data.runPipeline.data.steps) : null),
     shape: (data) => {
       const r = unwrap(data.runPipeline);
       return {

@@ -12,6 +12,7 @@ import { createContext, credentialsFromHeaders, type Context, type Credentials }
 import { makeMaskError, toGraphQLError } from './errors.js';
 import { useRequestBudget } from './request-budget.js';
 import { useStorableText } from './storable-text.js';
+import { refuseDeepOperation, useNestingLimit } from './nesting-limit.js';
 import { useProductionSecrecy } from './production.js';
 import { useSubscriptionKeyWatch } from './key-watch.js';
 import type { Actor, KeyWatch } from '../modules/accounts/index.js';
@@ -69,6 +70,7 @@ export function createGraphQLServer(services: Services, logger: Logger): Yoga {
       }
     },
     plugins: [
+      useNestingLimit(),
       useRequestBudget(),
       useSubscriptionKeyWatch(),
       useStorableText(),
@@ -132,6 +134,9 @@ export function attachWebSocketServer(httpServer: Server, yoga: Yoga, maxPayload
       execute: (args) => (args.rootValue as Root).execute(args) as never,
       subscribe: (args) => (args.rootValue as Root).subscribe(args) as never,
       onSubscribe: async (ctx, _id, payload) => {
+        // The message is parsed (V8's JSON.parse does not recurse); nothing has walked it yet.
+        const tooDeep = refuseDeepOperation(payload);
+        if (tooDeep) return [tooDeep];
         const enveloped = yoga.getEnveloped({ req: ctx.extra.request, credentials: connectionCredentials(ctx), params: payload, watchedBySocket: true });
         let document;
         try {

@@ -8,6 +8,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../platform/logger.js';
 import type { Services } from '../services.js';
 import { AppError } from '../platform/errors.js';
+import { jsonNestsTooDeep, tooDeeplyNested } from '../platform/validation.js';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../platform/database/unavailable.js';
 import { GRAPHQL_PATH, type Yoga } from '../graphql/server.js';
 import { checkCredentials, credentialsFromHeaders } from '../graphql/context.js';
@@ -71,7 +72,9 @@ export function createHttpApp({ config, logger, yoga, services, rest, telegramWe
   // GET /openapi.json and the /docs page (no key).
   app.use(docsRouter({ buildDocument: rest.buildOpenApiDocument, publicBaseUrl: config.publicBaseUrl }));
 
-  app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'] }));
+  // Nesting deeper than MAX_NESTING_DEPTH is refused from the raw text, before JSON.parse and
+  // everything after it (zod, GraphQL's variable coercion, the text checks) would walk it.
+  app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'], verify: refuseDeepJson }));
   app.post(TELEGRAM_WEBHOOK_PATH, telegramWebhook ?? ((_req, res) => void res.status(404).json({ success: false, error: 'the Telegram bot is off here (TELEGRAM_BOT_TOKEN is unset)' })));
   app.use(rest.router);
   app.post(GRAPHQL_PATH, credentialsBeforeMultipart(services));
@@ -100,6 +103,20 @@ export function createHttpApp({ config, logger, yoga, services, rest, telegramWe
     sendError(res, answer.status, answer.message, answer.headers);
   });
   return app;
+}
+
+/** express.json's verify hook: a body nested too deep is a 400 saying the limit (body-parser keeps the error's status). */
+function refuseDeepJson(_req: unknown, _res: unknown, body: Buffer, encoding: string): void {
+  if (jsonNestsTooDeep(/^utf-?8$/i.test(encoding) ? body.toString('latin1') : decodeOrLatin1(body, encoding))) throw tooDeeplyNested('request body');
+}
+
+/** UTF-16 and the like, decoded; a charset TextDecoder lacks (UTF-7, UTF-32) is read byte by byte, which still sees its brackets. */
+function decodeOrLatin1(body: Buffer, encoding: string): string {
+  try {
+    return new TextDecoder(encoding).decode(body);
+  } catch {
+    return body.toString('latin1');
+  }
 }
 
 /**

@@ -58,3 +58,105 @@ export function refuseUnstorableText(value: unknown): void {
   if (field === null) return;
   throw new InvalidInput(`${field ? `${field}: ` : ''}text with a NUL character or an unpaired surrogate cannot be stored`, field || undefined);
 }
+
+/**
+ * The deepest nesting taken in any input: JSON bodies, GraphQL documents and variables, multipart
+ * fields that carry JSON, graphql-ws messages. Deeper input is refused with a 400 that says so
+ * before a parser or anything recursive (zod, GraphQL's coercion, the text checks above) walks it,
+ * so a small body nested 100,000 levels deep cannot exhaust the stack. Real inputs nest a few levels.
+ */
+export const MAX_NESTING_DEPTH = 64;
+
+/** The 400 for input nested too deep; `where` is the field, `query`, `variables` or `request body`. */
+export function tooDeeplyNested(where: string): InvalidInput {
+  return new InvalidInput(`${where}: nested deeper than ${MAX_NESTING_DEPTH} levels`, where === 'request body' ? undefined : where);
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPENERS = new Set([0x5b, 0x7b, 0x28]); // [ { (
+const CLOSERS = new Set([0x5d, 0x7d, 0x29]); // ] } )
+
+/**
+ * Whether JSON text nests arrays and objects deeper than MAX_NESTING_DEPTH: one pass over the text,
+ * counting [ and { outside strings. Malformed text is left to the parser to refuse. Latin-1 text of
+ * UTF-8 bytes works as well (multi-byte characters never hold these ASCII bytes).
+ */
+export function jsonNestsTooDeep(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_NESTING_DEPTH) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
+ * Whether a GraphQL document nests selections, lists, objects and arguments ({ [ () deeper than
+ * MAX_NESTING_DEPTH: one pass, skipping strings, block strings and comments.
+ */
+export function graphqlNestsTooDeep(source: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 0x23) {
+      // A comment runs to the end of the line.
+      while (i + 1 < source.length && source.charCodeAt(i + 1) !== 0x0a && source.charCodeAt(i + 1) !== 0x0d) i++;
+    } else if (c === QUOTE && source.startsWith('"""', i)) {
+      i += 3;
+      while (i < source.length && !source.startsWith('"""', i)) i += source.startsWith('\\"""', i) ? 4 : 1;
+      i += 2;
+    } else if (c === QUOTE) {
+      i++;
+      while (i < source.length && source.charCodeAt(i) !== QUOTE && source.charCodeAt(i) !== 0x0a) i += source.charCodeAt(i) === BACKSLASH ? 2 : 1;
+    } else if (OPENERS.has(c)) {
+      if (++depth > MAX_NESTING_DEPTH) return true;
+    } else if (CLOSERS.has(c)) depth--;
+  }
+  return false;
+}
+
+/**
+ * The same limit for a value already parsed (V8's JSON.parse is not recursive, but what walks its
+ * result usually is): an explicit stack, never recursion.
+ */
+export function valueNestsTooDeep(value: unknown): boolean {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 0 }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    if (next.value === null || typeof next.value !== 'object') continue;
+    if (next.depth >= MAX_NESTING_DEPTH) return true;
+    for (const item of Object.values(next.value)) if (item !== null && typeof item === 'object') stack.push({ value: item, depth: next.depth + 1 });
+  }
+  return false;
+}
+
+/**
+ * A number from a form field or query string: text that reads as a finite decimal number (`12`,
+ * `-0.5`) becomes that number; anything else (`NaN`, `Infinity`, `1e400`, `abc`, '') is left as it
+ * came, for the field's own schema to refuse in its words. Never NaN, never infinite.
+ */
+export function numberFromText(value: unknown): unknown {
+  if (typeof value !== 'string' || !/^-?\d+(\.\d+)?$/.test(value.trim())) return value;
+  const number = Number(value);
+  return Number.isFinite(number) ? number : value;
+}
+
+/**
+ * A numeric field that may arrive as a number (JSON, GraphQL) or as text (a form field): a finite
+ * number, or the issue `expected` (NaN, infinities, 1e400 and text that is no number are refused).
+ */
+export function finiteNumber(expected: string) {
+  return z.union([z.number(), z.string()], { error: expected }).transform((value, ctx) => {
+    const number = numberFromText(value);
+    if (typeof number === 'number' && Number.isFinite(number)) return number;
+    ctx.addIssue({ code: 'custom', message: expected });
+    return z.NEVER;
+  });
+}

@@ -1,25 +1,49 @@
 // Property-based fuzzing of every REST route (from the route table) and every GraphQL root field
 // (from the schema) with hostile values: wrong types, huge numbers, NUL characters and unpaired
-// surrogates, deep and long arrays, unknown fields, bad ids. Whatever arrives, the answer is not a
-// 5xx; a refusal is the JSON envelope, and a 400 names the field it is about. The service stays up.
+// surrogates, deep and long arrays, unknown fields, bad ids; and on every route and root field, a
+// body or variables nested 100,000 levels deep and non-finite numbers (NaN, Infinity, -Infinity,
+// 1e400 as JSON text and as query text). Whatever arrives, the answer is not a 5xx (but a 503 the
+// route documents, such as POST /api/generate with no provider configured); a refusal is the JSON
+// envelope, a 400 names the field it is about, and every `success: false` carries `error`. The
+// service stays up.
 //
-// The seed is printed; FUZZ_SEED=<seed> replays a run, FUZZ_RUNS=<n> changes the runs per route and
-// per root field (default 6: the suite's budget in `npm test` is about a minute per database).
+// `npm test` runs the seeds fixed below (printed), so it is the same run every time. A longer run
+// draws new seeds when asked: `npm run fuzz` (FUZZ_SEED=random, FUZZ_RUNS=50), or FUZZ_SEED=<seed>
+// (or a comma-separated list) to replay one; FUZZ_RUNS=<n> is the runs per seed, route and root field.
 import fc from 'fast-check';
 import { getNamedType, isInputObjectType, isListType, isNonNullType, isObjectType, isScalarType, isEnumType, type GraphQLField, type GraphQLInputType, type GraphQLSchema } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import type { DocumentNode, OperationDefinitionNode } from 'graphql';
 import { routes } from '../../rest-shim/routes.js';
 import type { AnyRoute } from '../../rest-shim/route.js';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app.js';
 import { testTelegramConfig } from '../fixtures/telegram/fake-bot-api.js';
 
-const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
-const RUNS = Number(process.env.FUZZ_RUNS ?? 6);
+/** The seeds `npm test` runs (1982263317 once found the documented 503 of POST /api/generate). */
+const FIXED_SEEDS = [1982263317, 20261127];
+const SEEDS = seedsFrom(process.env.FUZZ_SEED);
+/** Runs per seed: the fixed seeds' budget in `npm test` is about a minute per database. */
+const RUNS = Number(process.env.FUZZ_RUNS ?? 3);
+/** Time for one route's runs (or one root field's, times the fields) at this many runs. */
+const ROUTE_TIMEOUT_MS = 30_000 + SEEDS.length * RUNS * 2_000;
+
+function seedsFrom(setting: string | undefined): number[] {
+  if (!setting) return FIXED_SEEDS;
+  if (setting === 'random') return [Math.floor(Math.random() * 2 ** 31)];
+  const seeds = setting.split(',').map((text) => Number(text.trim()));
+  if (seeds.some((seed) => !Number.isInteger(seed))) throw new Error(`FUZZ_SEED: expected random, a seed or seeds separated by commas, not ${setting}`);
+  return seeds;
+}
+
+/** Runs the property once per seed. */
+async function onEverySeed<T>(property: fc.IAsyncPropertyWithHooks<T>): Promise<void> {
+  for (const seed of SEEDS) await fc.assert(property, { seed, numRuns: RUNS, endOnFailure: true });
+}
 
 let t: TestApp;
 beforeAll(async () => {
-  console.error(`hostile-input fuzz: seed ${SEED}, ${RUNS} runs each (replay with FUZZ_SEED=${SEED})`);
+  console.error(`hostile-input fuzz: seeds ${SEEDS.join(', ')}, ${RUNS} runs each (replay with FUZZ_SEED=${SEEDS.join(',')}; new seeds: npm run fuzz)`);
   // The chat bot configured but taking no updates: its link route answers instead of 503 (not configured).
   t = await startTestApp({ telegram: testTelegramConfig() });
 });
@@ -29,8 +53,35 @@ afterAll(() => t?.stop());
 
 const nested = (depth: number): unknown => (depth === 0 ? 'bottom' : [nested(depth - 1)]);
 
+/** Non-finite numbers as query and form text, and as JSON values arrive (the last three are not JSON at all). */
+const NON_FINITE_TEXT = ['NaN', 'Infinity', '-Infinity', '1e400', '-1e400'];
+const NON_FINITE_JSON = ['1e400', '-1e400', 'NaN', 'Infinity', '-Infinity'];
+/** Depth of the deep bodies and variables: about 200 KB of brackets. */
+const DEEP_LEVELS = 100_000;
+const deepJson = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+
+/**
+ * JSON text that JSON.stringify cannot write (100,000 levels, 1e400, NaN): a placeholder string in
+ * the value, replaced in the text by `json`.
+ */
+const RAW = '\u0001raw:';
+const raw = (text: string) => `${RAW}${text}`;
+const RAW_PATTERN = /"\\u0001raw:((?:[^"\\]|\\.)*)"/g;
+function json(value: unknown): string {
+  return (JSON.stringify(value) ?? 'null').replace(RAW_PATTERN, (_match, text: string) => JSON.parse(`"${text}"`) as string);
+}
+const DEEP = raw(deepJson(DEEP_LEVELS));
+/**
+ * The values every field of a route (or every argument of a root field) gets in turn, one request
+ * each: 1e400 and -1e400 (Infinity once parsed), their text forms spread over the fields, and a
+ * body that is not JSON because of a bare NaN.
+ */
+const nonFiniteJson = (): unknown[][] => [[raw('1e400')], [raw('-1e400')], ['NaN', 'Infinity', '-Infinity', '1e400'], [raw('NaN')]];
+const hostileRaw = fc.constantFrom(DEEP, ...NON_FINITE_JSON.map(raw));
+
 const hostileText = fc.oneof(
-  fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '', ' ', '-1', '0', '2147483648', '99999999999999999999', '1e309', 'NaN', 'true', 'null'),
+  fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '', ' ', '-1', '0', '2147483648', '99999999999999999999', '1e309', 'true', 'null'),
+  fc.constantFrom(...NON_FINITE_TEXT),
   fc.constantFrom('../../etc/passwd', '%00', "' OR 1=1 --", '<script>x</script>', 'http://169.254.169.254/latest/meta-data/', 'file:///etc/passwd', '{"$ne":null}', '[]'),
   fc.constant('x'.repeat(100_000)),
   fc.string({ maxLength: 30, unit: 'binary' }),
@@ -53,6 +104,7 @@ const { value: hostileValue } = fc.letrec<{ value: unknown }>((tie) => ({
     fc.dictionary(fc.string({ maxLength: 8 }), tie('value'), { maxKeys: 4 }),
     fc.integer({ min: 50, max: 2000 }).map(nested),
     fc.constant(Array.from({ length: 10_000 }, (_, i) => i)),
+    hostileRaw,
   ),
 }));
 
@@ -97,12 +149,14 @@ function namesAField(message: string, fields: string[]): boolean {
   return fields.some((field) => message.startsWith(field) && /^($|[.:[ ,])/.test(message.slice(field.length)));
 }
 
-function checkAnswer(what: string, answer: Answer, fields: string[] = []): void {
-  expect(answer.status, `${what}: ${JSON.stringify(answer.body)?.slice(0, 300)}`).toBeLessThan(500);
-  if (answer.status < 400 || !answer.type.includes('json')) return;
+/** `documented503`: the route documents a 503 (no provider configured, say), a right answer here. */
+function checkAnswer(what: string, answer: Answer, fields: string[] = [], documented503 = false): void {
+  if (!(documented503 && answer.status === 503)) expect(answer.status, `${what}: ${JSON.stringify(answer.body)?.slice(0, 300)}`).toBeLessThan(500);
+  if (!answer.type.includes('json') || !answer.body || typeof answer.body !== 'object') return;
   const body = answer.body as { success?: unknown; error?: unknown; errors?: unknown };
   if (body.errors) return; // GraphQL's own envelope (checked by the GraphQL properties)
-  expect(body, what).toMatchObject({ success: false, error: expect.any(String) });
+  // A refusal, and any answer that reports a failure (a failed job, a failed pipeline), says why.
+  if (answer.status >= 400 || body.success === false) expect(body, what).toMatchObject({ success: false, error: expect.any(String) });
   if (answer.status === 400) expect(namesAField(body.error as string, fields), `${what}: 400 "${body.error as string}" names no field`).toBe(true);
 }
 
@@ -122,31 +176,54 @@ async function send(method: string, path: string, headers: Record<string, string
 
 describe('every REST route, with hostile input', () => {
   const table = routes.filter((route) => route.method !== 'GET' || route.path !== '/healthz');
-  it.each(table.map((route) => [`${route.method} ${route.path}`, route] as const))('%s answers no 5xx and names the field of a 400', async (_name, route: AnyRoute) => {
-    const account = await t.createAccount('fuzz');
-    const headers: Record<string, string> = route.auth === 'admin' ? { 'X-Admin-Token': ADMIN_TOKEN } : route.auth === 'key' ? { 'X-API-Key': account.key } : {};
-    const params = route.path.split('/').filter((segment) => segment.startsWith(':'));
-    const request = route.request ?? {};
-    const bodyNames = [...fieldNames(request.body), ...fieldNames(request.form)];
-    const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
-    await fc.assert(
-      fc.asyncProperty(
-        fc.tuple(...params.map(() => hostileSegment)),
-        queryOf(fieldNames(request.query)),
-        hasBody ? fc.oneof({ weight: 5, arbitrary: objectOf(bodyNames).map((o) => JSON.stringify(o)) }, { weight: 1, arbitrary: hostileValue.map((v) => JSON.stringify(v) ?? 'null') }) : fc.constant(undefined),
-        async (segments, query, body) => {
-          let path = route.path;
-          params.forEach((param, i) => (path = path.replace(param, segments[i]!)));
-          if (query) path += `?${query}`;
-          const sent = [...new URLSearchParams(query).keys()].map((key) => key.replace(/\[.*$/, ''));
-          const parsed: unknown = body === undefined ? undefined : JSON.parse(body);
-          const fields = [...params.map((p) => p.slice(1)), ...sent, ...fieldNames(request.query), ...bodyNames, ...(parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? Object.keys(parsed) : [])];
-          checkAnswer(`${route.method} ${path} ${body?.slice(0, 200) ?? ''}`, await send(route.method, path, headers, body), fields);
-        },
-      ),
-      { seed: SEED, numRuns: RUNS, endOnFailure: true },
-    );
-  });
+  it.each(table.map((route) => [`${route.method} ${route.path}`, route] as const))(
+    '%s answers no 5xx and names the field of a 400',
+    async (_name, route: AnyRoute) => {
+      const account = await t.createAccount('fuzz');
+      const headers: Record<string, string> = route.auth === 'admin' ? { 'X-Admin-Token': ADMIN_TOKEN } : route.auth === 'key' ? { 'X-API-Key': account.key } : {};
+      const params = route.path.split('/').filter((segment) => segment.startsWith(':'));
+      const request = route.request ?? {};
+      const queryNames = fieldNames(request.query);
+      const bodyNames = [...fieldNames(request.body), ...fieldNames(request.form)];
+      const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
+      const documented503 = route.errors?.[503] !== undefined;
+      const check = async (path: string, body: unknown, fields: string[]) => {
+        const text = body === undefined ? undefined : json(body);
+        checkAnswer(`${route.method} ${path.slice(0, 300)} ${text?.slice(0, 200) ?? ''}`, await send(route.method, path, headers, text), fields, documented503);
+      };
+      await onEverySeed(
+        fc.asyncProperty(
+          fc.tuple(...params.map(() => hostileSegment)),
+          queryOf(queryNames),
+          hasBody ? fc.oneof({ weight: 5, arbitrary: objectOf(bodyNames) }, { weight: 1, arbitrary: hostileValue }) : fc.constant(undefined),
+          async (segments, query, body) => {
+            let path = route.path;
+            params.forEach((param, i) => (path = path.replace(param, segments[i]!)));
+            if (query) path += `?${query}`;
+            const sent = [...new URLSearchParams(query).keys()].map((key) => key.replace(/\[.*$/, ''));
+            const fields = [...params.map((p) => p.slice(1)), ...sent, ...queryNames, ...bodyNames, ...(body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [])];
+            await check(path, body, fields);
+          },
+        ),
+      );
+
+      // On every route, whatever the seeds draw: a body nested 100,000 levels deep, and each
+      // non-finite number in every field it reads, as JSON and as query text.
+      const path = params.reduce((p, param) => p.replace(param, '1'), route.path);
+      const fields = [...params.map((p) => p.slice(1)), ...queryNames, ...bodyNames, 'value'];
+      const names = bodyNames.length ? bodyNames : ['value'];
+      if (hasBody) {
+        await check(path, { [names[0]!]: DEEP }, fields);
+        for (const values of nonFiniteJson()) await check(path, Object.fromEntries(names.map((name, i) => [name, values[i % values.length]])), fields);
+      }
+      if (queryNames.length) {
+        for (const shift of [0, 2]) await check(`${path}?${new URLSearchParams(queryNames.map((name, i) => [name, NON_FINITE_TEXT[(i + shift) % NON_FINITE_TEXT.length]!]))}`, undefined, fields);
+        // As deep as a URL can carry (a query value that is a JSON array's text is parsed as one).
+        await check(`${path}?${new URLSearchParams(queryNames.map((name) => [name, deepJson(2_000)]))}`.slice(0, 8_000), undefined, fields);
+      }
+    },
+    ROUTE_TIMEOUT_MS,
+  );
 });
 
 // ---- GraphQL -----------------------------------------------------------------------------------
@@ -174,17 +251,30 @@ function valueOf(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
     return fc.tuple(...fields.map((f) => fc.option(valueOf(f.type, depth + 1), { nil: undefined }))).map((values) => Object.fromEntries(fields.map((f, i) => [f.name, values[i]]).filter(([, v]) => v !== undefined)));
   }
   if (isEnumType(named)) return fc.oneof(fc.constantFrom(...named.getValues().map((v) => v.name)), hostileText);
-  if (isScalarType(named) && named.name === 'Int') return fc.oneof(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), fc.constantFrom(0, -1, 2 ** 31 - 1, -(2 ** 31)));
-  if (isScalarType(named) && named.name === 'Float') return fc.double({ noNaN: true, noDefaultInfinity: true });
+  if (isScalarType(named) && named.name === 'Int') return fc.oneof(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }), fc.constantFrom(0, -1, 2 ** 31 - 1, -(2 ** 31)), hostileRaw);
+  if (isScalarType(named) && named.name === 'Float') return fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), hostileRaw);
   if (isScalarType(named) && named.name === 'Boolean') return fc.boolean();
   if (isScalarType(named) && (named.name === 'String' || named.name === 'ID')) return hostileText;
   return hostileValue;
+}
+
+/** Root fields that REST routes documenting a 503 run (generation with no provider configured ...): a 503 is a right answer there. */
+function documented503Fields(): Set<string> {
+  const names = new Set<string>();
+  for (const route of routes) {
+    if (route.errors?.[503] === undefined || !('operation' in route)) continue;
+    const definition = (route.operation as DocumentNode).definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
+    for (const selection of definition?.selectionSet.selections ?? []) if (selection.kind === 'Field') names.add(selection.name.value);
+  }
+  return names;
 }
 
 describe('every GraphQL root field, with hostile arguments', () => {
   it('answers no 5xx and no internal error, whatever each root field is given', async () => {
     const fields = rootFields();
     expect(fields.length).toBeGreaterThan(40);
+    const unavailableOk = documented503Fields();
+    expect(unavailableOk).toContain('generateImages');
     for (const { operation, field } of fields) {
       const account = await t.createAccount('fuzz-gql');
       const headers: Record<string, string> = field.name.startsWith('admin') ? { 'X-Admin-Token': ADMIN_TOKEN } : { 'X-API-Key': account.key };
@@ -195,22 +285,31 @@ describe('every GraphQL root field, with hostile arguments', () => {
       const document = `${operation}${declared ? ` (${declared})` : ''} { ${field.name}${passed ? `(${passed})` : ''}${selection} }`;
       // Either the argument's own type with hostile insides, or any hostile value at all.
       const variable = (type: GraphQLInputType) => fc.oneof({ weight: 3, arbitrary: valueOf(type) }, { weight: 1, arbitrary: hostileValue });
-      await fc.assert(
+      const check = async (variables: Record<string, unknown>) => {
+        const answer = await send('POST', '/graphql', headers, json({ query: document, variables }));
+        const what = `${document} ${json(variables).slice(0, 300)}`;
+        const documented503 = unavailableOk.has(field.name);
+        checkAnswer(what, answer, [], documented503);
+        const errors = (answer.body as { errors?: Array<{ message: string; extensions?: { code?: string; status?: number } }> }).errors ?? [];
+        for (const error of errors) {
+          expect(error.extensions?.code, `${what}: ${error.message}`).not.toBe('INTERNAL_SERVER_ERROR');
+          if (documented503 && error.extensions?.code === 'UNAVAILABLE') continue;
+          expect(error.extensions?.status ?? 400, `${what}: ${error.message}`).toBeLessThan(500);
+        }
+      };
+      await onEverySeed(
         fc.asyncProperty(fc.tuple(...field.args.map((arg) => variable(arg.type))), async (values) => {
-          const variables = Object.fromEntries(field.args.map((arg, i) => [arg.name, values[i]]));
-          const answer = await send('POST', '/graphql', headers, JSON.stringify({ query: document, variables }));
-          const what = `${document} ${JSON.stringify(variables).slice(0, 300)}`;
-          checkAnswer(what, answer);
-          const errors = ((answer.body as { errors?: Array<{ message: string; extensions?: { code?: string; status?: number } }> }).errors ?? []);
-          for (const error of errors) {
-            expect(error.extensions?.code, `${what}: ${error.message}`).not.toBe('INTERNAL_SERVER_ERROR');
-            expect(error.extensions?.status ?? 400, `${what}: ${error.message}`).toBeLessThan(500);
-          }
+          await check(Object.fromEntries(field.args.map((arg, i) => [arg.name, values[i]])));
         }),
-        { seed: SEED, numRuns: RUNS, endOnFailure: true },
       );
+      // Whatever the seeds draw: variables nested 100,000 levels deep, and each non-finite number in every argument.
+      if (field.args.length) {
+        await check(Object.fromEntries(field.args.map((arg) => [arg.name, DEEP])));
+        // The JSON that parses (1e400 is Infinity once parsed, and the text forms); NaN and Infinity as bare JSON are malformed bodies, drawn by the seeds.
+        for (const values of nonFiniteJson().slice(0, 3)) await check(Object.fromEntries(field.args.map((arg, i) => [arg.name, values[i % values.length]])));
+      }
     }
-  });
+  }, ROUTE_TIMEOUT_MS * 8);
 
   it('is still up and answering afterwards', async () => {
     expect((await send('GET', '/healthz', {})).status).toBe(200);

@@ -44,7 +44,11 @@ describe('POST /api/replace/generate', () => {
   it('queues a job whose PNGs become downloadable assets and media library items, and fires the webhook', async () => {
     const { key, id } = await account();
     await t.request('POST', '/api/automation/webhooks', { key, body: { url: `${receiver.url}/generation-hook` } });
-    const started = await t.request('POST', '/api/replace/generate', { key, body: { description: 'a clean photo of a harbour', style: 'cinematic', count: 2, vendor_key: 'openai:sk-must-not-be-kept' } });
+    // Jobs take no vendor_key: one sent is refused by name (issue 20: the whole input is judged), never kept.
+    const withKey = await t.request('POST', '/api/replace/generate', { key, body: { description: 'a clean photo of a harbour', style: 'cinematic', count: 2, vendor_key: 'openai:sk-must-not-be-kept' } });
+    expect(withKey.status, withKey.text).toBe(400);
+    expect(withKey.body.error).toBe('vendor_key: unknown field; expected description, style, count');
+    const started = await t.request('POST', '/api/replace/generate', { key, body: { description: 'a clean photo of a harbour', style: 'cinematic', count: 2 } });
     expect(started.status, started.text).toBe(202);
     expect(Object.keys(started.body)).toEqual(['success', 'status', 'job_id', 'message', 'poll_url']);
     const jobId = started.body.job_id as number;

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { amountSchema, toMinor } from '../ledger/index.js';
 import { tagsSchema } from '../media/index.js';
+import { finiteNumber } from '../../platform/validation.js';
 
 export const COMMUNITY_TAG_ACTIONS = ['add', 'replace'] as const;
 export const LEADERBOARD_PERIODS = ['day', 'week', 'month', 'all'] as const;
@@ -52,34 +53,25 @@ export const contributeSchema = z.object({
 });
 
 /** A coordinate sent as a string (the spec's type) or a number. */
-const coordinate = (field: 'latitude' | 'longitude', max: number) =>
-  z
-    .union([z.string().trim(), z.number()], { error: `expected a number from -${max} to ${max}` })
-    .transform((value, ctx) => {
-      const number = typeof value === 'number' ? value : value === '' ? NaN : Number(value);
-      if (!Number.isFinite(number) || number < -max || number > max) {
-        ctx.addIssue({ code: 'custom', message: `${field}: expected a number from -${max} to ${max}` });
-        return z.NEVER;
-      }
-      return number;
-    });
+const coordinate = (max: number) => {
+  const expected = `expected a number from -${max} to ${max}`;
+  return finiteNumber(expected).pipe(z.number().min(-max, expected).max(max, expected));
+};
 
-const unlockPrice = z
-  .union([z.string().trim(), z.number()], { error: 'expected a number of coins, 0 or more' })
-  .transform((value, ctx) => {
-    const number = typeof value === 'number' ? value : value === '' ? NaN : Number(value);
-    const minor = Number.isFinite(number) && number >= 0 && number <= MAX_UNLOCK_PRICE ? toMinor(number) : undefined;
-    if (minor === undefined) {
-      ctx.addIssue({ code: 'custom', message: `expected a number of coins from 0 to ${MAX_UNLOCK_PRICE} with at most 4 decimals` });
-      return z.NEVER;
-    }
-    return minor;
-  });
+const unlockPriceExpected = `expected a number of coins from 0 to ${MAX_UNLOCK_PRICE} with at most 4 decimals`;
+const unlockPrice = finiteNumber(unlockPriceExpected).transform((number, ctx) => {
+  const minor = number >= 0 && number <= MAX_UNLOCK_PRICE ? toMinor(number) : undefined;
+  if (minor === undefined) {
+    ctx.addIssue({ code: 'custom', message: unlockPriceExpected });
+    return z.NEVER;
+  }
+  return minor;
+});
 
 export const ingestSchema = z
   .object({
-    latitude: coordinate('latitude', 90).optional(),
-    longitude: coordinate('longitude', 180).optional(),
+    latitude: coordinate(90).optional(),
+    longitude: coordinate(180).optional(),
     attribution_handle: z
       .string()
       .trim()

@@ -28,9 +28,21 @@ const count = z
   .max(MAX_COUNT, `expected an integer from ${MIN_COUNT} to ${MAX_COUNT}`)
   .default(DEFAULT_COUNT);
 
+// The whole input is judged before anything else (a configured provider, credits): a field these
+// routes do not take (`width`, a misspelt `styel`) is a 400 naming it (platform/validation.ts), not
+// silently dropped and answered with 503 or an image the caller did not ask for.
+
 const orientation = z.enum(ORIENTATIONS, { error: `expected one of ${ORIENTATIONS.join(', ')}` }).default('landscape');
 
-export const generateSchema = z.object({
+/** `width: unknown field; expected prompt, style, ...`: a strict object's refusal names the field. */
+const strict = <S extends z.ZodRawShape>(shape: S) => {
+  const expected = Object.keys(shape).join(', ');
+  return z.strictObject(shape, {
+    error: (issue) => (issue.code === 'unrecognized_keys' ? `${issue.keys.join(', ')}: unknown field; expected ${expected}` : `expected an object of ${expected}`),
+  });
+};
+
+export const generateSchema = strict({
   prompt: text('prompt', 'what the image should show'),
   style,
   orientation,
@@ -45,13 +57,13 @@ export const generateSchema = z.object({
     .describe('your own key for one provider: <provider>:<key> (pollinations, bfl, openai), or a bare key for the first configured provider; never stored'),
 });
 
-export const replaceGenerateSchema = z.object({
+export const replaceGenerateSchema = strict({
   description: text('description', 'what the replacement image should show'),
   style,
   count,
 });
 
-export const batchSchema = z.object({
+export const batchSchema = strict({
   descriptions: z
     .array(text('description', 'what the image should show'), { error: `descriptions is required: an array of 1 to ${MAX_DESCRIPTIONS} strings` })
     .min(1, `expected 1 to ${MAX_DESCRIPTIONS} descriptions`)

@@ -498,24 +498,18 @@ function webpIsLossless(body: Buffer): boolean {
 }
 
 /**
- * Rasterises an SVG to RGBA, rendered directly at a size that fits inside SVG_MAX_SIDE and
- * maxPixels (its declared size decides the density, so a huge declared size is never rendered).
+ * Rasterises an SVG to RGBA, rendered directly at a size that fits inside SVG_MAX_SIDE. Refused
+ * before any rendering: filters and entity declarations (refuseCostlySvg), and a declared size
+ * (width and height, or the viewBox, as librsvg reads them from the header at 72 dpi) over maxPixels, as
+ * for every other format.
  */
 async function rasteriseSvg(body: Buffer, maxPixels: number): Promise<Raster> {
+  refuseCostlySvg(body);
   const sharp = await loadSharp();
   const input: SharpOptions = { limitInputPixels: maxPixels };
-  let width: number;
-  let height: number;
-  try {
-    ({ width, height } = await sharp(body, { ...input, density: 72 }).metadata());
-  } catch (error) {
-    if (!isPixelLimit(error)) throw new ImageRejected(`the svg image could not be read (${reason(error)})`);
-    // Declared larger than the limit at 72 dpi: read its size at 1 dpi and scale back up.
-    const small = await decode(() => sharp(body, { ...input, density: 1 }).metadata(), 'svg', maxPixels);
-    width = small.width * 72;
-    height = small.height * 72;
-  }
-  const scale = Math.min(1, SVG_MAX_SIDE / Math.max(width, height), Math.sqrt(maxPixels / (width * height)));
+  const { width, height } = await readHeader(body, input, 'svg');
+  if (width * height > maxPixels) throw tooManyPixels(`${width}x${height}`, maxPixels);
+  const scale = Math.min(1, SVG_MAX_SIDE / Math.max(width, height));
   const density = Math.min(100_000, Math.max(1, 72 * scale));
   return decode(
     () =>
@@ -529,6 +523,29 @@ async function rasteriseSvg(body: Buffer, maxPixels: number): Promise<Raster> {
     'svg',
     maxPixels,
   );
+}
+
+/**
+ * SVG whose rendering cost nothing bounds is refused before librsvg renders a pixel: filter effects
+ * (a 300-byte feTurbulence or a huge feGaussianBlur cost seconds of CPU at any size), CSS filter
+ * functions, and entity declarations (whose text could spell them out of this check's sight).
+ * Character references and CSS escapes are read as what they spell first.
+ */
+function refuseCostlySvg(body: Buffer): void {
+  const text = body.toString('utf8');
+  if (/<!ENTITY/i.test(text)) throw new ImageRejected('SVG with entity declarations (<!ENTITY) is not accepted');
+  const spelled = text
+    .replace(/&#x([0-9a-f]{1,6});?/gi, (_match, hex: string) => codePoint(Number.parseInt(hex, 16)))
+    .replace(/&#(\d{1,7});?/g, (_match, digits: string) => codePoint(Number(digits)))
+    .replace(/\\([0-9a-f]{1,6})\s?/gi, (_match, hex: string) => codePoint(Number.parseInt(hex, 16)))
+    .replace(/\\(.)/g, '$1');
+  if (/<(?:[\w.-]+:)?(?:filter[\s/>]|fe[A-Z])/.test(spelled) || /filter\s*[:=]/i.test(spelled)) {
+    throw new ImageRejected('SVG filters (filter, feTurbulence, feGaussianBlur, feConvolveMatrix ...) are not accepted: their rendering cost has no bound; flatten the image (PNG) first');
+  }
+}
+
+function codePoint(code: number): string {
+  return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
 }
 
 // ---------------------------------------------------------------------------------------------
