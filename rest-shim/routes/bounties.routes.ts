@@ -5,7 +5,7 @@ import { defineRoute } from '../route.js';
 import { pathId } from '../input.js';
 import { unwrap } from '../result.js';
 import { CancelBountyDocument, ClaimBountyDocument, CreateBountyDocument, ListBountiesDocument, type BountyFieldsFragment } from '../generated/operations.js';
-import { count, id, idParams, timestamp } from '../schemas.js';
+import { balance, count, id, idParams, timestamp, held } from '../schemas.js';
 import { objectId } from '../../src/platform/validation.js';
 import { BOUNTY_STATUSES } from '../../src/modules/bounties/index.js';
 import { claimBountySchema, createBountySchema, listBountiesSchema } from '../../src/modules/bounties/bounties.input.js';
@@ -91,12 +91,12 @@ export const bountiesRoutes = [
     summary: 'Claim a bounty with your own AI-verified community upload of its subject (crowdsource_id): the reward is paid at once',
     operation: ClaimBountyDocument,
     request: { params: z.object({ bounty_id: objectId.describe('the bounty id') }), body: claimBountySchema },
-    response: z.object({ bounty_id: id, crowdsource_id: id, paid: z.number(), balance: z.number().describe("the claimant's coin balance after"), bounty }),
+    response: z.object({ bounty_id: id, crowdsource_id: id, paid: z.number(), balance: balance.describe("the claimant's spendable coins after (held coins not included)"), held, bounty }),
     errors: { 403: "the upload is someone else's, or the caller posted the bounty", 409: 'the bounty is filled, expired or cancelled; the upload claimed before; or it is not AI-verified' },
     variables: ({ params, body }) => ({ id: pathId(params, 'bounty', 'bounty_id'), crowdsourceId: body.crowdsource_id }),
     shape: (data) => {
       const r = unwrap(data.claimBounty);
-      return { bounty_id: r.bounty.databaseId, crowdsource_id: r.itemId, paid: r.paid, balance: r.balance, bounty: bountyJson(r.bounty) };
+      return { bounty_id: r.bounty.databaseId, crowdsource_id: r.itemId, paid: r.paid, balance: r.balance, held: r.held, bounty: bountyJson(r.bounty) };
     },
   }),
   defineRoute({

@@ -20,7 +20,7 @@ import type { UrlSigner } from '../../platform/url-signer.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
 import type { ImageObjectsService } from '../image-objects/index.js';
-import { fromMinor, type LedgerService, type RewardsService, type TransferRequest } from '../ledger/index.js';
+import { fromMinor, type Balance, type LedgerService, type RewardsService, type TransferRequest } from '../ledger/index.js';
 import { fetchImageBytes, fingerprintOf, gpsOf, processSharedImage, publicDerivative, type SharedImage } from '../media/index.js';
 import { communityItemPolicy } from './community.access.js';
 import { confirmTags, ocrWords } from './tag-confirmation.js';
@@ -57,34 +57,31 @@ export interface CommunityUpload {
   filename?: string;
 }
 
-export interface ContributionResult {
+export interface ContributionResult extends Balance {
   item: CommunityItem;
   coinsEarned: number;
-  balance: number;
   /** The caller had already contributed this image (this or a resized, recompressed or lightly cropped copy). */
   duplicate: boolean;
   /** Why nothing was earned, when nothing was. */
   message: string | null;
 }
 
-export interface TagResult {
+export interface TagResult extends Balance {
   item: CommunityItem;
   coinsEarned: number;
   verified: boolean;
   /** Tags of this set that vision confirmed. */
   matched: string[];
-  balance: number;
   message: string | null;
 }
 
-export interface UnlockResult {
+export interface UnlockResult extends Balance {
   item: CommunityItem;
   /** Coins the buyer paid now (0: free, the buyer's own item, or unlocked before). */
   charged: number;
   alreadyUnlocked: boolean;
   /** What the uploader received from this payment (80%, less any approved royalties). */
   uploaderEarned: number;
-  balance: number;
 }
 
 export interface LeaderboardEntry {
@@ -103,7 +100,7 @@ export interface Portfolio {
   verified: number;
   recent: CommunityItem[];
   /** The owner's own view only. */
-  own: { balance: number; unlisted: number; removed: number; coinsEarned: number; unlockSales: number; unlockEarnings: number } | null;
+  own: (Balance & { unlisted: number; removed: number; coinsEarned: number; unlockSales: number; unlockEarnings: number }) | null;
 }
 
 export interface CommunityDeps {
@@ -192,15 +189,15 @@ export class CommunityService {
   }
 
   /** GET /api/community/my: every item the caller contributed (unlisted and removed ones too), newest first. */
-  async my(actor: Actor, input: z.input<typeof myPageSchema>): Promise<{ items: CommunityItem[]; total: number; limit: number; offset: number; balance: number }> {
+  async my(actor: Actor, input: z.input<typeof myPageSchema>): Promise<{ items: CommunityItem[]; total: number; limit: number; offset: number } & Balance> {
     const { limit, offset } = parseInput(myPageSchema, input);
     const where = { accountId: actor.accountId };
-    const [items, total, wallet] = await Promise.all([
+    const [items, total, balance] = await Promise.all([
       this.deps.db.prisma.communityItem.findMany({ where, orderBy: { id: 'desc' }, take: limit, skip: offset }),
       this.deps.db.prisma.communityItem.count({ where }),
-      this.deps.ledger.wallet(actor.accountId, 'coins'),
+      this.deps.ledger.balance(actor.accountId, 'coins'),
     ]);
-    return { items, total, limit, offset, balance: fromMinor(wallet.balance) };
+    return { items, total, limit, offset, ...balance };
   }
 
   /** One item: public ones for every key, the caller's own always; removed ones only to their contributor. */
@@ -229,15 +226,15 @@ export class CommunityService {
     const object = `community:${id}:${day}`;
     const base = await this.deps.rewards.award(actor.accountId, 'tagging', object);
     let coins = base.status === 'paid' ? base.coins : 0;
-    let balance = base.balance;
+    let balance: Balance = base;
     let message: string | null = base.status === 'replayed' ? `this account was already paid for tagging item ${id} today (UTC)` : (base.message ?? null);
     if (confirmed && base.status !== 'capped') {
       const bonus = await this.deps.rewards.award(actor.accountId, 'tag_verified_bonus', object);
       if (bonus.status === 'paid') coins += bonus.coins;
-      balance = bonus.balance;
+      balance = bonus;
     }
     if (coins > 0) message = null;
-    return { item, coinsEarned: coins, verified: confirmed, matched, balance, message };
+    return { item, coinsEarned: coins, verified: confirmed, matched, balance: balance.balance, held: balance.held, message };
   }
 
   /**
@@ -248,9 +245,9 @@ export class CommunityService {
   async unlock(actor: Actor, id: number): Promise<UnlockResult> {
     const item = await this.get(actor, id);
     const price = Number(item.unlockPrice);
-    const balanceNow = async () => fromMinor((await this.deps.ledger.wallet(actor.accountId, 'coins')).balance);
+    const balanceNow = () => this.deps.ledger.balance(actor.accountId, 'coins');
     if (item.removedAt) throw new NotFound(`no community item ${id}`);
-    if (price === 0 || item.accountId === actor.accountId) return { item, charged: 0, alreadyUnlocked: false, uploaderEarned: 0, balance: await balanceNow() };
+    if (price === 0 || item.accountId === actor.accountId) return { item, charged: 0, alreadyUnlocked: false, uploaderEarned: 0, ...(await balanceNow()) };
     const royalties = await this.deps.db.prisma.ownershipClaim.findMany({ where: { itemId: id, kind: 'royalty', status: 'approved' }, orderBy: { id: 'asc' } });
     const share = Math.floor((price * UPLOADER_SHARE_PERCENT) / 100);
     const prefix = `unlock:${id}:${actor.accountId}`;
@@ -271,8 +268,8 @@ export class CommunityService {
       await this.deps.ledger.transferLinked(legs, { tx });
       return true;
     });
-    if (!paid) return { item, charged: 0, alreadyUnlocked: true, uploaderEarned: 0, balance: await balanceNow() };
-    return { item, charged: fromMinor(price), alreadyUnlocked: false, uploaderEarned: fromMinor(left), balance: await balanceNow() };
+    if (!paid) return { item, charged: 0, alreadyUnlocked: true, uploaderEarned: 0, ...(await balanceNow()) };
+    return { item, charged: fromMinor(price), alreadyUnlocked: false, uploaderEarned: fromMinor(left), ...(await balanceNow()) };
   }
 
   /**
@@ -334,8 +331,8 @@ export class CommunityService {
     ]);
     let own: Portfolio['own'] = null;
     if ('actor' in target) {
-      const [wallet, unlisted, removed, [earned]] = await Promise.all([
-        this.deps.ledger.wallet(account.id, 'coins'),
+      const [balance, unlisted, removed, [earned]] = await Promise.all([
+        this.deps.ledger.balance(account.id, 'coins'),
         this.deps.db.prisma.communityItem.count({ where: { accountId: account.id, public: false, removedAt: null } }),
         this.deps.db.prisma.communityItem.count({ where: { accountId: account.id, removedAt: { not: null } } }),
         this.deps.db.query<{ rewards: string; sales: number; proceeds: string }>(
@@ -348,7 +345,7 @@ export class CommunityService {
         ),
       ]);
       own = {
-        balance: fromMinor(wallet.balance),
+        ...balance,
         unlisted,
         removed,
         coinsEarned: fromMinor(Number(earned?.rewards ?? 0)),
@@ -497,7 +494,7 @@ export class CommunityService {
       return this.duplicate(actor, winner);
     }
     const award = await this.deps.rewards.award(actor.accountId, 'community_upload', `image-object:${object.id}`);
-    return { item, coinsEarned: award.status === 'paid' ? award.coins : 0, balance: award.balance, duplicate: false, message: award.status === 'paid' ? null : (award.message ?? 'this image object was rewarded before') };
+    return { item, coinsEarned: award.status === 'paid' ? award.coins : 0, balance: award.balance, held: award.held, duplicate: false, message: award.status === 'paid' ? null : (award.message ?? 'this image object was rewarded before') };
   }
 
   /**
@@ -511,6 +508,7 @@ export class CommunityService {
       item,
       coinsEarned: coins,
       balance: award.balance,
+      held: award.held,
       duplicate: true,
       message: coins > 0 ? null : `you already contributed this image (community item ${item.id}): nothing earned`,
     };

@@ -27,7 +27,7 @@ import type { Actor } from '../accounts/index.js';
 import { slugify } from '../bounties/index.js';
 import { confirmTags, ocrWords, type Analyzer } from '../community/index.js';
 import type { ImageObjectsService } from '../image-objects/index.js';
-import type { CreditsService, LedgerService, RewardsService } from '../ledger/index.js';
+import type { Balance, CreditsService, LedgerService, RewardsService } from '../ledger/index.js';
 import { fetchImageBytes, fingerprintOf, processSharedImage, publicDerivative } from '../media/index.js';
 import type { FollowsService } from './follows.service.js';
 import { contributeSchema, createSubjectSchema, listSubjectsSchema, queueSchema, querySchema, reviewListSchema, voteSchema, type Vote } from './wiki.input.js';
@@ -58,10 +58,9 @@ export interface WikiDeps {
 
 export type SubjectWithCount = WikiSubject & { verifiedCount: number };
 
-export interface VoteResult {
+export interface VoteResult extends Balance {
   media: WikiMedia;
   coinsEarned: number;
-  balance: number;
   /** This vote moved the photo out of pending. */
   decided: boolean;
 }
@@ -313,7 +312,7 @@ export class WikiService {
       await this.deps.rewards.award(media.accountId, 'wiki_photo', `wiki-photo:${id}`);
       await this.followers?.announce({ type: 'photo_verified', subjectId: media.subjectId, photoId: media.id, itemId: null, postId: null });
     }
-    return { media, coinsEarned: award.status === 'paid' ? award.coins : 0, balance: award.balance, decided };
+    return { media, coinsEarned: award.status === 'paid' ? award.coins : 0, balance: award.balance, held: award.held, decided };
   }
 
   /**
