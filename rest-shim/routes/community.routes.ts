@@ -235,11 +235,11 @@ export const communityRoutes = [
       stored_url: z.string().describe('the public file'),
       coins_harvested: z.number(),
       balance,
-      held,
       ai_summary: z.string().describe("vision's caption ('' when no vision provider could answer)"),
       ai_labels: z.array(z.string()),
       attribution_handle: z.string(),
       unlock_price: z.number(),
+      held,
       latitude: z.number().nullable(),
       longitude: z.number().nullable(),
       duplicate: z.boolean(),
@@ -264,11 +264,11 @@ export const communityRoutes = [
         stored_url: c.item.url,
         coins_harvested: c.coinsEarned,
         balance: c.balance,
-        held: c.held,
         ai_summary: c.item.caption ?? '',
         ai_labels: c.item.labels,
         attribution_handle: c.item.attributionHandle ?? '',
         unlock_price: c.item.unlockPrice,
+        held: c.held,
         latitude: c.item.latitude ?? null,
         longitude: c.item.longitude ?? null,
         duplicate: c.duplicate,
@@ -284,11 +284,11 @@ export const communityRoutes = [
     summary: "The caller's community items, newest first (unlisted and removed ones too): limit (default 50, max 200), offset",
     operation: MyCommunityDocument,
     request: { query: myPageSchema },
-    response: z.object({ balance, held, contributions: z.array(item), total_contributed: count, limit: count, offset: count }),
+    response: z.object({ balance, contributions: z.array(item), total_contributed: count, held, limit: count, offset: count }),
     variables: ({ query }) => ({ limit: query.limit, offset: query.offset }),
     shape: (data) => {
       const page = unwrap(data.myCommunity);
-      return { balance: page.balance ?? 0, held: page.held ?? 0, contributions: page.items.map(communityItemJson), total_contributed: page.total, limit: page.limit, offset: page.offset };
+      return { balance: page.balance ?? 0, contributions: page.items.map(communityItemJson), total_contributed: page.total, held: page.held ?? 0, limit: page.limit, offset: page.offset };
     },
   }),
   defineRoute({
