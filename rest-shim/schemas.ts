@@ -9,6 +9,13 @@ export const timestamp = z.iso.datetime();
 export const id = z.int().positive();
 export const count = z.int().min(0);
 
+/**
+ * An account's coins in every answer that shows them (README "Balances"): `balance` is what it may
+ * spend now, `held` what pending transfers reserve beside it (balance + held: the posted total).
+ */
+export const balance = z.number().describe('spendable now (held amounts not included)');
+export const held = z.number().describe('held by pending transfers (an escrowed bounty, a conversion waiting for the credit partner), beside balance');
+
 /** `:id` in a path: an integer id of the thing named. */
 export const idParams = (what: string) => z.object({ id: objectId.describe(`the ${what} id`) });
 

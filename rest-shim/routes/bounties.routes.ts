@@ -5,7 +5,7 @@ import { defineRoute } from '../route.js';
 import { pathId } from '../input.js';
 import { unwrap } from '../result.js';
 import { CancelBountyDocument, ClaimBountyDocument, CreateBountyDocument, ListBountiesDocument, type BountyFieldsFragment } from '../generated/operations.js';
-import { count, id, idParams, timestamp } from '../schemas.js';
+import { balance, count, id, idParams, timestamp, held } from '../schemas.js';
 import { objectId } from '../../src/platform/validation.js';
 import { BOUNTY_STATUSES } from '../../src/modules/bounties/index.js';
 import { claimBountySchema, createBountySchema, listBountiesSchema } from '../../src/modules/bounties/bounties.input.js';
@@ -91,7 +91,7 @@ export const bountiesRoutes = [
     summary: 'Claim a bounty with your own community upload that shows its subject (crowdsource_id): a vision-confirmed tag of it, not OCR text alone, or a verified wiki photo of it on the same image; the reward is paid at once',
     operation: ClaimBountyDocument,
     request: { params: z.object({ bounty_id: objectId.describe('the bounty id') }), body: claimBountySchema },
-    response: z.object({ bounty_id: id, crowdsource_id: id, paid: z.number(), balance: z.number().describe("the claimant's coin balance after"), bounty }),
+    response: z.object({ bounty_id: id, crowdsource_id: id, paid: z.number(), balance: balance.describe("the claimant's spendable coins after (held coins not included)"), held, bounty }),
     errors: {
       400: 'the upload has no tag of the subject (and no verified wiki photo of it is of the same image)',
       403: "the upload is someone else's, or the caller posted the bounty",
@@ -101,7 +101,7 @@ export const bountiesRoutes = [
     variables: ({ params, body }) => ({ id: pathId(params, 'bounty', 'bounty_id'), crowdsourceId: body.crowdsource_id }),
     shape: (data) => {
       const r = unwrap(data.claimBounty);
-      return { bounty_id: r.bounty.databaseId, crowdsource_id: r.itemId, paid: r.paid, balance: r.balance, bounty: bountyJson(r.bounty) };
+      return { bounty_id: r.bounty.databaseId, crowdsource_id: r.itemId, paid: r.paid, balance: r.balance, held: r.held, bounty: bountyJson(r.bounty) };
     },
   }),
   defineRoute({

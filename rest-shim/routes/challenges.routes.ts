@@ -13,7 +13,7 @@ import {
   VoteChallengePhotoDocument,
   type ChallengeFieldsFragment,
 } from '../generated/operations.js';
-import { count, id, idParams, timestamp } from '../schemas.js';
+import { balance, count, id, idParams, timestamp, held } from '../schemas.js';
 import { wikiPhotoJson, wikiPhotoSchema } from './wiki.routes.js';
 import {
   boardSchema,
@@ -87,7 +87,8 @@ export const challengesRoutes = [
     request: { params: idParams('wiki photo'), body: challengeVoteSchema },
     response: z.object({
       coins_earned: z.number(),
-      balance: z.number(),
+      balance,
+      held,
       decided: z.boolean().describe('this vote verified or rejected the photo'),
       challenge_id: id,
       photo: wikiPhotoSchema,
@@ -96,7 +97,7 @@ export const challengesRoutes = [
     variables: ({ params, body }) => ({ id: pathId(params, 'wiki photo'), vote: body.vote }),
     shape: (data) => {
       const r = unwrap(data.voteChallengePhoto);
-      return { coins_earned: r.coinsEarned, balance: r.balance, decided: r.decided, challenge_id: r.challenge.databaseId, photo: wikiPhotoJson(r.photo) };
+      return { coins_earned: r.coinsEarned, balance: r.balance, held: r.held, decided: r.decided, challenge_id: r.challenge.databaseId, photo: wikiPhotoJson(r.photo) };
     },
   }),
   defineRoute({

@@ -24,7 +24,7 @@ import {
   type OwnershipClaimFieldsFragment,
   type PortfolioFieldsFragment,
 } from '../generated/operations.js';
-import { count, formText, id, idParams, timestamp } from '../schemas.js';
+import { balance, count, formText, id, idParams, timestamp, held } from '../schemas.js';
 import { numberFromText, objectId } from '../../src/platform/validation.js';
 import {
   CLAIM_KINDS,
@@ -90,7 +90,8 @@ const contribution = {
   id,
   url: z.string(),
   coins_earned: z.number(),
-  balance: z.number().describe("the caller's coin balance after the award"),
+  balance: balance.describe("the caller's spendable coins after the award (held coins not included)"),
+  held,
   duplicate: z.boolean().describe('the caller had contributed this image object before: nothing earned'),
   message: z.string().nullable().describe('why nothing was earned'),
   item,
@@ -105,7 +106,7 @@ const portfolio = z
     verified: count,
     recent: z.array(item).describe('the 12 newest listed items'),
     private: z
-      .object({ balance: z.number(), unlisted: count, removed: count, coins_earned: z.number(), unlock_sales: count, unlock_earnings: z.number() })
+      .object({ balance, held, unlisted: count, removed: count, coins_earned: z.number(), unlock_sales: count, unlock_earnings: z.number() })
       .nullable()
       .describe('the caller’s own portfolio only'),
   })
@@ -157,6 +158,7 @@ const contributionJson = (c: CommunityContributionFieldsFragment) => ({
   url: c.item.url,
   coins_earned: c.coinsEarned,
   balance: c.balance,
+  held: c.held,
   duplicate: c.duplicate,
   message: c.message ?? null,
   item: communityItemJson(c.item),
@@ -169,7 +171,7 @@ const portfolioJson = (p: PortfolioFieldsFragment): z.input<typeof portfolio> =>
   contributions: p.contributions,
   verified: p.verified,
   recent: p.recent.map(communityItemJson),
-  private: p.own ? { balance: p.own.balance, unlisted: p.own.unlisted, removed: p.own.removed, coins_earned: p.own.coinsEarned, unlock_sales: p.own.unlockSales, unlock_earnings: p.own.unlockEarnings } : null,
+  private: p.own ? { balance: p.own.balance, held: p.own.held, unlisted: p.own.unlisted, removed: p.own.removed, coins_earned: p.own.coinsEarned, unlock_sales: p.own.unlockSales, unlock_earnings: p.own.unlockEarnings } : null,
 });
 
 const itemParams = z.object({ item_id: objectId.describe('the community item id') });
@@ -232,11 +234,12 @@ export const communityRoutes = [
       image_object_id: id,
       stored_url: z.string().describe('the public file'),
       coins_harvested: z.number(),
-      balance: z.number(),
+      balance,
       ai_summary: z.string().describe("vision's caption ('' when no vision provider could answer)"),
       ai_labels: z.array(z.string()),
       attribution_handle: z.string(),
       unlock_price: z.number(),
+      held,
       latitude: z.number().nullable(),
       longitude: z.number().nullable(),
       duplicate: z.boolean(),
@@ -266,6 +269,7 @@ export const communityRoutes = [
         ai_labels: c.item.labels,
         attribution_handle: c.item.attributionHandle ?? '',
         unlock_price: c.item.unlockPrice,
+        held: c.held,
         latitude: c.item.latitude ?? null,
         longitude: c.item.longitude ?? null,
         duplicate: c.duplicate,
@@ -281,11 +285,11 @@ export const communityRoutes = [
     summary: "The caller's community items, newest first (unlisted and removed ones too): limit (default 50, max 200), offset",
     operation: MyCommunityDocument,
     request: { query: myPageSchema },
-    response: z.object({ balance: z.number(), contributions: z.array(item), total_contributed: count, limit: count, offset: count }),
+    response: z.object({ balance, contributions: z.array(item), total_contributed: count, held, limit: count, offset: count }),
     variables: ({ query }) => ({ limit: query.limit, offset: query.offset }),
     shape: (data) => {
       const page = unwrap(data.myCommunity);
-      return { balance: page.balance ?? 0, contributions: page.items.map(communityItemJson), total_contributed: page.total, limit: page.limit, offset: page.offset };
+      return { balance: page.balance ?? 0, contributions: page.items.map(communityItemJson), total_contributed: page.total, held: page.held ?? 0, limit: page.limit, offset: page.offset };
     },
   }),
   defineRoute({
@@ -350,12 +354,12 @@ export const communityRoutes = [
     summary: 'Tag an item (tags; action add, or replace for its contributor): 0.5 coins once per item and tagger when the set adds a tag, +0.25 once when vision newly confirms a tag the tagger added; one\'s own items earn nothing',
     operation: TagCommunityItemDocument,
     request: { params: itemParams, body: tagSchema },
-    response: z.object({ coins_earned: z.number(), verified: z.boolean().describe('vision confirmed a tag of this set'), balance: z.number(), matched: z.array(z.string()), message: z.string().nullable(), item }),
+    response: z.object({ coins_earned: z.number(), verified: z.boolean().describe('vision confirmed a tag of this set'), balance, held, matched: z.array(z.string()), message: z.string().nullable(), item }),
     errors: { 403: "action replace on someone else's item" },
     variables: ({ params, body }) => ({ id: pathId(params, 'community item', 'item_id'), tags: body.tags, action: body.action }),
     shape: (data) => {
       const r = unwrap(data.tagCommunityItem);
-      return { coins_earned: r.coinsEarned, verified: r.verified, balance: r.balance, matched: r.matched, message: r.message ?? null, item: communityItemJson(r.item) };
+      return { coins_earned: r.coinsEarned, verified: r.verified, balance: r.balance, held: r.held, matched: r.matched, message: r.message ?? null, item: communityItemJson(r.item) };
     },
   }),
   defineRoute({
@@ -371,14 +375,15 @@ export const communityRoutes = [
       charged: z.number().describe('coins paid by this call'),
       already_unlocked: z.boolean(),
       uploader_earned: z.number(),
-      balance: z.number(),
+      balance,
+      held,
       original_url: z.string().nullable().describe('a 15-minute signed link to the original (null when none is kept)'),
     }),
     errors: { 402: 'too few coins' },
     variables: ({ params }) => ({ id: pathId(params, 'community item') }),
     shape: (data) => {
       const r = unwrap(data.unlockCommunityItem);
-      return { item_id: r.item.databaseId, charged: r.charged, already_unlocked: r.alreadyUnlocked, uploader_earned: r.uploaderEarned, balance: r.balance, original_url: r.originalUrl ?? null };
+      return { item_id: r.item.databaseId, charged: r.charged, already_unlocked: r.alreadyUnlocked, uploader_earned: r.uploaderEarned, balance: r.balance, held: r.held, original_url: r.originalUrl ?? null };
     },
   }),
   defineRoute({

@@ -18,7 +18,7 @@ import {
   type BridgeConversionFieldsFragment,
   type StylePresetFieldsFragment,
 } from '../generated/operations.js';
-import { count, timestamp } from '../schemas.js';
+import { balance, count, timestamp, held } from '../schemas.js';
 import { handleParams } from './accounts.routes.js';
 import { grantJson, grantResponse } from './ledger.routes.js';
 import { coinGrantSchema, convertSchema, linkSchema } from '../../src/modules/economy/economy.input.js';
@@ -30,7 +30,8 @@ const conversion = z
   .object({
     coins_burned: z.number().describe('coins burned (completed), or held to be burned (pending); 0 when refused or failed'),
     credits_added: z.number().describe('credits added (completed), or to be added (pending); 0 when refused or failed'),
-    new_balance: z.number().describe("the caller's spendable coin balance now (held coins not included)"),
+    new_balance: balance.describe("the caller's spendable coin balance now (held coins not included)"),
+    held: held.describe("the caller's coins held now: this conversion's while it is pending, escrowed bounties ..."),
     conversion_id: z.string().describe('GET /api/economy/bridge/conversions/{conversion_id}; also the Idempotency-Key sent to the partner'),
     status: z.enum(CONVERSION_STATUSES).describe('completed, or pending while the partner has not answered (asked again in the background)'),
     coins_per_credit: z.number(),
@@ -58,6 +59,7 @@ function conversionJson(c: BridgeConversionFieldsFragment): z.input<typeof conve
     coins_burned: c.coinsBurned,
     credits_added: c.creditsAdded,
     new_balance: c.newBalance,
+    held: c.held,
     conversion_id: c.conversionId,
     status: c.status,
     coins_per_credit: c.coinsPerCredit,
@@ -181,13 +183,14 @@ export const economyRoutes = [
       ...styleFields,
       charged: z.number().describe('coins charged by this call (0 when free or unlocked before)'),
       already_unlocked: z.boolean(),
-      new_balance: z.number().describe("the caller's spendable coin balance after"),
+      new_balance: balance.describe("the caller's spendable coin balance after (held coins not included)"),
+      held,
     }),
     errors: { 402: 'too few coins (INSUFFICIENT_COINS)' },
     variables: ({ params }) => ({ slug: params.slug! }),
     shape: (data) => {
       const u = unwrap(data.unlockStyle);
-      return { ...styleJson(u.style), charged: u.charged, already_unlocked: u.alreadyUnlocked, new_balance: u.newBalance };
+      return { ...styleJson(u.style), charged: u.charged, already_unlocked: u.alreadyUnlocked, new_balance: u.newBalance, held: u.held };
     },
   }),
   defineRoute({

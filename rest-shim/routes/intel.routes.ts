@@ -14,7 +14,7 @@ import {
   type IntelPageFieldsFragment,
   type IntelPostFieldsFragment,
 } from '../generated/operations.js';
-import { count, id, idParams, timestamp } from '../schemas.js';
+import { balance, count, id, idParams, timestamp, held } from '../schemas.js';
 import { INTEL_KINDS, INTEL_POLICIES, INTEL_STATUSES, intelPageSchema, policySchema, postSchema, proposalsSchema, resolveSchema } from '../../src/modules/intel/intel.input.js';
 import { communityItemJson, communityItemSchema } from './community.routes.js';
 
@@ -75,13 +75,13 @@ export const intelRoutes = [
       "Open images publish text at once (status approved); a post with changes, and every post on a restricted image, is a proposal pending the owner's resolution. The owner's own posts are published (merged) at once and earn nothing. Each post is paid once, under the daily caps of the rewards; the same text and changes again on the same image is a 409.",
     operation: PostIntelDocument,
     request: { params: imageParams, body: postSchema },
-    response: z.object({ id, kind: z.enum(INTEL_KINDS), status: z.enum(INTEL_STATUSES), coins_earned: z.number(), balance: z.number(), message: z.string().nullable().describe('why nothing was earned'), post }),
+    response: z.object({ id, kind: z.enum(INTEL_KINDS), status: z.enum(INTEL_STATUSES), coins_earned: z.number(), balance, held, message: z.string().nullable().describe('why nothing was earned'), post }),
     errors: { 409: 'the image is locked or was taken down, or the caller posted the same intel on it before' },
     variables: ({ params, body }) => ({ itemId: pathId(params, 'community item'), text: body.text, changes: body.changes }),
     successStatus: 201,
     shape: (data) => {
       const r = unwrap(data.postIntel);
-      return { id: r.post.databaseId, kind: r.post.kind, status: r.post.status, coins_earned: r.coinsEarned, balance: r.balance, message: r.message ?? null, post: postJson(r.post) };
+      return { id: r.post.databaseId, kind: r.post.kind, status: r.post.status, coins_earned: r.coinsEarned, balance: r.balance, held: r.held, message: r.message ?? null, post: postJson(r.post) };
     },
   }),
   defineRoute({

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { defineRoute } from '../route.js';
 import { unwrap } from '../result.js';
 import { AdminGrantCreditsDocument, AdminRewardsDocument, AdminUpdateRewardsDocument, type RewardSettingsFieldsFragment } from '../generated/operations.js';
-import { id, timestamp } from '../schemas.js';
+import { balance, id, timestamp, held } from '../schemas.js';
 import { handleParams } from './accounts.routes.js';
 import { grantSchema } from '../../src/modules/ledger/credits.service.js';
 import type { Currency } from '../../src/modules/ledger/index.js';
@@ -33,16 +33,18 @@ export const grantResponse = (currency: Currency) =>
     account_id: id,
     handle: z.string(),
     amount: z.number().describe(`${currency} granted`),
-    balance: z.number().describe(`the account's ${currency} balance after the grant`),
+    balance: balance.describe(`the account's spendable ${currency} after the grant (held ${currency} not included)`),
+    held,
     transfer_id: z.string().describe('the ledger transfer'),
     replayed: z.boolean().describe('true when this idempotency_key was granted before (nothing added now)'),
   });
 
-export const grantJson = (g: { accountId: number; handle: string; amount: number; balance: number; transferId: string; replayed: boolean }) => ({
+export const grantJson = (g: { accountId: number; handle: string; amount: number; balance: number; held: number; transferId: string; replayed: boolean }) => ({
   account_id: g.accountId,
   handle: g.handle,
   amount: g.amount,
   balance: g.balance,
+  held: g.held,
   transfer_id: g.transferId,
   replayed: g.replayed,
 });

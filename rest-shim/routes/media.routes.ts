@@ -185,7 +185,8 @@ export const mediaRoutes = [
     operation: CreditsDocument,
     request: { query: pageSchema },
     response: z.object({
-      balance: z.int(),
+      balance: z.int().describe('credits spendable now (held credits not included)'),
+      held: z.int().describe('credits held by analyses in progress, beside balance'),
       total_added: z.int(),
       total_spent: z.int(),
       entries: z.array(z.object({ id, amount: z.int(), action: z.string(), reference: z.string().nullable(), created_at: timestamp })),
@@ -198,6 +199,7 @@ export const mediaRoutes = [
       const c = unwrap(data.credits);
       return {
         balance: c.balance,
+        held: c.held,
         total_added: c.totalAdded,
         total_spent: c.totalSpent,
         entries: c.entries.map((e) => ({ id: e.databaseId, amount: e.amount, action: e.action, reference: e.reference, created_at: e.createdAt })),

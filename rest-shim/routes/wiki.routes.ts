@@ -22,7 +22,7 @@ import {
   type WikiSubjectFieldsFragment,
   type WikiSubjectPageFieldsFragment,
 } from '../generated/operations.js';
-import { count, id, idParams, timestamp } from '../schemas.js';
+import { balance, count, id, idParams, timestamp, held } from '../schemas.js';
 import {
   contributeSchema,
   createSubjectSchema,
@@ -175,12 +175,12 @@ export const wikiRoutes = [
     summary: 'Vote on a pending photo (vote: confirm or reject): 0.5 coins, one vote per account and photo, never on your own',
     operation: VoteWikiPhotoDocument,
     request: { params: idParams('wiki photo'), body: voteSchema },
-    response: z.object({ coins_earned: z.number(), balance: z.number(), decided: z.boolean().describe('this vote verified or rejected the photo'), photo }),
+    response: z.object({ coins_earned: z.number(), balance, held, decided: z.boolean().describe('this vote verified or rejected the photo'), photo }),
     errors: { 403: 'the caller contributed the photo', 409: 'the caller voted on it already, or it is decided' },
     variables: ({ params, body }) => ({ id: pathId(params, 'wiki photo'), vote: body.vote }),
     shape: (data) => {
       const r = unwrap(data.voteWikiPhoto);
-      return { coins_earned: r.coinsEarned, balance: r.balance, decided: r.decided, photo: wikiPhotoJson(r.photo) };
+      return { coins_earned: r.coinsEarned, balance: r.balance, held: r.held, decided: r.decided, photo: wikiPhotoJson(r.photo) };
     },
   }),
   defineRoute({

@@ -225,6 +225,12 @@ describe('/library, /balance and /connect', () => {
     await t.request('POST', `/api/admin/accounts/${user.handle}/coins`, { admin: true, body: { amount: 2.5 } });
     await t.request('POST', `/api/admin/accounts/${user.handle}/credits`, { admin: true, body: { amount: 7 } });
     expect(await say(user.userId, '/balance')).toBe('Coins: 2.5\nCredits: 7');
+    // Coins escrowed for a bounty and credits held by an analysis in progress: the spendable amount, the held one beside it.
+    expect((await t.request('POST', '/api/economy/bounties', { key: user.key, body: { subject_slug: 'pier', reward_per_photo: 0.5, photos_needed: 3 } })).status).toBe(201);
+    const hold = await t.app.services.credits.hold(user.id, 2, { action: 'vision' });
+    expect(await say(user.userId, '/balance')).toBe('Coins: 1 spendable, 1.5 held\nCredits: 5 spendable, 2 held');
+    await t.app.services.credits.release(hold);
+    expect(await say(user.userId, '/balance')).toBe('Coins: 1 spendable, 1.5 held\nCredits: 7');
 
     expect(await say(user.userId, '/connect')).toMatch(/^Credit partner: local\. Linked account: none\./);
     expect(await say(user.userId, '/connect partner-account-42')).toBe('Linked your account at the credit partner (local): partner-account-42');

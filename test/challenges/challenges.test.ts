@@ -114,8 +114,8 @@ describe('challenge votes', () => {
 
     const first = await challengeVote(v1!.key, id, 'confirm');
     expect(first.status, first.text).toBe(200);
-    expect(Object.keys(first.body)).toEqual(['success', 'coins_earned', 'balance', 'decided', 'challenge_id', 'photo']);
-    expect(first.body).toMatchObject({ coins_earned: 1, balance: 1, decided: false, challenge_id: challenge.id, photo: { id, confirms: 1, status: 'pending' } });
+    expect(Object.keys(first.body)).toEqual(['success', 'coins_earned', 'balance', 'held', 'decided', 'challenge_id', 'photo']);
+    expect(first.body).toMatchObject({ coins_earned: 1, balance: 1, held: 0, decided: false, challenge_id: challenge.id, photo: { id, confirms: 1, status: 'pending' } });
     expect(ids((await board(v1!.key)).body.items)).not.toContain(id);
     expect(ids((await board(v2!.key)).body.items)).toContain(id);
 

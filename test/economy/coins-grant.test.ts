@@ -29,7 +29,7 @@ describe('POST /api/admin/accounts/:handle/coins', () => {
     const account = await t.createAccount('coin-grant');
     const first = await grant(account.handle, { amount: 7.5, reference: 'launch bonus', idempotency_key: 'g-1' });
     expect(first.status, first.text).toBe(200);
-    expect(first.body).toEqual({ success: true, account_id: account.id, handle: account.handle, amount: 7.5, balance: 7.5, transfer_id: 'grant:coins:g-1', replayed: false });
+    expect(first.body).toEqual({ success: true, account_id: account.id, handle: account.handle, amount: 7.5, balance: 7.5, held: 0, transfer_id: 'grant:coins:g-1', replayed: false });
     expect((await grant(account.handle, { amount: 7.5, reference: 'launch bonus', idempotency_key: 'g-1' })).body).toMatchObject({ replayed: true, balance: 7.5 });
     expect((await grant(account.handle, { amount: 8, idempotency_key: 'g-1' })).status).toBe(409);
     // The same key as a credits grant is a different transfer: no clash between currencies.

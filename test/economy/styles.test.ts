@@ -47,7 +47,7 @@ describe('POST /api/economy/styles/{slug}/unlock', () => {
     const fees = await t.app.services.ledger.systemBalance('fees', 'coins');
     const first = await unlock(account.key, 'noir');
     expect(first.status, first.text).toBe(200);
-    expect(first.body).toEqual({ success: true, slug: 'noir', name: 'Noir', premium: true, price_coins: 5, unlocked: true, charged: 5, already_unlocked: false, new_balance: 7 });
+    expect(first.body).toEqual({ success: true, slug: 'noir', name: 'Noir', premium: true, price_coins: 5, unlocked: true, charged: 5, already_unlocked: false, new_balance: 7, held: 0 });
     const again = await unlock(account.key, 'NOIR');
     expect(again.body).toMatchObject({ slug: 'noir', charged: 0, already_unlocked: true, new_balance: 7 });
     expect(await coinsOf(account.id)).toBe(7);

@@ -16,10 +16,12 @@ describe('GET /api/media/credits', () => {
     const account = await t.createAccount('wallet');
     await grant(account.handle, { amount: 10, reference: 'welcome' });
     await t.app.services.credits.charge(account.id, { id: `q-${account.id}`, credits: 0.25, action: 'wiki_query', reference: 'subject:eiffel-tower' });
+    // An analysis in progress holds 2 credits: balance is what can be spent, held beside it.
+    await t.app.services.credits.hold(account.id, 2, { action: 'vision' });
     const res = await t.request('GET', '/api/media/credits', { key: account.key });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body)).toEqual(['success', 'balance', 'total_added', 'total_spent', 'entries', 'total', 'limit', 'offset']);
-    expect(res.body).toMatchObject({ success: true, balance: 9.75, total_added: 10, total_spent: 0.25, total: 2, limit: 50, offset: 0 });
+    expect(Object.keys(res.body)).toEqual(['success', 'balance', 'held', 'total_added', 'total_spent', 'entries', 'total', 'limit', 'offset']);
+    expect(res.body).toMatchObject({ success: true, balance: 7.75, held: 2, total_added: 10, total_spent: 0.25, total: 2, limit: 50, offset: 0 });
     expect(res.body.entries).toEqual([
       { id: expect.any(Number), amount: -0.25, action: 'wiki_query', reference: 'subject:eiffel-tower', created_at: expect.stringMatching(/Z$/) },
       { id: expect.any(Number), amount: 10, action: 'grant', reference: 'welcome', created_at: expect.stringMatching(/Z$/) },
@@ -34,7 +36,7 @@ describe('GET /api/media/credits', () => {
   it('answers zeros for an account that never had credits, and needs the media scope', async () => {
     const account = await t.createAccount('empty-wallet');
     const res = await t.request('GET', '/api/media/credits', { key: account.key });
-    expect(res.body).toEqual({ success: true, balance: 0, total_added: 0, total_spent: 0, entries: [], total: 0, limit: 50, offset: 0 });
+    expect(res.body).toEqual({ success: true, balance: 0, held: 0, total_added: 0, total_spent: 0, entries: [], total: 0, limit: 50, offset: 0 });
     const sub = await t.request('POST', '/api/platform/sub-keys', { key: account.key, body: { scopes: 'search' } });
     expect((await t.request('GET', '/api/media/credits', { key: sub.body.sub_key })).status).toBe(403);
   });
@@ -42,8 +44,8 @@ describe('GET /api/media/credits', () => {
   it('GraphQL credits: also the transfer id of each entry and what holds reserve', async () => {
     const account = await t.createAccount('gql-wallet');
     await grant(account.handle, { amount: 3, idempotency_key: `gql-${account.id}` });
-    const res = await t.graphql('{ credits { ... on QueryCreditsSuccess { data { balance reserved entries { transferId amount } } } } }', {}, { key: account.key });
-    expect(res.body.data.credits.data).toEqual({ balance: 3, reserved: 0, entries: [{ transferId: `grant:gql-${account.id}`, amount: 3 }] });
+    const res = await t.graphql('{ credits { ... on QueryCreditsSuccess { data { balance held reserved entries { transferId amount } } } } }', {}, { key: account.key });
+    expect(res.body.data.credits.data).toEqual({ balance: 3, held: 0, reserved: 0, entries: [{ transferId: `grant:gql-${account.id}`, amount: 3 }] });
   });
 });
 
@@ -52,7 +54,7 @@ describe('POST /api/admin/accounts/:handle/credits', () => {
     const account = await t.createAccount('granted');
     const first = await grant(account.handle, { amount: 5.5, reference: 'support ticket 12', idempotency_key: `t12-${account.id}` });
     expect(first.status).toBe(200);
-    expect(first.body).toEqual({ success: true, account_id: account.id, handle: account.handle, amount: 5.5, balance: 5.5, transfer_id: `grant:t12-${account.id}`, replayed: false });
+    expect(first.body).toEqual({ success: true, account_id: account.id, handle: account.handle, amount: 5.5, balance: 5.5, held: 0, transfer_id: `grant:t12-${account.id}`, replayed: false });
     const again = await grant(account.handle, { amount: 5.5, reference: 'support ticket 12', idempotency_key: `t12-${account.id}` });
     expect(again.body).toMatchObject({ balance: 5.5, replayed: true });
     const other = await grant(account.handle, { amount: 6, idempotency_key: `t12-${account.id}` });

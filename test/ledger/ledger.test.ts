@@ -117,6 +117,8 @@ describe('pending transfers', () => {
     expect(pending.transfer).toMatchObject({ kind: 'pending', replayed: false });
     expect(pending.transfer.expiresAt!.getTime()).toBeGreaterThan(Date.now());
     expect(await t.ledger.wallet(buyer!, 'coins')).toMatchObject({ balance: 10 * C, reserved: 7 * C, available: 3 * C });
+    // What the owner is shown: the spendable coins, and the reserved ones beside them.
+    expect(await t.ledger.balance(buyer!, 'coins')).toEqual({ balance: 3, held: 7 });
     expect((await t.ledger.wallet(seller!, 'coins')).balance).toBe(0);
     // Only 3 are spendable now.
     const spend = await refusal(t.ledger.transfer({ id: id('spend'), currency: 'coins', from: { account: buyer! }, to: { system: 'fees' }, amount: 4 * C, action: 'unlock' }));

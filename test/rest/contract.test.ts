@@ -180,7 +180,7 @@ const cases: Record<string, ContractCase> = {
   'GET /api/media/search': { call: () => ({ query: { q: 'sunset', color: '#ff8800' } }), status: 200, fields: ['query', 'items', 'total'] },
   'GET /api/media/trash': { call: () => ({}), status: 200, fields: ['items', 'total'] },
   'POST /api/media/bulk': { call: async (ctx) => ({ body: { ids: [Number(await mediaItem(ctx))], action: 'tag', tags: ['bulk'] } }), status: 200, fields: ['action', 'count', 'items'] },
-  'GET /api/media/credits': { call: () => ({}), status: 200, fields: ['balance', 'total_added', 'total_spent', 'entries'] },
+  'GET /api/media/credits': { call: () => ({}), status: 200, fields: ['balance', 'held', 'total_added', 'total_spent', 'entries'] },
   // The mirror is checked: the fixture site serves the uploaded photo under a second name.
   'POST /api/media/mirror': {
     call: async ({ t, key }) => {
@@ -402,7 +402,7 @@ const cases: Record<string, ContractCase> = {
   'GET /healthz': { call: () => ({}), status: 200, fields: ['status'] },
   'GET /openapi.json': { call: () => ({}), status: 200, contentType: /^application\/json/ },
   'GET /docs': { call: () => ({}), status: 200, contentType: /^text\/html/ },
-  'POST /api/admin/accounts/:handle/credits': { call: ({ handle }) => ({ params: { handle }, body: { amount: 2.5, reference: 'contract' } }), status: 200, fields: ['account_id', 'handle', 'amount', 'balance', 'transfer_id', 'replayed'] },
+  'POST /api/admin/accounts/:handle/credits': { call: ({ handle }) => ({ params: { handle }, body: { amount: 2.5, reference: 'contract' } }), status: 200, fields: ['account_id', 'handle', 'amount', 'balance', 'held', 'transfer_id', 'replayed'] },
   'GET /api/admin/rewards': { call: () => ({}), status: 200, fields: ['rates', 'daily_caps', 'updated_at'] },
   'PATCH /api/admin/rewards': { call: () => ({ body: { daily_caps: { bulk_mirror_match: 5000 } } }), status: 200, fields: ['rates', 'daily_caps', 'updated_at'] },
   // Economy: bridge, referral, styles, coin grants (test/economy/ goes deeper).
@@ -413,7 +413,7 @@ const cases: Record<string, ContractCase> = {
       return { body: { coins: 5, idempotency_key: `contract-${++unique}` } };
     },
     status: 200,
-    fields: ['coins_burned', 'credits_added', 'new_balance', 'conversion_id', 'status'],
+    fields: ['coins_burned', 'credits_added', 'new_balance', 'held', 'conversion_id', 'status'],
   },
   'POST /api/economy/bridge/link': { call: () => ({ body: { partner_account: 'contract-partner-account' } }), status: 200, fields: ['partner', 'partner_account', 'linked_at'] },
   'GET /api/economy/bridge/conversions/:id': {
@@ -423,7 +423,7 @@ const cases: Record<string, ContractCase> = {
       return { params: { id: made.body.conversion_id as string } };
     },
     status: 200,
-    fields: ['coins_burned', 'credits_added', 'new_balance', 'conversion_id', 'status'],
+    fields: ['coins_burned', 'credits_added', 'new_balance', 'held', 'conversion_id', 'status'],
   },
   'GET /api/economy/referral': { call: () => ({}), status: 200, fields: ['referral_code', 'referral_url', 'total_referrals', 'commission_earned'] },
   'GET /api/economy/styles': { call: () => ({}), status: 200, fields: ['styles'] },
@@ -433,22 +433,22 @@ const cases: Record<string, ContractCase> = {
       return { params: { slug: 'noir' } };
     },
     status: 200,
-    fields: ['slug', 'name', 'premium', 'price_coins', 'unlocked', 'charged', 'already_unlocked', 'new_balance'],
+    fields: ['slug', 'name', 'premium', 'price_coins', 'unlocked', 'charged', 'already_unlocked', 'new_balance', 'held'],
   },
-  'POST /api/admin/accounts/:handle/coins': { call: ({ handle }) => ({ params: { handle }, body: { amount: 2.5, reference: 'contract', idempotency_key: `contract-${++unique}` } }), status: 200, fields: ['account_id', 'handle', 'amount', 'balance', 'transfer_id', 'replayed'] },
+  'POST /api/admin/accounts/:handle/coins': { call: ({ handle }) => ({ params: { handle }, body: { amount: 2.5, reference: 'contract', idempotency_key: `contract-${++unique}` } }), status: 200, fields: ['account_id', 'handle', 'amount', 'balance', 'held', 'transfer_id', 'replayed'] },
   // Community (test/community/ goes deeper).
   'GET /api/community/search': { call: () => ({ query: { limit: '5' } }), status: 200, fields: ['items', 'total', 'limit', 'offset'] },
   'POST /api/community/contribute': {
     call: async () => ({ form: form({ body: await scene(9001 + ++unique), name: 'c.jpg', type: 'image/jpeg' }, { tags: '["contract"]' }) }),
     status: 201,
-    fields: ['id', 'url', 'coins_earned', 'balance', 'duplicate', 'message', 'item'],
+    fields: ['id', 'url', 'coins_earned', 'balance', 'held', 'duplicate', 'message', 'item'],
   },
   'POST /api/community/ingest': {
     call: async () => ({ form: form({ body: await scene(9101 + ++unique), name: 'i.jpg', type: 'image/jpeg' }, { latitude: '1.5', longitude: '2.5', unlock_price: '1' }) }),
     status: 201,
-    fields: ['intel_id', 'image_object_id', 'stored_url', 'coins_harvested', 'balance', 'ai_summary', 'ai_labels', 'attribution_handle', 'unlock_price', 'latitude', 'longitude', 'duplicate', 'message'],
+    fields: ['intel_id', 'image_object_id', 'stored_url', 'coins_harvested', 'balance', 'ai_summary', 'ai_labels', 'attribution_handle', 'unlock_price', 'held', 'latitude', 'longitude', 'duplicate', 'message'],
   },
-  'GET /api/community/my': { call: () => ({}), status: 200, fields: ['balance', 'contributions', 'total_contributed', 'limit', 'offset'] },
+  'GET /api/community/my': { call: () => ({}), status: 200, fields: ['balance', 'contributions', 'total_contributed', 'held', 'limit', 'offset'] },
   'GET /api/community/leaderboard': { call: () => ({ query: { period: 'all' } }), status: 200, fields: ['period', 'since', 'entries'] },
   'GET /api/community/portfolio': { call: () => ({}), status: 200, fields: ['handle', 'attribution', 'member_since', 'contributions', 'verified', 'recent', 'private'] },
   'GET /api/community/portfolio/:code': { call: ({ handle }) => ({ params: { code: handle } }), status: 200, fields: ['handle', 'attribution', 'member_since', 'contributions', 'verified', 'recent', 'private'] },
@@ -456,12 +456,12 @@ const cases: Record<string, ContractCase> = {
   'POST /api/community/:item_id/tag': {
     call: async (ctx) => ({ params: { item_id: String(await communityItem(ctx)) }, body: { tags: ['sea'], action: 'add' } }),
     status: 200,
-    fields: ['coins_earned', 'verified', 'balance', 'matched', 'message', 'item'],
+    fields: ['coins_earned', 'verified', 'balance', 'held', 'matched', 'message', 'item'],
   },
   'POST /api/community/:id/unlock': {
     call: async (ctx) => ({ params: { id: String(await communityItem(ctx)) } }),
     status: 200,
-    fields: ['item_id', 'charged', 'already_unlocked', 'uploader_earned', 'balance', 'original_url'],
+    fields: ['item_id', 'charged', 'already_unlocked', 'uploader_earned', 'balance', 'held', 'original_url'],
   },
   'GET /api/community/:id/claim': { call: async (ctx) => ({ params: { id: String(await communityItem(ctx)) } }), status: 200, fields: ['claims'] },
   'POST /api/community/:id/claim': {
@@ -489,7 +489,7 @@ const cases: Record<string, ContractCase> = {
       return { params: { bounty_id: String(bounty) }, body: { crowdsource_id: item } };
     },
     status: 200,
-    fields: ['bounty_id', 'crowdsource_id', 'paid', 'balance', 'bounty'],
+    fields: ['bounty_id', 'crowdsource_id', 'paid', 'balance', 'held', 'bounty'],
   },
   'POST /api/economy/bounties/:id/cancel': {
     call: async (ctx) => ({ params: { id: String(await postedBounty(ctx, ctx.key)) } }),
@@ -499,7 +499,7 @@ const cases: Record<string, ContractCase> = {
   'POST /api/wiki/image/:id/intel': {
     call: async (ctx) => ({ params: { id: String(await communityItem(ctx, 'someone else')) }, body: { text: 'Seen from the pier', changes: { caption: 'The pier', tags: ['pier'], name: 'pier', latitude: 1.5, longitude: 2.5 } } }),
     status: 201,
-    fields: ['id', 'kind', 'status', 'coins_earned', 'balance', 'message', 'post'],
+    fields: ['id', 'kind', 'status', 'coins_earned', 'balance', 'held', 'message', 'post'],
   },
   'POST /api/wiki/image/intel/:id/resolve': {
     call: async (ctx) => ({ params: { id: String(await intelProposal(ctx)) }, body: { action: 'approve' } }),
@@ -538,7 +538,7 @@ const cases: Record<string, ContractCase> = {
   'POST /api/wiki/metadata/:id/vote': {
     call: async (ctx) => ({ params: { id: String(await wikiPhoto(ctx)) }, body: { vote: 'confirm' } }),
     status: 200,
-    fields: ['coins_earned', 'balance', 'decided', 'photo'],
+    fields: ['coins_earned', 'balance', 'held', 'decided', 'photo'],
   },
   'GET /api/wiki/subjects/:slug/query': {
     call: async (ctx) => {
@@ -567,7 +567,7 @@ const cases: Record<string, ContractCase> = {
   'POST /api/community/challenge/vote/:id': {
     call: async (ctx) => ({ params: { id: String((await activeChallenge(ctx)).photo) }, body: { vote: 'confirm' } }),
     status: 200,
-    fields: ['coins_earned', 'balance', 'decided', 'challenge_id', 'photo'],
+    fields: ['coins_earned', 'balance', 'held', 'decided', 'challenge_id', 'photo'],
   },
   'GET /api/admin/challenges': { call: () => ({ query: { status: 'ended', limit: '5' } }), status: 200, fields: ['challenges', 'total', 'limit', 'offset'] },
   'POST /api/admin/challenges': {

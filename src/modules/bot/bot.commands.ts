@@ -9,7 +9,7 @@ import { requireKey } from '../access/index.js';
 import type { Actor } from '../accounts/index.js';
 import type { SubKeyScope } from '../api-keys/index.js';
 import { changesOf } from '../intel/index.js';
-import { fromMinor } from '../ledger/index.js';
+import type { Balance } from '../ledger/index.js';
 import { argumentText, parseCallback, parsePolicy, parseProposals, parseResolve, parseWiki, voteButton } from './bot.input.js';
 
 export type BotServices = Pick<
@@ -65,7 +65,6 @@ const LIBRARY_SHOWN = 10;
 const VERIFY_SHOWN = 5;
 const PROPOSALS_SHOWN = 10;
 
-const money = (minor: number) => fromMinor(minor).toString();
 const isPrivate = (ctx: Context) => ctx.chat?.type === 'private';
 
 export function botCommands(deps: BotServices, tools: BotTools): Composer<Context> {
@@ -243,9 +242,10 @@ export function botCommands(deps: BotServices, tools: BotTools): Composer<Contex
 
   bot.command('balance', (ctx) =>
     asAccount(ctx, { any: true }, async (actor) => {
-      const [coins, credits] = await Promise.all([deps.ledger.wallet(actor.accountId, 'coins'), deps.ledger.wallet(actor.accountId, 'credits')]);
-      const held = (w: { reserved: number }) => (w.reserved > 0 ? ` (${money(w.reserved)} held)` : '');
-      await ctx.reply(`Coins: ${money(coins.balance)}${held(coins)}\nCredits: ${money(credits.balance)}${held(credits)}`);
+      // The spendable amount, as every balance the API answers; what pending transfers hold beside it.
+      const [coins, credits] = await Promise.all([deps.ledger.balance(actor.accountId, 'coins'), deps.ledger.balance(actor.accountId, 'credits')]);
+      const line = (name: string, b: Balance) => `${name}: ${b.balance}${b.held > 0 ? ` spendable, ${b.held} held` : ''}`;
+      await ctx.reply(`${line('Coins', coins)}\n${line('Credits', credits)}`);
     }),
   );
 

@@ -2,6 +2,7 @@
 // move the poster's coins), and claiming one with an upload (media scope, like contributing).
 // Thin: the rules live in bounties.service.ts.
 import { builder } from '../../graphql/builder.js';
+import { balanceFields } from '../ledger/ledger.schema.js';
 import type { Context } from '../../graphql/context.js';
 import { fromMinor } from '../ledger/index.js';
 import { BOUNTY_STATUSES, type BountyStatus } from './bounties.input.js';
@@ -44,7 +45,7 @@ const BountyClaimRef = builder.objectRef<BountyClaimResult>('BountyClaimResult')
     bounty: t.field({ type: BountyRef, resolve: (r) => r.bounty }),
     itemId: t.exposeInt('itemId'),
     paid: t.exposeFloat('paid', { description: 'Coins paid to the claimant' }),
-    balance: t.exposeFloat('balance'),
+    ...balanceFields(t),
   }),
 });
 

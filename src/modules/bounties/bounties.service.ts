@@ -19,17 +19,16 @@ import { Conflict, Forbidden, InvalidInput, NotFound } from '../../platform/erro
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
 import type { CommunityService, SubjectCheck } from '../community/index.js';
-import { fromMinor, type LedgerService, type Tx } from '../ledger/index.js';
+import { fromMinor, type Balance, type LedgerService, type Tx } from '../ledger/index.js';
 import { claimBountySchema, createBountySchema, listBountiesSchema, slugify } from './bounties.input.js';
 
 export type { Bounty };
 
-export interface BountyClaimResult {
+export interface BountyClaimResult extends Balance {
   bounty: Bounty;
   itemId: number;
   /** Coins paid to the claimant. */
   paid: number;
-  balance: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -133,8 +132,7 @@ export class BountiesService {
         );
         return updated;
       });
-      const wallet = await this.ledger.wallet(actor.accountId, 'coins');
-      return { bounty, itemId, paid: fromMinor(bounty.rewardPerPhoto), balance: fromMinor(wallet.balance) };
+      return { bounty, itemId, paid: fromMinor(bounty.rewardPerPhoto), ...(await this.ledger.balance(actor.accountId, 'coins')) };
     } catch (error) {
       if (isUniqueViolation(error)) throw new Conflict(`crowdsource_id: community item ${itemId} has claimed a bounty already (each upload claims once)`, 'crowdsource_id');
       throw error;

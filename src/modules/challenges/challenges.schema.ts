@@ -2,6 +2,7 @@
 // vote on, the challenge vote (a wiki vote at the challenge multiplier), and the operator's
 // challenges. Thin: the rules live in challenges.service.ts.
 import { builder } from '../../graphql/builder.js';
+import { balanceFields } from '../ledger/ledger.schema.js';
 import type { Context } from '../../graphql/context.js';
 import { WikiPhotoRef } from '../wiki/wiki.schema.js';
 import { CHALLENGE_SCOPES, CHALLENGE_STATUSES, CHALLENGE_VOTES } from './challenges.input.js';
@@ -43,7 +44,7 @@ const VoteResultRef = builder.objectRef<ChallengeVoteResult>('ChallengeVoteResul
     challenge: t.field({ type: ChallengeRef, resolve: (r) => r.challenge }),
     photo: t.field({ type: WikiPhotoRef, resolve: (r) => r.media }),
     coinsEarned: t.exposeFloat('coinsEarned'),
-    balance: t.exposeFloat('balance'),
+    ...balanceFields(t),
     decided: t.exposeBoolean('decided', { description: 'This vote verified or rejected the photo' }),
   }),
 });

@@ -15,7 +15,7 @@ import type { Database } from '../../platform/database/database.js';
 import { Conflict, InvalidInput, NotFound } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
-import { fromMinor, rewardAmount, type RewardsService } from '../ledger/index.js';
+import { fromMinor, rewardAmount, type Balance, type RewardsService } from '../ledger/index.js';
 import type { WikiMedia, WikiService, WikiSubject } from '../wiki/index.js';
 import {
   boardSchema,
@@ -44,11 +44,10 @@ export interface ChallengeBoard {
   photos: WikiMedia[];
 }
 
-export interface ChallengeVoteResult {
+export interface ChallengeVoteResult extends Balance {
   challenge: Challenge;
   media: WikiMedia;
   coinsEarned: number;
-  balance: number;
   decided: boolean;
 }
 

@@ -3,6 +3,7 @@
 // portfolios. Thin: the rules live in community.service.ts and claims.service.ts.
 import { builder, nodeId } from '../../graphql/builder.js';
 import type { Context } from '../../graphql/context.js';
+import { balanceFields } from '../ledger/ledger.schema.js';
 import { fromMinor } from '../ledger/index.js';
 import { ImageObjectRef } from '../image-objects/image-objects.schema.js';
 import { communityItemPolicy, ownershipClaimPolicy } from './community.access.js';
@@ -94,13 +95,14 @@ export const OwnershipClaimRef = builder.prismaNode('OwnershipClaim', {
   }),
 });
 
-const CommunityPageRef = builder.objectRef<{ items: CommunityItem[]; total: number; limit: number; offset: number; balance?: number }>('CommunityPage').implement({
+const CommunityPageRef = builder.objectRef<{ items: CommunityItem[]; total: number; limit: number; offset: number; balance?: number; held?: number }>('CommunityPage').implement({
   fields: (t) => ({
     items: t.field({ type: [CommunityItemRef], resolve: (p) => p.items }),
     total: t.exposeInt('total'),
     limit: t.exposeInt('limit'),
     offset: t.exposeInt('offset'),
-    balance: t.float({ nullable: true, description: "The caller's coin balance (myCommunity only)", resolve: (p) => p.balance ?? null }),
+    balance: t.float({ nullable: true, description: "The caller's spendable coins, held coins not included (myCommunity only)", resolve: (p) => p.balance ?? null }),
+    held: t.float({ nullable: true, description: "The caller's coins held by pending transfers, beside balance (myCommunity only)", resolve: (p) => p.held ?? null }),
   }),
 });
 
@@ -108,7 +110,7 @@ const ContributionRef = builder.objectRef<ContributionResult>('CommunityContribu
   fields: (t) => ({
     item: t.field({ type: CommunityItemRef, resolve: (r) => r.item }),
     coinsEarned: t.exposeFloat('coinsEarned'),
-    balance: t.exposeFloat('balance', { description: "The caller's coin balance after the award" }),
+    ...balanceFields(t),
     duplicate: t.exposeBoolean('duplicate', { description: 'The caller had contributed this image object before: nothing earned' }),
     message: t.exposeString('message', { nullable: true, description: 'Why nothing was earned' }),
   }),
@@ -120,7 +122,7 @@ const TagResultRef = builder.objectRef<TagResult>('CommunityTagResult').implemen
     coinsEarned: t.exposeFloat('coinsEarned'),
     verified: t.exposeBoolean('verified', { description: 'Vision confirmed a tag of this set' }),
     matched: t.exposeStringList('matched', { description: 'Tags of the set that vision confirmed' }),
-    balance: t.exposeFloat('balance'),
+    ...balanceFields(t),
     message: t.exposeString('message', { nullable: true }),
   }),
 });
@@ -131,7 +133,7 @@ const UnlockRef = builder.objectRef<UnlockResult>('CommunityUnlock').implement({
     charged: t.exposeFloat('charged', { description: 'Coins paid by this call' }),
     alreadyUnlocked: t.exposeBoolean('alreadyUnlocked'),
     uploaderEarned: t.exposeFloat('uploaderEarned'),
-    balance: t.exposeFloat('balance'),
+    ...balanceFields(t),
     originalUrl: t.string({
       nullable: true,
       description: 'A signed link to the original for 15 minutes (null when the item keeps no original)',
@@ -160,7 +162,7 @@ const LeaderboardRef = builder.objectRef<{ period: (typeof LEADERBOARD_PERIODS)[
 
 const PortfolioOwnRef = builder.objectRef<NonNullable<Portfolio['own']>>('PortfolioPrivate').implement({
   fields: (t) => ({
-    balance: t.exposeFloat('balance'),
+    ...balanceFields(t, "The owner's"),
     unlisted: t.exposeInt('unlisted'),
     removed: t.exposeInt('removed'),
     coinsEarned: t.exposeFloat('coinsEarned'),

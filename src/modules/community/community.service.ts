@@ -20,7 +20,7 @@ import type { UrlSigner } from '../../platform/url-signer.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
 import { isLowInformation, type ImageObjectsService } from '../image-objects/index.js';
-import { fromMinor, type LedgerService, type RewardsService, type TransferRequest, type Tx } from '../ledger/index.js';
+import { fromMinor, type Balance, type LedgerService, type RewardsService, type TransferRequest, type Tx } from '../ledger/index.js';
 import { fetchImageBytes, fingerprintOf, gpsOf, processSharedImage, publicDerivative, type SharedImage } from '../media/index.js';
 import { communityItemPolicy } from './community.access.js';
 import { checkSubject, type Subject, type SubjectCheck } from './subject-evidence.js';
@@ -61,35 +61,32 @@ export interface CommunityUpload {
   filename?: string;
 }
 
-export interface ContributionResult {
+export interface ContributionResult extends Balance {
   item: CommunityItem;
   coinsEarned: number;
-  balance: number;
   /** The caller had already contributed this image (this or a resized, recompressed or lightly cropped copy). */
   duplicate: boolean;
   /** Why nothing was earned, when nothing was. */
   message: string | null;
 }
 
-export interface TagResult {
+export interface TagResult extends Balance {
   item: CommunityItem;
   coinsEarned: number;
   /** A tag of this set is confirmed by vision. */
   verified: boolean;
   /** Tags of this set that vision confirmed (each with its evidence in CommunityTagConfirmation). */
   matched: string[];
-  balance: number;
   message: string | null;
 }
 
-export interface UnlockResult {
+export interface UnlockResult extends Balance {
   item: CommunityItem;
   /** Coins the buyer paid now (0: free, the buyer's own item, or unlocked before). */
   charged: number;
   alreadyUnlocked: boolean;
   /** What the uploader received from this payment (80%, less any approved royalties). */
   uploaderEarned: number;
-  balance: number;
 }
 
 export interface LeaderboardEntry {
@@ -108,7 +105,7 @@ export interface Portfolio {
   verified: number;
   recent: CommunityItem[];
   /** The owner's own view only. */
-  own: { balance: number; unlisted: number; removed: number; coinsEarned: number; unlockSales: number; unlockEarnings: number } | null;
+  own: (Balance & { unlisted: number; removed: number; coinsEarned: number; unlockSales: number; unlockEarnings: number }) | null;
 }
 
 export interface CommunityDeps {
@@ -200,15 +197,15 @@ export class CommunityService {
   }
 
   /** GET /api/community/my: every item the caller contributed (unlisted and removed ones too), newest first. */
-  async my(actor: Actor, input: z.input<typeof myPageSchema>): Promise<{ items: CommunityItem[]; total: number; limit: number; offset: number; balance: number }> {
+  async my(actor: Actor, input: z.input<typeof myPageSchema>): Promise<{ items: CommunityItem[]; total: number; limit: number; offset: number } & Balance> {
     const { limit, offset } = parseInput(myPageSchema, input);
     const where = { accountId: actor.accountId };
-    const [items, total, wallet] = await Promise.all([
+    const [items, total, balance] = await Promise.all([
       this.deps.db.prisma.communityItem.findMany({ where, orderBy: { id: 'desc' }, take: limit, skip: offset }),
       this.deps.db.prisma.communityItem.count({ where }),
-      this.deps.ledger.wallet(actor.accountId, 'coins'),
+      this.deps.ledger.balance(actor.accountId, 'coins'),
     ]);
-    return { items, total, limit, offset, balance: fromMinor(wallet.balance) };
+    return { items, total, limit, offset, ...balance };
   }
 
   /** One item: public ones for every key, the caller's own always; removed ones only to their contributor. */
@@ -243,21 +240,21 @@ export class CommunityService {
     });
     const matched = evidence.map((c) => c.tag).filter((tag) => updated.tags.includes(tag));
     const answer = { item: updated, verified: matched.length > 0, matched };
-    const unpaid = async (message: string) => ({ ...answer, coinsEarned: 0, balance: fromMinor((await this.deps.ledger.wallet(actor.accountId, 'coins')).balance), message });
+    const unpaid = async (message: string) => ({ ...answer, coinsEarned: 0, ...(await this.deps.ledger.balance(actor.accountId, 'coins')), message });
     if (item.accountId === actor.accountId) return unpaid(`you contributed item ${id}: tagging your own items earns nothing`);
     if (added.length === 0) return unpaid(`item ${id} had every one of these tags already: a tag set earns when it adds a tag`);
     const object = `community:${id}`;
     const base = await this.deps.rewards.award(actor.accountId, 'tagging', object);
     let coins = base.status === 'paid' ? base.coins : 0;
-    let balance = base.balance;
+    let balance: Balance = base;
     let message: string | null = base.status === 'replayed' ? `this account was already paid for tagging item ${id} (a tagger is paid once per item)` : (base.message ?? null);
     if (added.some((tag) => newlyConfirmed.includes(tag)) && base.status !== 'capped') {
       const bonus = await this.deps.rewards.award(actor.accountId, 'tag_verified_bonus', object);
       if (bonus.status === 'paid') coins += bonus.coins;
-      balance = bonus.balance;
+      balance = bonus;
     }
     if (coins > 0) message = null;
-    return { ...answer, coinsEarned: coins, balance, message };
+    return { ...answer, coinsEarned: coins, balance: balance.balance, held: balance.held, message };
   }
 
   /**
@@ -302,9 +299,9 @@ export class CommunityService {
   async unlock(actor: Actor, id: number): Promise<UnlockResult> {
     const item = await this.get(actor, id);
     const price = Number(item.unlockPrice);
-    const balanceNow = async () => fromMinor((await this.deps.ledger.wallet(actor.accountId, 'coins')).balance);
+    const balanceNow = () => this.deps.ledger.balance(actor.accountId, 'coins');
     if (item.removedAt) throw new NotFound(`no community item ${id}`);
-    if (price === 0 || item.accountId === actor.accountId) return { item, charged: 0, alreadyUnlocked: false, uploaderEarned: 0, balance: await balanceNow() };
+    if (price === 0 || item.accountId === actor.accountId) return { item, charged: 0, alreadyUnlocked: false, uploaderEarned: 0, ...(await balanceNow()) };
     const royalties = await this.deps.db.prisma.ownershipClaim.findMany({ where: { itemId: id, kind: 'royalty', status: 'approved' }, orderBy: { id: 'asc' } });
     const share = Math.floor((price * UPLOADER_SHARE_PERCENT) / 100);
     const prefix = `unlock:${id}:${actor.accountId}`;
@@ -325,8 +322,8 @@ export class CommunityService {
       await this.deps.ledger.transferLinked(legs, { tx });
       return true;
     });
-    if (!paid) return { item, charged: 0, alreadyUnlocked: true, uploaderEarned: 0, balance: await balanceNow() };
-    return { item, charged: fromMinor(price), alreadyUnlocked: false, uploaderEarned: fromMinor(left), balance: await balanceNow() };
+    if (!paid) return { item, charged: 0, alreadyUnlocked: true, uploaderEarned: 0, ...(await balanceNow()) };
+    return { item, charged: fromMinor(price), alreadyUnlocked: false, uploaderEarned: fromMinor(left), ...(await balanceNow()) };
   }
 
   /**
@@ -388,8 +385,8 @@ export class CommunityService {
     ]);
     let own: Portfolio['own'] = null;
     if ('actor' in target) {
-      const [wallet, unlisted, removed, [earned]] = await Promise.all([
-        this.deps.ledger.wallet(account.id, 'coins'),
+      const [balance, unlisted, removed, [earned]] = await Promise.all([
+        this.deps.ledger.balance(account.id, 'coins'),
         this.deps.db.prisma.communityItem.count({ where: { accountId: account.id, public: false, removedAt: null } }),
         this.deps.db.prisma.communityItem.count({ where: { accountId: account.id, removedAt: { not: null } } }),
         this.deps.db.query<{ rewards: string; sales: number; proceeds: string }>(
@@ -402,7 +399,7 @@ export class CommunityService {
         ),
       ]);
       own = {
-        balance: fromMinor(wallet.balance),
+        ...balance,
         unlisted,
         removed,
         coinsEarned: fromMinor(Number(earned?.rewards ?? 0)),
@@ -554,13 +551,12 @@ export class CommunityService {
     }
     if (plain) return this.unpaid(actor, item, plain);
     const award = await this.deps.rewards.award(actor.accountId, 'community_upload', `image-object:${object.id}`);
-    return { item, coinsEarned: award.status === 'paid' ? award.coins : 0, balance: award.balance, duplicate: false, message: award.status === 'paid' ? null : (award.message ?? 'this image object was rewarded before') };
+    return { item, coinsEarned: award.status === 'paid' ? award.coins : 0, balance: award.balance, held: award.held, duplicate: false, message: award.status === 'paid' ? null : (award.message ?? 'this image object was rewarded before') };
   }
 
   /** An item kept without an upload reward, with why. */
   private async unpaid(actor: Actor, item: CommunityItem, message: string): Promise<ContributionResult> {
-    const wallet = await this.deps.ledger.wallet(actor.accountId, 'coins');
-    return { item, coinsEarned: 0, balance: fromMinor(wallet.balance), duplicate: false, message };
+    return { item, coinsEarned: 0, ...(await this.deps.ledger.balance(actor.accountId, 'coins')), duplicate: false, message };
   }
 
   /**
@@ -574,6 +570,7 @@ export class CommunityService {
       item,
       coinsEarned: coins,
       balance: award.balance,
+      held: award.held,
       duplicate: true,
       message: coins > 0 ? null : `you already contributed this image (community item ${item.id}): nothing earned`,
     };

@@ -47,6 +47,8 @@ export interface ConversionView {
   coinsPerCredit: number;
   /** The account's spendable coins now (held coins not included). */
   newBalance: number;
+  /** The account's coins held now (this conversion's while it is pending, a bounty's escrow ...). */
+  held: number;
   /** True when this idempotency key converted before (nothing more happened now). */
   replayed: boolean;
   /** Pending: why the partner has not confirmed yet; refused or failed: why. */
@@ -299,7 +301,7 @@ export class BridgeService {
 
   private async view(row: BridgeConversion, replayed: boolean): Promise<ConversionView> {
     const moved = row.status === 'completed' || row.status === 'pending';
-    const wallet = await this.ledger.wallet(row.accountId, 'coins');
+    const balance = await this.ledger.balance(row.accountId, 'coins');
     return {
       id: row.id,
       status: row.status,
@@ -308,7 +310,8 @@ export class BridgeService {
       coinsBurned: moved ? fromMinor(row.coins) : 0,
       creditsAdded: moved ? fromMinor(row.credits) : 0,
       coinsPerCredit: row.rate,
-      newBalance: fromMinor(wallet.available),
+      newBalance: balance.balance,
+      held: balance.held,
       replayed,
       message: row.status === 'completed' ? null : row.lastError,
       attempts: row.attempts,

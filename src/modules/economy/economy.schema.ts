@@ -41,6 +41,7 @@ const BridgeConversionRef = builder.objectRef<ConversionView>('BridgeConversion'
     coinsBurned: t.exposeFloat('coinsBurned', { description: 'Coins burned (completed) or held to be burned (pending); 0 when refused or failed' }),
     creditsAdded: t.exposeFloat('creditsAdded', { description: 'Credits added (completed) or to be added (pending); 0 when refused or failed' }),
     newBalance: t.exposeFloat('newBalance', { description: "The caller's spendable coins now (held coins not included)" }),
+    held: t.exposeFloat('held', { description: "The caller's coins held by pending transfers (this conversion's while pending, escrowed bounties), beside newBalance" }),
     coinsPerCredit: t.exposeFloat('coinsPerCredit'),
     partner: t.field({ type: BridgePartnerEnum, resolve: (c) => c.partner }),
     partnerAccount: t.exposeString('partnerAccount', { nullable: true }),
@@ -76,7 +77,8 @@ const StyleUnlockRef = builder.objectRef<UnlockResult>('StyleUnlock').implement(
     style: t.field({ type: StylePresetRef, resolve: (u) => u.style }),
     charged: t.exposeFloat('charged', { description: 'Coins charged by this call (0 when free or unlocked before)' }),
     alreadyUnlocked: t.exposeBoolean('alreadyUnlocked'),
-    newBalance: t.exposeFloat('newBalance', { description: "The caller's spendable coins after" }),
+    newBalance: t.exposeFloat('newBalance', { description: "The caller's spendable coins after (held coins not included)" }),
+    held: t.exposeFloat('held', { description: "The caller's coins held by pending transfers, beside newBalance" }),
   }),
 });
 

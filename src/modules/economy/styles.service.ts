@@ -34,6 +34,8 @@ export interface UnlockResult {
   alreadyUnlocked: boolean;
   /** The caller's spendable coins after. */
   newBalance: number;
+  /** The caller's coins held by pending transfers, beside newBalance. */
+  held: number;
 }
 
 /** A premium preset the caller has not unlocked: 402, code STYLE_LOCKED. */
@@ -82,12 +84,15 @@ export class StylesService {
     const checked = requireKey(actor, ECONOMY_SPEND);
     const preset = this.preset(slug);
     if (!preset) throw new NotFound(`no style preset ${slug.slice(0, 100)}; GET /api/economy/styles lists them`);
-    const balance = async () => fromMinor((await this.ledger.wallet(checked.accountId, 'coins')).available);
-    if (!preset.premium) return { style: { ...preset, unlocked: true }, charged: 0, alreadyUnlocked: true, newBalance: await balance() };
+    const balance = async () => {
+      const { balance: newBalance, held } = await this.ledger.balance(checked.accountId, 'coins');
+      return { newBalance, held };
+    };
+    if (!preset.premium) return { style: { ...preset, unlocked: true }, charged: 0, alreadyUnlocked: true, ...(await balance()) };
     const id = unlockTransferId(checked.accountId, preset.slug);
     // Unlocked before (perhaps at another price): nothing to charge.
     if ((await this.unlockedOf(checked.accountId, [preset.slug])).size > 0) {
-      return { style: { ...preset, unlocked: true }, charged: 0, alreadyUnlocked: true, newBalance: await balance() };
+      return { style: { ...preset, unlocked: true }, charged: 0, alreadyUnlocked: true, ...(await balance()) };
     }
     let charged = 0;
     try {
@@ -105,7 +110,7 @@ export class StylesService {
       // The same id with another amount: unlocked meanwhile at a price since changed.
       if (!(error instanceof AppError && error.status === 409)) throw error;
     }
-    return { style: { ...preset, unlocked: true }, charged, alreadyUnlocked: charged === 0, newBalance: await balance() };
+    return { style: { ...preset, unlocked: true }, charged, alreadyUnlocked: charged === 0, ...(await balance()) };
   }
 
   /** Whether the account may use the preset (false for an unknown slug). */

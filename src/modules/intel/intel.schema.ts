@@ -3,6 +3,7 @@
 // item. Thin: the rules live in intel.service.ts.
 import { builder, nodeId } from '../../graphql/builder.js';
 import type { Context } from '../../graphql/context.js';
+import { balanceFields } from '../ledger/ledger.schema.js';
 import { CommunityItemRef } from '../community/community.schema.js';
 import { intelPostPolicy } from './intel.access.js';
 import { INTEL_ACTIONS, INTEL_KINDS, INTEL_POLICIES, INTEL_STATUSES, PROPOSAL_STATUSES, type IntelChanges, type IntelKind, type IntelPolicy, type IntelStatus } from './intel.input.js';
@@ -79,7 +80,7 @@ const PostResultRef = builder.objectRef<IntelPostResult>('IntelPostResult').impl
   fields: (t) => ({
     post: t.field({ type: IntelPostRef, resolve: (r) => r.post }),
     coinsEarned: t.exposeFloat('coinsEarned'),
-    balance: t.exposeFloat('balance', { description: "The author's coin balance after the award" }),
+    ...balanceFields(t, "The author's"),
     message: t.exposeString('message', { nullable: true, description: 'Why nothing was earned' }),
   }),
 });

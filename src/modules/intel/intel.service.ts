@@ -22,7 +22,7 @@ import { Conflict, Forbidden, InvalidInput } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
 import { communityItemPolicy, type CommunityItem, type CommunityService } from '../community/index.js';
-import { fromMinor, type AwardResult, type LedgerService, type RewardsService, type Tx } from '../ledger/index.js';
+import { fromMinor, type AwardResult, type Balance, type LedgerService, type RewardsService, type Tx } from '../ledger/index.js';
 import { intelPostPolicy } from './intel.access.js';
 import {
   intelPageSchema,
@@ -38,12 +38,10 @@ import {
 
 export type { IntelPost };
 
-export interface IntelPostResult {
+export interface IntelPostResult extends Balance {
   post: IntelPost;
   /** Coins paid to the author by this post (0: their own image, the daily cap, or a rate of 0). */
   coinsEarned: number;
-  /** The author's coin balance after the award. */
-  balance: number;
   /** Why nothing was earned, when nothing was. */
   message: string | null;
 }
@@ -158,9 +156,9 @@ export class IntelService {
       throw new Conflict(`you already posted this intel on image ${itemId}${earlier ? ` (intel post ${earlier.id}, ${earlier.status})` : ''}`, text !== undefined ? 'text' : 'changes');
     }
     const paid = award as AwardResult | null;
-    if (!paid) return { post, coinsEarned: 0, balance: fromMinor((await this.ledger.wallet(actor.accountId, 'coins')).balance), message: OWN_IMAGE };
+    if (!paid) return { post, coinsEarned: 0, ...(await this.ledger.balance(actor.accountId, 'coins')), message: OWN_IMAGE };
     const coins = paid.status === 'paid' ? paid.coins : 0;
-    return { post, coinsEarned: coins, balance: paid.balance, message: coins > 0 ? null : (paid.message ?? `your ${kind === 'comment' ? 'comments' : 'proposals'} on image ${itemId} were paid before: one is paid per image`) };
+    return { post, coinsEarned: coins, balance: paid.balance, held: paid.held, message: coins > 0 ? null : (paid.message ?? `your ${kind === 'comment' ? 'comments' : 'proposals'} on image ${itemId} were paid before: one is paid per image`) };
   }
 
   /**

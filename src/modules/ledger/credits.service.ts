@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { parseInput } from '../../platform/validation.js';
 import { amountSchema, fromMinor, toMinor, type Currency } from './money.js';
 import { InsufficientCredits, InsufficientFunds } from './ledger.errors.js';
-import type { GrantResult, LedgerOptions, LedgerService, Transfer, WalletEntry } from './ledger.service.js';
+import { balanceOf, type Balance, type GrantResult, type LedgerOptions, type LedgerService, type Transfer, type WalletEntry } from './ledger.service.js';
 
 export interface CreditEntryView {
   /** The entry's position in the ledger (an integer, newest highest). */
@@ -22,10 +22,7 @@ export interface CreditEntryView {
   createdAt: Date;
 }
 
-export interface CreditSummary {
-  balance: number;
-  /** Credits held by operations in progress (not spendable until they finish). */
-  reserved: number;
+export interface CreditSummary extends Balance {
   totalAdded: number;
   totalSpent: number;
   entries: CreditEntryView[];
@@ -76,8 +73,7 @@ export class CreditsService {
   async summary(actor: { accountId: number }, page: { limit?: number; offset?: number }): Promise<CreditSummary> {
     const [wallet, history] = await Promise.all([this.ledger.wallet(actor.accountId, 'credits'), this.ledger.history(actor.accountId, 'credits', page)]);
     return {
-      balance: fromMinor(wallet.balance),
-      reserved: fromMinor(wallet.reserved),
+      ...balanceOf(wallet),
       totalAdded: fromMinor(wallet.totalCredited),
       totalSpent: fromMinor(wallet.totalDebited),
       entries: history.entries.map(entryView),

@@ -1,5 +1,5 @@
 // Public surface of the ledger module (money: coins and API credits). Other modules import only this.
-export { LedgerService, type Tx, type LedgerOptions, type Party, type TransferRequest, type Transfer, type Wallet, type WalletEntry, type WalletState, type ApplyResult, type GrantResult } from './ledger.service.js';
+export { LedgerService, balanceOf, type Balance, type Tx, type LedgerOptions, type Party, type TransferRequest, type Transfer, type Wallet, type WalletEntry, type WalletState, type ApplyResult, type GrantResult } from './ledger.service.js';
 export { CreditsService, type CreditSummary, type CreditEntryView, type CreditHold, grantSchemaFor } from './credits.service.js';
 export { RewardsService, awardTransferId, rewardAmount, type AwardResult, type AwardOptions, type AwardStatus, type RewardSettings } from './rewards.service.js';
 export { InsufficientFunds, InsufficientCredits } from './ledger.errors.js';

@@ -4,9 +4,25 @@ import { builder } from '../../graphql/builder.js';
 import type { CreditEntryView, CreditSummary } from './credits.service.js';
 import type { Context } from '../../graphql/context.js';
 import type { RewardSettings } from './rewards.service.js';
-import type { GrantResult, Wallet, WalletEntry } from './ledger.service.js';
+import { balanceOf, type Balance, type GrantResult, type Wallet, type WalletEntry } from './ledger.service.js';
 import { CURRENCIES, fromMinor, type Currency } from './money.js';
 import { REWARD_ACTIONS } from './reward-rates.js';
+
+const SPENDABLE = 'What a new payment may spend now (held amounts not included)';
+const HELD = 'Held by pending transfers (an escrowed bounty, a conversion waiting for the credit partner, an analysis in progress): not spendable while held';
+
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer S> ? S : never;
+
+/**
+ * The two fields of every answer that shows an account's coins (README "Balances"): `balance`,
+ * what it may spend now, and `held` beside it. `whose` names the account ("The caller's").
+ */
+export function balanceFields<T extends Balance>(t: PothosSchemaTypes.ObjectFieldBuilder<Types, T>, whose = "The caller's") {
+  return {
+    balance: t.float({ description: `${whose} spendable coins now (held coins not included)`, resolve: (r) => r.balance }),
+    held: t.float({ description: `${whose} coins held by pending transfers (escrowed bounties, conversions waiting for the credit partner), beside balance`, resolve: (r) => r.held }),
+  };
+}
 
 const CreditEntryRef = builder.objectRef<CreditEntryView>('CreditEntry').implement({
   description: 'A posted movement of API credits: amount positive added, negative spent',
@@ -22,8 +38,9 @@ const CreditEntryRef = builder.objectRef<CreditEntryView>('CreditEntry').impleme
 
 const CreditsRef = builder.objectRef<CreditSummary>('Credits').implement({
   fields: (t) => ({
-    balance: t.exposeFloat('balance'),
-    reserved: t.exposeFloat('reserved', { description: 'Held by analyses in progress; not spendable until they finish' }),
+    balance: t.exposeFloat('balance', { description: SPENDABLE }),
+    held: t.exposeFloat('held', { description: 'Held by analyses in progress; spendable again when they finish or fail, if not spent' }),
+    reserved: t.exposeFloat('held', { deprecationReason: 'Use held (the same amount)' }),
     totalAdded: t.exposeFloat('totalAdded'),
     totalSpent: t.exposeFloat('totalSpent'),
     entries: t.field({ type: [CreditEntryRef], resolve: (c) => c.entries }),
@@ -92,9 +109,10 @@ const WalletRef = builder.objectRef<WalletWithHistory>('Wallet').implement({
   description: "The caller's wallet in one currency",
   fields: (t) => ({
     currency: t.field({ type: CurrencyEnum, resolve: (w) => w.currency }),
-    balance: t.float({ resolve: (w) => fromMinor(w.balance) }),
-    reserved: t.float({ description: 'Held by pending transfers (an escrowed bounty, an analysis in progress)', resolve: (w) => fromMinor(w.reserved) }),
-    available: t.float({ description: 'What a new payment may spend: balance minus reserved', resolve: (w) => fromMinor(w.available) }),
+    balance: t.float({ description: SPENDABLE, resolve: (w) => balanceOf(w).balance }),
+    held: t.float({ description: HELD, resolve: (w) => balanceOf(w).held }),
+    reserved: t.float({ deprecationReason: 'Use held (the same amount)', resolve: (w) => balanceOf(w).held }),
+    available: t.float({ deprecationReason: 'Use balance (the same amount)', resolve: (w) => balanceOf(w).balance }),
     totalIn: t.float({ resolve: (w) => fromMinor(w.totalCredited) }),
     totalOut: t.float({ resolve: (w) => fromMinor(w.totalDebited) }),
     history: t.field({ type: LedgerHistoryRef, description: 'Posted movements, newest first', resolve: (w) => w.history }),
@@ -170,7 +188,8 @@ export function defineAdminGrant(
       handle: t.exposeString('handle'),
       transferId: t.exposeString('transferId'),
       amount: t.exposeFloat('amount'),
-      balance: t.exposeFloat('balance', { description: `The account's ${currency} balance after the grant` }),
+      balance: t.exposeFloat('balance', { description: `The account's spendable ${currency} after the grant (held amounts not included)` }),
+      held: t.exposeFloat('held', { description: `The account's ${currency} held by pending transfers, beside balance` }),
       replayed: t.exposeBoolean('replayed', { description: 'True when this idempotency key was granted before (nothing added now)' }),
     }),
   });

@@ -92,12 +92,26 @@ export interface Wallet {
   totalDebited: number;
 }
 
+/**
+ * A wallet as its owner is shown it (in coins or credits, not minor units): every `balance` the API
+ * and the bot answer is this `balance`, what a new payment may spend; what pending transfers reserve
+ * (a bounty's escrow, a conversion waiting for the credit partner, an analysis in progress) is
+ * `held` beside it, so `balance + held` is the posted total.
+ */
+export interface Balance {
+  balance: number;
+  held: number;
+}
+
+/** The shown balance of a wallet's totals (minor units in, coins or credits out). */
+export function balanceOf(wallet: { balance: number; reserved: number }): Balance {
+  return { balance: fromMinor(wallet.balance - wallet.reserved), held: fromMinor(wallet.reserved) };
+}
+
 /** What an operator's grant answers (amounts in coins or credits). */
-export interface GrantResult {
+export interface GrantResult extends Balance {
   transferId: string;
   amount: number;
-  /** The wallet's balance after the grant. */
-  balance: number;
   replayed: boolean;
 }
 
@@ -265,8 +279,7 @@ export class LedgerService {
       action: 'grant',
       reference: grant.reference || null,
     });
-    const balance = wallets.find((w) => w.accountId === accountId)?.balance ?? (await this.wallet(accountId, currency)).balance;
-    return { transferId: transfer.id, amount: fromMinor(transfer.amount), balance: fromMinor(balance), replayed: transfer.replayed };
+    return { transferId: transfer.id, amount: fromMinor(transfer.amount), ...(await this.balanceAfter(accountId, currency, wallets)), replayed: transfer.replayed };
   }
 
   /** Moves the reserved amount of a pending transfer; posting twice returns the first post. */
@@ -324,6 +337,17 @@ export class LedgerService {
     const [reserved, debited, credited] = row ? [Number(row.dp), Number(row.dpo), Number(row.cpo)] : [0, 0, 0];
     const balance = credited - debited;
     return { accountId, currency, balance, reserved, available: balance - reserved, totalCredited: credited, totalDebited: debited };
+  }
+
+  /** What the account is shown of its wallet: the spendable balance and what pending transfers hold beside it. */
+  async balance(accountId: number, currency: Currency, options: LedgerOptions = {}): Promise<Balance> {
+    return balanceOf(await this.wallet(accountId, currency, options));
+  }
+
+  /** The shown balance after a write: from the wallets the write answered, read when it did not change this one (a replay). */
+  async balanceAfter(accountId: number, currency: Currency, wallets: WalletState[], options: LedgerOptions = {}): Promise<Balance> {
+    const state = wallets.find((w) => w.accountId === accountId && w.currency === currency);
+    return state ? balanceOf(state) : this.balance(accountId, currency, options);
   }
 
   /** A wallet's posted movements, newest first. */

@@ -12,7 +12,7 @@ import { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
 import { parseInput } from '../../platform/validation.js';
 import { fromMinor, toMinor, UNITS_PER_WHOLE } from './money.js';
-import type { LedgerOptions, LedgerService } from './ledger.service.js';
+import type { Balance, LedgerOptions, LedgerService } from './ledger.service.js';
 import { capsPatchSchema, ratesPatchSchema, REWARD_ACTIONS, type RewardAction, type RewardCaps, type RewardRates } from './reward-rates.js';
 
 export const SETTINGS_CACHE_MS = 5_000;
@@ -27,7 +27,7 @@ export interface RewardSettings {
 
 export type AwardStatus = 'paid' | 'replayed' | 'capped' | 'unpaid';
 
-export interface AwardResult {
+export interface AwardResult extends Balance {
   /** paid: now; replayed: this award was paid before (nothing more now); capped: over today's cap, nothing paid; unpaid: the rate is 0. */
   status: AwardStatus;
   transferId: string;
@@ -36,8 +36,6 @@ export interface AwardResult {
   coins: number;
   /** The referrer's commission, when one was paid. */
   commission: { accountId: number; coins: number } | null;
-  /** The account's coin balance after the award. */
-  balance: number;
   /** Paid awards of this action today (UTC) for the account, and the cap (null: none). */
   today: number;
   dailyCap: number | null;
@@ -147,8 +145,8 @@ export class RewardsService {
     const amount = rewardAmount(rates[input.action], [rates.coin_multiplier, ...(options.challenge ? [rates.challenge_multiplier] : [])]);
     const base = { transferId, action: input.action, dailyCap };
     if (amount <= 0) {
-      const balance = (await this.ledger.wallet(input.accountId, 'coins', options)).balance;
-      return { ...base, status: 'unpaid', coins: 0, commission: null, balance: fromMinor(balance), today: 0, message: `${input.action} pays nothing at the current rates` };
+      const balance = await this.ledger.balance(input.accountId, 'coins', options);
+      return { ...base, status: 'unpaid', coins: 0, commission: null, ...balance, today: 0, message: `${input.action} pays nothing at the current rates` };
     }
     const [leg] = this.ledger.legsOf([
       { id: transferId, currency: 'coins', from: { system: 'rewards' }, to: { account: input.accountId }, amount, action: `reward:${input.action}`, reference: input.object.slice(0, 500) },
@@ -158,13 +156,13 @@ export class RewardsService {
     const { transfers, wallets } = this.ledger.resultOf(raw);
     const paid = transfers.find((t) => t.id === transferId);
     const commission = transfers.find((t) => t.id !== transferId) ?? null;
-    const balance = wallets.find((w) => w.accountId === input.accountId)?.balance ?? (await this.ledger.wallet(input.accountId, 'coins', options)).balance;
+    const balance = await this.ledger.balanceAfter(input.accountId, 'coins', wallets, options);
     return {
       ...base,
       status: raw.status,
       coins: paid ? fromMinor(paid.amount) : 0,
       commission: commission && raw.referrer ? { accountId: raw.referrer, coins: fromMinor(commission.amount) } : null,
-      balance: fromMinor(balance),
+      ...balance,
       today: raw.count,
       ...(raw.status === 'capped' ? { message: `daily cap reached: ${dailyCap} paid ${input.action} awards per day` } : {}),
     };

@@ -1,6 +1,7 @@
 // GraphQL surface of the image wiki: subjects (the list needs no key), photos and their votes, the
 // verify queue, the paid query, and the operator's review. Thin: the rules live in wiki.service.ts.
 import { builder } from '../../graphql/builder.js';
+import { balanceFields } from '../ledger/ledger.schema.js';
 import type { Context } from '../../graphql/context.js';
 import { MEDIA_STATUSES, SUBJECT_SORTS, SUBJECT_STATUSES, VOTES, type MediaStatus, type SubjectStatus } from './wiki.input.js';
 import type { QueryResult, SubjectWithCount, VoteResult, WikiMedia, WikiSubject } from './wiki.service.js';
@@ -86,7 +87,7 @@ const VoteResultRef = builder.objectRef<VoteResult>('WikiVoteResult').implement(
   fields: (t) => ({
     photo: t.field({ type: WikiPhotoRef, resolve: (r) => r.media }),
     coinsEarned: t.exposeFloat('coinsEarned'),
-    balance: t.exposeFloat('balance'),
+    ...balanceFields(t),
     decided: t.exposeBoolean('decided', { description: 'This vote verified or rejected the photo' }),
   }),
 });

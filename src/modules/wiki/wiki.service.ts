@@ -26,7 +26,7 @@ import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
 import { confirmTags, ocrWords, showsPicture, slugify, type Analyzer } from '../community/index.js';
 import type { ImageObjectsService } from '../image-objects/index.js';
-import type { CreditsService, LedgerService, RewardsService } from '../ledger/index.js';
+import type { Balance, CreditsService, LedgerService, RewardsService } from '../ledger/index.js';
 import { fetchImageBytes, fingerprintOf, processSharedImage, publicDerivative } from '../media/index.js';
 import type { FollowsService } from './follows.service.js';
 import { contributeSchema, createSubjectSchema, listSubjectsSchema, queueSchema, querySchema, reviewListSchema, voteSchema, type Vote } from './wiki.input.js';
@@ -57,10 +57,9 @@ export interface WikiDeps {
 
 export type SubjectWithCount = WikiSubject & { verifiedCount: number };
 
-export interface VoteResult {
+export interface VoteResult extends Balance {
   media: WikiMedia;
   coinsEarned: number;
-  balance: number;
   /** This vote moved the photo out of pending. */
   decided: boolean;
 }
@@ -312,7 +311,7 @@ export class WikiService {
       await this.deps.rewards.award(media.accountId, 'wiki_photo', `wiki-photo:${id}`);
       await this.followers?.announce({ type: 'photo_verified', subjectId: media.subjectId, photoId: media.id, itemId: null, postId: null });
     }
-    return { media, coinsEarned: award.status === 'paid' ? award.coins : 0, balance: award.balance, decided };
+    return { media, coinsEarned: award.status === 'paid' ? award.coins : 0, balance: award.balance, held: award.held, decided };
   }
 
   /**
