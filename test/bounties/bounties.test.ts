@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { form, scene } from '../helpers/images.js';
-import { subjectKey } from '../../src/modules/community/index.js';
+import { confirmTagsByLabel } from '../helpers/community.js';
 
 let t: TestApp;
 let seed = 500;
@@ -29,13 +29,7 @@ async function grant(accountId: number, amount: number) {
 async function verifiedUpload(key: string, tags: string[], verified = true): Promise<number> {
   const res = await t.request('POST', '/api/community/contribute', { key, form: form({ body: await scene(++seed), name: 'p.jpg', type: 'image/jpeg' }, { tags: JSON.stringify(tags) }) });
   expect(res.status, res.text).toBe(201);
-  if (verified) {
-    const item = await t.app.services.db.prisma.communityItem.findUniqueOrThrow({ where: { id: res.body.id } });
-    await t.app.services.db.prisma.communityTagConfirmation.createMany({
-      data: item.tags.map((tag) => ({ itemId: item.id, tag, key: subjectKey(tag), evidence: 'label', matched: tag, accountId: item.accountId })),
-    });
-    await t.app.services.db.prisma.communityItem.update({ where: { id: res.body.id }, data: { verified: true } });
-  }
+  if (verified) await confirmTagsByLabel(t, res.body.id);
   return res.body.id as number;
 }
 

@@ -11,6 +11,7 @@ import { loadConfig } from '../../src/config.js';
 import { DEFAULT_ECONOMY } from '../../src/modules/economy/index.js';
 import { startTestApp, type TestApp, type TestResponse } from '../helpers/app.js';
 import { form, scene } from '../helpers/images.js';
+import { confirmTagsByLabel } from '../helpers/community.js';
 
 let t: TestApp;
 let seed = 7000;
@@ -123,16 +124,18 @@ async function accountFor(accountId: number, credit: Credit, seen: Set<string>):
       return subject && subject.accountId === accountId && subject.status === 'approved' ? once(`subject:${subject.id}`) : null;
     }
     case 'intel_comment':
-    case 'intel_proposal':
+    case 'intel_proposal': {
+      // Posts on someone else's image: paid once per author and image, whatever the posts say.
+      const itemId = idIn(credit.reference, 'intel:item');
+      const post = itemId ? await prisma.intelPost.findFirst({ where: { itemId, accountId, kind: action === 'intel_comment' ? 'comment' : 'proposal' }, include: { item: true } }) : null;
+      return post && post.item.accountId !== accountId ? once(`${action}:${itemId}`) : null;
+    }
     case 'intel_merged': {
-      // On someone else's image, and not a repeat of an earlier post of this account's there once
-      // case, whitespace and punctuation are folded.
+      // A proposal of this account's that the image's owner merged.
       const postId = idIn(credit.reference, 'intel');
       const post = postId ? await prisma.intelPost.findUnique({ where: { id: postId }, include: { item: true } }) : null;
-      if (!post || post.accountId !== accountId || post.item.accountId === accountId) return null;
-      if (action === 'intel_merged' && post.status !== 'merged') return null;
-      const fold = (text: string | null) => (text ?? '').toLowerCase().replace(/[\p{P}\p{S}\s]+/gu, '');
-      return once(`intel:${post.itemId}:${fold(post.text)}:${JSON.stringify(post.changes ?? null)}:${action}`);
+      if (!post || post.accountId !== accountId || post.item.accountId === accountId || post.status !== 'merged') return null;
+      return once(`merged:${post.id}`);
     }
     default:
       return null;
@@ -200,8 +203,8 @@ async function walk(farm: boolean): Promise<Account> {
   // Bounties: the neighbour's, claimed with a verified upload; the walker's own, escrowed.
   const bounty = await ok(t.request('POST', '/api/economy/bounties', { key: neighbour.key, body: { subject_slug: 'lighthouse', reward_per_photo: 3, photos_needed: 1 } }), 201);
   const lighthouse = await contribute(walker, ['lighthouse']);
-  // Verified as test/bounties/bounties.test.ts does (a confirmed tag set).
-  await t.app.services.db.prisma.communityItem.update({ where: { id: lighthouse.id }, data: { verified: true } });
+  // Its tags confirmed by a vision label (vision is off here).
+  await confirmTagsByLabel(t, lighthouse.id);
   expect((await ok(t.request('POST', `/api/economy/bounties/${bounty.id}/claim`, { key: walker.key, body: { crowdsource_id: lighthouse.id } }))).paid).toBe(3);
   await ok(t.request('POST', '/api/economy/bounties', { key: walker.key, body: { subject_slug: 'tower', reward_per_photo: 1, photos_needed: 2 } }), 201);
 
@@ -226,10 +229,7 @@ describe('one user walks the whole economy', () => {
     expect([my.balance, my.held]).toEqual([wallet.available / 10_000, 2]);
   });
 
-  // Skipped until the reward rules of issue 20 items 1 and 3 are merged (another helper's branch):
-  // today tagging one's own items pays 0.5 per item and day, and "nice  pic." is not refused after
-  // "Nice pic". The lead unskips it after merging.
-  it.skip('still does when the walker tries to farm: own items tagged, an item tagged twice, a comment repeated', async () => {
+  it('still does when the walker tries to farm: own items tagged, an item tagged twice, a comment repeated', async () => {
     const walker = await walk(true);
     await expectEveryCoinAccountedFor(walker);
   });

@@ -11,6 +11,7 @@ import { DEFAULT_ECONOMY } from '../../src/modules/economy/index.js';
 import { DEFAULT_REWARD_RATES } from '../../src/modules/ledger/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { form, scene } from '../helpers/images.js';
+import { confirmTagsByLabel } from '../helpers/community.js';
 
 /** A credit partner that confirms, or (down) answers 503 so that a conversion stays pending. */
 let partnerDown = false;
@@ -149,8 +150,8 @@ describe('balances people can spend', () => {
     const theirs = (await t.request('POST', '/api/economy/bounties', { key: poster.key, body: { subject_slug: 'windmill', reward_per_photo: 3, photos_needed: 1 } })).body.id;
     expect((await t.request('POST', '/api/economy/bounties', { key: claimant.key, body: { subject_slug: 'tower', reward_per_photo: 2, photos_needed: 2 } })).status).toBe(201);
     const item = await t.request('POST', '/api/community/contribute', { key: claimant.key, form: form(await upload(), { tags: '["windmill"]' }) });
-    // Verified as test/bounties/bounties.test.ts does (a confirmed tag set).
-    await t.app.services.db.prisma.communityItem.update({ where: { id: item.body.id }, data: { verified: true } });
+    // Its tags confirmed by a vision label (vision is off here).
+    await confirmTagsByLabel(t, item.body.id);
     const claimed = await t.request('POST', `/api/economy/bounties/${theirs}/claim`, { key: claimant.key, body: { crowdsource_id: item.body.id } });
     expect(claimed.status, claimed.text).toBe(200);
     // 10 granted + 2 for the upload + 3 paid - 4 held by its own bounty.

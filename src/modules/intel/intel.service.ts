@@ -22,7 +22,7 @@ import { Conflict, Forbidden, InvalidInput } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
 import { communityItemPolicy, type CommunityItem, type CommunityService } from '../community/index.js';
-import { fromMinor, type AwardResult, type Balance, type LedgerService, type RewardsService, type Tx } from '../ledger/index.js';
+import { type AwardResult, type Balance, type LedgerService, type RewardsService, type Tx } from '../ledger/index.js';
 import { intelPostPolicy } from './intel.access.js';
 import {
   intelPageSchema,
