@@ -142,7 +142,7 @@ describe('scrape -> analyze -> filter', () => {
       [{ steps: [{ name: '1a', action: 'filter' }] }, /steps\.0\.name: expected a name of letters/],
       [{ steps: [{ name: 'a', action: 'filter', params: 'x' }] }, /steps\.0\.params: expected an object/],
       [{ steps: [{ name: 'a', action: 'scrape', params: { url: 'http://169.254.169.254/latest' } }] }, /steps\.0\.params\.url: refused/],
-      [{ steps: [{ name: 'a', action: 'filter', params: { urls: JSON.parse('['.repeat(1000) + ']'.repeat(1000)) } }] }, /steps\.0\.params\.urls\[0\]\[0\]: params nest more than 16 levels deep/],
+      [{ steps: [{ name: 'a', action: 'filter', params: { urls: JSON.parse('['.repeat(30) + ']'.repeat(30)) } }] }, /steps\.0\.params\.urls\[0\]\[0\]: params nest more than 16 levels deep/],
     ];
     for (const [body, message] of bad) {
       const res = await t.request('POST', '/api/pipeline', { key, body });
