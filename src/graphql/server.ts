@@ -113,13 +113,16 @@ export function attachWebSocketServer(httpServer: Server, yoga: Yoga, maxPayload
   const refuse = (ctx: { extra: { socket: { close(code: number, reason: string): void } } }, error: AppError) =>
     ctx.extra.socket.close(error.status === 401 ? 4401 : 4403, closeReason(error.message));
   const unwatch = new WeakMap<object, () => void>();
+  // graphql-ws calls onClose at once when the socket closes, also while onConnect still awaits the
+  // key's judgement: a watch set after that would never be removed.
+  const closed = new WeakSet<object>();
   const disposable = useServer(
     {
       connectionInitWaitTimeout: CONNECTION_INIT_TIMEOUT_MS,
       onConnect: async (ctx) => {
         try {
           const actor = await checkConnection(connectionCredentials(ctx));
-          if (actor) unwatch.set(ctx, keyWatch.watch(actor, (error) => refuse(ctx, error)));
+          if (actor && !closed.has(ctx)) unwatch.set(ctx, keyWatch.watch(actor, (error) => refuse(ctx, error)));
           return true;
         } catch (error) {
           if (!(error instanceof AppError) || (error.status !== 401 && error.status !== 403)) throw error;
@@ -128,6 +131,7 @@ export function attachWebSocketServer(httpServer: Server, yoga: Yoga, maxPayload
         }
       },
       onClose: (ctx) => {
+        closed.add(ctx);
         unwatch.get(ctx)?.();
         unwatch.delete(ctx);
       },
