@@ -328,6 +328,13 @@ describe('processUpload: images', () => {
       svg('<style>rect { filt\\65r: blur(500px) }</style>'),
       svg('<rect width="10" height="10" filter="url(#x)"/>'),
       svg('&f;', '<!DOCTYPE svg [<!ENTITY f "&#60;filter id=\'x\'/&#62;">]>'),
+      // A CSS comment between the property and its colon is still a filter declaration.
+      svg('<rect width="10" height="10" style="filter/**/: blur(500px)"/>'),
+      svg('<style>rect { filter /* x */ : blur(500px) }</style>'),
+      // What data: URLs carry, which librsvg loads: an <image> of an SVG with a filter, a stylesheet of CSS.
+      svg(`<image width="100" height="100" href="data:image/svg+xml;base64,${Buffer.from(svg('<rect style="filter: blur(500px)"/>')).toString('base64')}"/>`),
+      svg(`<image width="100" height="100" href="data:image/svg+xml,${encodeURIComponent(svg('<filter id="f"><feTurbulence/></filter>'))}"/>`),
+      `<?xml-stylesheet type="text/css" href="data:text/css;base64,${Buffer.from('rect { filter: blur(500px) }').toString('base64')}"?>${svg('')}`,
     ];
     for (const body of filters) {
       const refused = await processUpload(Buffer.from(body), LIMITS).then(() => null, (error: unknown) => error);
@@ -338,6 +345,11 @@ describe('processUpload: images', () => {
     // Gradients, and the word in text, are fine.
     const fine = svg('<defs><linearGradient id="g"><stop offset="0" stop-color="#00f"/></linearGradient></defs><text x="5" y="20">no filters here</text>');
     expect((await processUpload(Buffer.from(fine), LIMITS)).format).toBe('svg');
+    // An embedded raster image is fine; a compressed payload (a gzipped SVG librsvg would inflate) is not.
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#0a0' } }).png().toBuffer();
+    expect((await processUpload(Buffer.from(svg(`<image width="8" height="8" href="data:image/png;base64,${png.toString('base64')}"/>`)), LIMITS)).format).toBe('svg');
+    const gzipped = svg(`<image width="8" height="8" href="data:image/svg+xml;base64,${gzipSync(svg('<filter id="f"/>')).toString('base64')}"/>`);
+    await expect(processUpload(Buffer.from(gzipped), LIMITS)).rejects.toThrow(/compressed \(gzip\) data: URL/);
   });
 
   it('does not let an SVG pull in local files', async () => {

@@ -529,7 +529,9 @@ async function rasteriseSvg(body: Buffer, maxPixels: number): Promise<Raster> {
  * SVG whose rendering cost nothing bounds is refused before librsvg renders a pixel: filter effects
  * (a 300-byte feTurbulence or a huge feGaussianBlur cost seconds of CPU at any size), CSS filter
  * functions, and entity declarations (whose text could spell them out of this check's sight).
- * Character references and CSS escapes are read as what they spell first.
+ * Character references and CSS escapes are read as what they spell first, CSS comments are
+ * dropped (`filter/**\/: blur(...)` is a filter declaration), and what data: URLs carry (an
+ * <image> of an SVG, an xml-stylesheet of CSS, which librsvg loads) is checked the same way.
  */
 function refuseCostlySvg(body: Buffer): void {
   const text = body.toString('utf8');
@@ -538,10 +540,24 @@ function refuseCostlySvg(body: Buffer): void {
     .replace(/&#x([0-9a-f]{1,6});?/gi, (_match, hex: string) => codePoint(Number.parseInt(hex, 16)))
     .replace(/&#(\d{1,7});?/g, (_match, digits: string) => codePoint(Number(digits)))
     .replace(/\\([0-9a-f]{1,6})\s?/gi, (_match, hex: string) => codePoint(Number.parseInt(hex, 16)))
-    .replace(/\\(.)/g, '$1');
+    .replace(/\\(.)/g, '$1')
+    .replace(/\/\*[\s\S]*?(?:\*\/|$)/g, '');
   if (/<(?:[\w.-]+:)?(?:filter[\s/>]|fe[A-Z])/.test(spelled) || /filter\s*[:=]/i.test(spelled)) {
     throw new ImageRejected('SVG filters (filter, feTurbulence, feGaussianBlur, feConvolveMatrix ...) are not accepted: their rendering cost has no bound; flatten the image (PNG) first');
   }
+  for (const [, meta, payload] of spelled.matchAll(/data:([^,"'()]*),([^"'()]*)/gi)) {
+    const bytes = dataUrlBytes(meta!, payload!);
+    // Compressed, it could be a gzipped SVG (librsvg inflates one) that no text check sees into.
+    if (bytes[0] === 0x1f && bytes[1] === 0x8b) throw new ImageRejected('SVG with a compressed (gzip) data: URL is not accepted');
+    // A raster (PNG, JPEG ...: binary, with NUL bytes) carries no filter; text (SVG, CSS) is checked.
+    if (!bytes.includes(0)) refuseCostlySvg(bytes);
+  }
+}
+
+/** The bytes a data: URL carries (percent-decoded, then base64-decoded when it says so). */
+function dataUrlBytes(meta: string, payload: string): Buffer {
+  const bytes = Buffer.from(payload.replace(/%([0-9a-f]{2})/gi, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))), 'latin1');
+  return /;\s*base64\s*$/i.test(meta) ? Buffer.from(bytes.toString('latin1').replace(/\s+/g, ''), 'base64') : bytes;
 }
 
 function codePoint(code: number): string {
