@@ -109,6 +109,16 @@ describe('flat images of different colours', () => {
     expect((await contribute(other.key, await scene(++seed))).body).toMatchObject({ coins_earned: 2, balance: 2 });
   });
 
+  it('sent many times at once by one account, is kept once and paid nothing (the requests that lose the race are duplicates)', async () => {
+    const account = await t.createAccount('plain-racer');
+    const body = await flat('#123456');
+    const answers = await Promise.all(Array.from({ length: 8 }, () => contribute(account.key, body)));
+    for (const res of answers) expect(res.status, res.text).toBeLessThan(300);
+    expect(new Set(answers.map((res) => res.body.id)).size).toBe(1);
+    expect(answers.map((res) => res.body.coins_earned)).toEqual(Array(8).fill(0));
+    expect(await coins(account.id)).toBe(0);
+  });
+
   it('a bulk mirror of a red image does not match the blue object and pays nothing; the red object by its exact bytes pays nothing either', async () => {
     const mirrorer = await t.createAccount('plain-mirror');
     const redJpeg = serve('/plain/red.jpg', await flat('#ff0000', { format: 'jpeg' }));

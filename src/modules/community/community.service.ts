@@ -502,8 +502,10 @@ export class CommunityService {
     const { object } = await this.deps.imageObjects.identify(fingerprintOf(processed));
     // A plain image (flat, a gradient, almost blank, tiny) cannot be told apart from other plain images: kept, never paid.
     const plain = isLowInformation(processed) || isLowInformation(object) ? PLAIN_IMAGE_UNPAID : null;
+    // The caller gave this object before (or gives it at this moment): a duplicate, and a plain one is never paid.
+    const again = async (earlier: CommunityItem) => (plain ? { ...(await this.unpaid(actor, earlier, plain)), duplicate: true } : this.duplicate(actor, earlier));
     const existing = await this.deps.db.prisma.communityItem.findUnique({ where: { accountId_objectId: { accountId: actor.accountId, objectId: object.id } } });
-    if (existing) return plain ? { ...(await this.unpaid(actor, existing, plain)), duplicate: true } : this.duplicate(actor, existing);
+    if (existing) return again(existing);
 
     const base = `community/${actor.accountId}/${processed.sha256}`;
     const publicFile = await publicDerivative(processed, { maxPixels: this.deps.limits.maxPixels, maxSide: fields.origin === 'ingest' ? INGEST_PUBLIC_MAX_SIDE : null });
@@ -547,7 +549,7 @@ export class CommunityService {
       const winner = await this.deps.db.prisma.communityItem.findUniqueOrThrow({ where: { accountId_objectId: { accountId: actor.accountId, objectId: object.id } } });
       if (winner.storageKey !== storageKey) await this.deps.blobs.delete(storageKey);
       if (originalKey && winner.originalKey !== originalKey) await this.deps.blobs.delete(originalKey);
-      return this.duplicate(actor, winner);
+      return again(winner);
     }
     if (plain) return this.unpaid(actor, item, plain);
     const award = await this.deps.rewards.award(actor.accountId, 'community_upload', `image-object:${object.id}`);
