@@ -10,9 +10,9 @@
 // levels (edges, texture, lines, letters). A gradient bends almost nowhere (its second difference is
 // near zero), a flat image nowhere, a dot or a disc only along its rim; JPEG noise stays under 12.
 // Calibrated on fixtures (test/image-objects/same-image.unit.test.ts prints them): flat colours 0%,
-// linear and radial gradients, also JPEG quality 15, at most 0.3%; a white page with one dot of
-// radius 4 to 80 px (of 1000x1400) 0.3-2.1%; the test library's photo-like images 5.8-10% (a pale
-// one, faint circles on #abcdef, 1.9-3.3%); scenes and photographs 20% and up.
+// linear and radial gradients, also JPEG quality 15, at most 0.3%; a white page with one dot or disc
+// of radius 4 to 60 px (of 1000x1400) 0.1-1.5%; that test's photo-like images 4.8-7.8%; scenes
+// 22-30%.
 /** Fewer pixels than this (32 x 32) is a tiny image: low-information whatever it shows. */
 export const MIN_INFORMATIVE_PIXELS = 1024;
 /** Share of the grid's cells that must carry structure. */
