@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { LOCAL_FETCH, startTestApp, type TestApp } from '../helpers/app.js';
 import { form, scene } from '../helpers/images.js';
+import { flat } from '../image-objects/plain-images.js';
 
 let t: TestApp;
 let site: Server;
@@ -156,6 +157,19 @@ describe('photos and verification', () => {
     const counts = await t.app.services.db.prisma.wikiMedia.findUniqueOrThrow({ where: { id } });
     expect(counts).toMatchObject({ status: 'verified', confirms: 3 });
     expect(await t.app.services.db.prisma.wikiVote.count({ where: { mediaId: id } })).toBe(3);
+  });
+
+  it('verifies a plain photo (a flat colour) without paying its contributor: plain uploads earn no upload reward', async () => {
+    // Each flat colour is its own image object (by its bytes alone), so a contributor could send any
+    // number of them to one subject; none earns the photo reward, as none earns the community's.
+    const { slug } = await approvedSubject();
+    const photographer = await t.createAccount('flat-photographer');
+    const made = await contribute(photographer.key, slug, {}, await flat('#3a5f0b'));
+    expect(made.status, made.text).toBe(201);
+    const id = made.body.photo.id as number;
+    for (let i = 0; i < 3; i++) expect((await vote((await t.createAccount('flat-voter')).key, id, 'confirm')).status).toBe(200);
+    expect((await t.app.services.db.prisma.wikiMedia.findUniqueOrThrow({ where: { id } })).status).toBe('verified');
+    expect(await coins(photographer.id)).toBe(0);
   });
 
   it('rejects a photo with three rejections and pays its contributor nothing', async () => {

@@ -25,7 +25,7 @@ import type { UrlSigner } from '../../platform/url-signer.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
 import { confirmTags, ocrWords, showsPicture, slugify, type Analyzer } from '../community/index.js';
-import type { ImageObjectsService } from '../image-objects/index.js';
+import { isLowInformation, type ImageObjectsService } from '../image-objects/index.js';
 import type { Balance, CreditsService, LedgerService, RewardsService } from '../ledger/index.js';
 import { fetchImageBytes, fingerprintOf, processSharedImage, publicDerivative } from '../media/index.js';
 import type { FollowsService } from './follows.service.js';
@@ -308,7 +308,10 @@ export class WikiService {
     });
     const award = await this.deps.rewards.award(actor.accountId, 'wiki_vote', `wiki-photo:${id}`, { challenge: options.challenge });
     if (decided && media.status === 'verified') {
-      await this.deps.rewards.award(media.accountId, 'wiki_photo', `wiki-photo:${id}`);
+      // A plain image (flat, a gradient, almost blank, tiny) earns no upload reward (README "Image
+      // objects"): each is its own object by its bytes alone, so one subject could take any number.
+      const object = await this.deps.imageObjects.byId(media.objectId);
+      if (object && !isLowInformation(object)) await this.deps.rewards.award(media.accountId, 'wiki_photo', `wiki-photo:${id}`);
       await this.followers?.announce({ type: 'photo_verified', subjectId: media.subjectId, photoId: media.id, itemId: null, postId: null });
     }
     return { media, coinsEarned: award.status === 'paid' ? award.coins : 0, balance: award.balance, held: award.held, decided };
