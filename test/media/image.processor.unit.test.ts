@@ -350,6 +350,14 @@ describe('processUpload: images', () => {
     expect((await processUpload(Buffer.from(svg(`<image width="8" height="8" href="data:image/png;base64,${png.toString('base64')}"/>`)), LIMITS)).format).toBe('svg');
     const gzipped = svg(`<image width="8" height="8" href="data:image/svg+xml;base64,${gzipSync(svg('<filter id="f"/>')).toString('base64')}"/>`);
     await expect(processUpload(Buffer.from(gzipped), LIMITS)).rejects.toThrow(/compressed \(gzip\) data: URL/);
+    // Data URLs in data URLs are read to a bounded depth; a text of many "data:" is read once, not
+    // once per occurrence (a few MB of them answered, never a stack overflow).
+    let nested = svg('');
+    for (let i = 0; i < 4; i++) nested = svg(`<image width="8" height="8" href="data:image/svg+xml;base64,${Buffer.from(nested).toString('base64')}"/>`);
+    await expect(processUpload(Buffer.from(nested), LIMITS)).rejects.toThrow(/data: URLs nested more than 3 deep/);
+    for (const text of ['data:'.repeat(400_000), 'data:,%64ata:,'.repeat(200_000)]) {
+      expect((await processUpload(Buffer.from(svg(`<desc>${text}</desc>`)), LIMITS)).format).toBe('svg');
+    }
   });
 
   it('does not let an SVG pull in local files', async () => {

@@ -533,7 +533,7 @@ async function rasteriseSvg(body: Buffer, maxPixels: number): Promise<Raster> {
  * dropped (`filter/**\/: blur(...)` is a filter declaration), and what data: URLs carry (an
  * <image> of an SVG, an xml-stylesheet of CSS, which librsvg loads) is checked the same way.
  */
-function refuseCostlySvg(body: Buffer): void {
+function refuseCostlySvg(body: Buffer, depth = 0): void {
   const text = body.toString('utf8');
   if (/<!ENTITY/i.test(text)) throw new ImageRejected('SVG with entity declarations (<!ENTITY) is not accepted');
   const spelled = text
@@ -545,19 +545,27 @@ function refuseCostlySvg(body: Buffer): void {
   if (/<(?:[\w.-]+:)?(?:filter[\s/>]|fe[A-Z])/.test(spelled) || /filter\s*[:=]/i.test(spelled)) {
     throw new ImageRejected('SVG filters (filter, feTurbulence, feGaussianBlur, feConvolveMatrix ...) are not accepted: their rendering cost has no bound; flatten the image (PNG) first');
   }
-  for (const [, meta, payload] of spelled.matchAll(/data:([^,"'()]*),([^"'()]*)/gi)) {
-    const bytes = dataUrlBytes(meta!, payload!);
+  // The media type and parameters are short (bounded, so a text of many "data:" is read once).
+  for (const [, meta, payload] of spelled.matchAll(/data:([^,"'()]{0,200}),([^"'()]*)/gi)) {
+    const base64 = /;\s*base64\s*$/i.test(meta!);
+    // Plain text is part of this text, checked above; only what decoding reveals is read again.
+    if (!base64 && !payload!.includes('%')) continue;
+    if (depth >= MAX_DATA_URL_DEPTH) throw new ImageRejected(`SVG with data: URLs nested more than ${MAX_DATA_URL_DEPTH} deep is not accepted`);
+    const bytes = dataUrlBytes(base64, payload!);
     // Compressed, it could be a gzipped SVG (librsvg inflates one) that no text check sees into.
     if (bytes[0] === 0x1f && bytes[1] === 0x8b) throw new ImageRejected('SVG with a compressed (gzip) data: URL is not accepted');
     // A raster (PNG, JPEG ...: binary, with NUL bytes) carries no filter; text (SVG, CSS) is checked.
-    if (!bytes.includes(0)) refuseCostlySvg(bytes);
+    if (!bytes.includes(0)) refuseCostlySvg(bytes, depth + 1);
   }
 }
 
+/** Data URLs inside data URLs inside the SVG: deeper is refused (each level is decoded and read again). */
+const MAX_DATA_URL_DEPTH = 3;
+
 /** The bytes a data: URL carries (percent-decoded, then base64-decoded when it says so). */
-function dataUrlBytes(meta: string, payload: string): Buffer {
+function dataUrlBytes(base64: boolean, payload: string): Buffer {
   const bytes = Buffer.from(payload.replace(/%([0-9a-f]{2})/gi, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))), 'latin1');
-  return /;\s*base64\s*$/i.test(meta) ? Buffer.from(bytes.toString('latin1').replace(/\s+/g, ''), 'base64') : bytes;
+  return base64 ? Buffer.from(bytes.toString('latin1').replace(/\s+/g, ''), 'base64') : bytes;
 }
 
 function codePoint(code: number): string {
