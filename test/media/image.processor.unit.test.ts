@@ -334,6 +334,7 @@ describe('processUpload: images', () => {
       // What data: URLs carry, which librsvg loads: an <image> of an SVG with a filter, a stylesheet of CSS.
       svg(`<image width="100" height="100" href="data:image/svg+xml;base64,${Buffer.from(svg('<rect style="filter: blur(500px)"/>')).toString('base64')}"/>`),
       svg(`<image width="100" height="100" href="data:image/svg+xml,${encodeURIComponent(svg('<filter id="f"><feTurbulence/></filter>'))}"/>`),
+      svg(`<image width="100" height="100" href="data:image/svg+xml;base64;charset=utf-8,${Buffer.from(svg('<filter id="f"/>')).toString('base64')}"/>`),
       `<?xml-stylesheet type="text/css" href="data:text/css;base64,${Buffer.from('rect { filter: blur(500px) }').toString('base64')}"?>${svg('')}`,
     ];
     for (const body of filters) {

@@ -547,7 +547,8 @@ function refuseCostlySvg(body: Buffer, depth = 0): void {
   }
   // The media type and parameters are short (bounded, so a text of many "data:" is read once).
   for (const [, meta, payload] of spelled.matchAll(/data:([^,"'()]{0,200}),([^"'()]*)/gi)) {
-    const base64 = /;\s*base64\s*$/i.test(meta!);
+    // Base64 when the parameters say so anywhere (a plain payload read as base64 too is harmless: its text was read above).
+    const base64 = /;\s*base64/i.test(meta!);
     // Plain text is part of this text, checked above; only what decoding reveals is read again.
     if (!base64 && !payload!.includes('%')) continue;
     if (depth >= MAX_DATA_URL_DEPTH) throw new ImageRejected(`SVG with data: URLs nested more than ${MAX_DATA_URL_DEPTH} deep is not accepted`);
