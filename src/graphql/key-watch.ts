@@ -33,12 +33,13 @@ type Watch = (onRefused: (error: AppError) => void) => () => void;
 export function endWhenRefused(source: AsyncIterable<ExecutionResult>, watch: Watch): AsyncIterableIterator<ExecutionResult> {
   const iterator = source[Symbol.asyncIterator]();
   let refusal: AppError | undefined;
-  let wake!: () => void;
-  const refused = new Promise<null>((resolve) => (wake = () => resolve(null)));
+  // Woken by a refusal: a promise per next(), never one for the stream's life, since each race
+  // leaves a reaction on a promise that has not settled (two promises per result, kept).
+  let wake: (() => void) | undefined;
   let finished = false;
   const stop = watch((error) => {
     refusal = error;
-    wake();
+    wake?.();
   });
   const finish = async () => {
     if (finished) return;
@@ -52,7 +53,8 @@ export function endWhenRefused(source: AsyncIterable<ExecutionResult>, watch: Wa
     },
     async next() {
       if (finished) return { done: true, value: undefined };
-      const next = await Promise.race([iterator.next(), refused]);
+      const refused = refusal ? Promise.resolve(null) : new Promise<null>((resolve) => (wake = () => resolve(null)));
+      const next = await Promise.race([iterator.next(), refused]).finally(() => (wake = undefined));
       if (next === null || refusal) {
         await finish();
         return { done: false, value: { errors: [toGraphQLError(refusal!)] } };
