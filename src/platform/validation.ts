@@ -143,7 +143,8 @@ export function valueNestsTooDeep(value: unknown): boolean {
  * came, for the field's own schema to refuse in its words. Never NaN, never infinite.
  */
 export function numberFromText(value: unknown): unknown {
-  if (typeof value !== 'string' || !/^-?\d+(\.\d+)?$/.test(value.trim())) return value;
+  // Decimal text as people and forms write it ("5", "-0.5", ".5", "1e3"); not hex, not "Infinity".
+  if (typeof value !== 'string' || !/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(value.trim())) return value;
   const number = Number(value);
   return Number.isFinite(number) ? number : value;
 }

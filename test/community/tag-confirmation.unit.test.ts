@@ -48,6 +48,18 @@ describe('tag confirmation', () => {
     expect(confirmTags(['fortress'], seen, null)).toEqual([]);
   });
 
+  it('confirms a tag by a whole label, never by a word inside a label: a hot dog is no dog', () => {
+    const seen = { labels: ['hot dog', 'teddy bear', 'cell phone'], words: [], caption: 'An image with a hot dog and a teddy bear' };
+    const confirmed = confirmTags(['dog', 'bear', 'hot', 'hot dog', 'teddy bear', 'phone'], seen);
+    expect(confirmed.map((c) => [c.tag, c.evidence])).toEqual([
+      ['hot dog', 'label'],
+      ['teddy bear', 'label'],
+      ['phone', 'label'],
+    ]);
+    // A caption word that is no part of a label's phrase still counts.
+    expect(confirmTags(['dog'], { labels: ['hot dog'], words: [], caption: 'a dog begs for a hot dog' }).map((c) => c.evidence)).toEqual(['caption']);
+  });
+
   it('does not count the words every caption template uses', () => {
     const seen = { labels: [], words: [], caption: "An image with the text 'OPEN'" };
     expect(confirmTags(['image'], seen)).toEqual([]);

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { routes } from '../../rest-shim/routes.js';
 import { typedBy } from '../../rest-shim/input.js';
+import { numberFromText } from '../../src/platform/validation.js';
 
 /** Whether a field's schema takes numbers (under optional, default, pipes and unions). */
 function numeric(schema: z.ZodType): boolean {
@@ -44,5 +45,12 @@ describe('non-finite numbers on every numeric field of every route', () => {
       const onField = result.error!.issues.filter((issue) => issue.path[0] === field);
       expect(onField.length, `${field}=${String(value)}: ${JSON.stringify(result.error!.issues)}`).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('numbers from form and query text', () => {
+  it('reads decimal text as people write it, and leaves the rest for the field to refuse', () => {
+    for (const [text, number] of [['12', 12], ['-0.5', -0.5], ['.5', 0.5], ['+3', 3], ['1e3', 1000], ['2.', 2], [' 7 ', 7]] as const) expect(numberFromText(text), text).toBe(number);
+    for (const text of ['NaN', 'Infinity', '-Infinity', '1e400', 'abc', '', '0x10', '1,5', '.', 'e3']) expect(numberFromText(text), text).toBe(text);
   });
 });

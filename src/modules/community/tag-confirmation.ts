@@ -118,18 +118,21 @@ export function subjectKeys(...names: string[]): string[] {
  * this file). `judged`: the tags a model provider said describe the image (null: no judgement).
  */
 export function confirmTags(tags: readonly string[], seen: Seen, judged: readonly string[] | null = null): TagConfirmation[] {
-  const labels = new Map<string, string>();
-  for (const label of seen.labels) {
-    labels.set(normaliseWord(label), label);
-    for (const part of label.split(/\s+/)) if (!labels.has(normaliseWord(part))) labels.set(normaliseWord(part), label);
-  }
+  // A label confirms the tag it names as a whole (through the synonym table: "cell phone" is a
+  // phone), never the words inside it: a "hot dog" is no dog, a "teddy bear" no bear.
+  const labels = new Map(seen.labels.map((label) => [normaliseWord(label), label]));
   const ocr = new Set(seen.words.map((word) => normaliseWord(word)));
   const model = new Set((judged ?? []).map((word) => normaliseWord(word)));
-  const caption = ` ${(seen.caption ?? '')
+  let caption = ` ${(seen.caption ?? '')
     .split(/[^\p{L}\p{N}]+/u)
     .map((word) => normaliseWord(word))
     .filter((word) => word.length > 2 && !CAPTION_FILLER.has(word))
     .join(' ')} `;
+  // The same in the caption: a label's phrase there is one word, whose parts confirm nothing alone.
+  for (const label of seen.labels) {
+    const phrase = phraseOf(label);
+    if (phrase.includes(' ')) caption = caption.replaceAll(` ${phrase} `, ` ${phrase.replaceAll(' ', '_')} `);
+  }
   const confirmed: TagConfirmation[] = [];
   for (const tag of new Set(tags)) {
     const normal = normaliseWord(tag);
