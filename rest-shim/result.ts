@@ -1,11 +1,12 @@
 // Unwraps `Success | ServiceError` union results of the errors plugin.
-import { AppError } from '../src/platform/errors.js';
+import { AppError, type ErrorCode } from '../src/platform/errors.js';
 
 interface ErrorMember {
   __typename: 'ServiceError';
   message: string;
   status: number;
-  code: string;
+  /** An AppError's code (src/platform/errors.ts ErrorCode). */
+  code: ErrorCode;
   field: string | null;
 }
 

@@ -1,6 +1,6 @@
 // How service errors look on the wire in GraphQL: message kept, status and code in extensions.
 import { GraphQLError } from 'graphql';
-import { AppError, InvalidInput, Unavailable } from '../platform/errors.js';
+import { AppError, ErrorCode, InvalidInput, Unavailable } from '../platform/errors.js';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../platform/database/unavailable.js';
 import { CURSOR_EXPECTED } from './connection-cursor.js';
 import { currentRequestId, type Logger } from '../platform/logger.js';
@@ -52,7 +52,7 @@ export function makeMaskError(logger: Logger) {
     const requestId = currentRequestId();
     logger.error({ err: original }, 'unexpected error in GraphQL operation');
     return new GraphQLError(`${message} (request id ${requestId ?? 'unknown'})`, {
-      extensions: { code: 'INTERNAL_SERVER_ERROR', http: { status: 500 }, requestId },
+      extensions: { code: ErrorCode.InternalServerError, http: { status: 500 }, requestId },
     });
   };
 }

@@ -16,6 +16,36 @@ export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.ou
 export const INT_MIN = -2_147_483_648;
 export const INT_MAX = 2_147_483_647;
 
+/**
+ * An integer field of an input (limit, offset, days ...): `expected <what>` for anything that is not
+ * a whole number. Chain the range (`.min`, `.max`) and usually a `.default`.
+ */
+export const int = (what: string) => z.number({ error: `expected ${what}` }).int(`expected ${what}`);
+
+/** Text of at most `max` characters, trimmed. */
+export const text = (max: number) => z.string({ error: 'expected a string' }).trim().max(max, `expected at most ${max} characters`);
+
+/** Minor units in one coin or one credit (the ledger's 0.0001): an amount of money has at most 4 decimals. */
+export const UNITS_PER_WHOLE = 10_000;
+/** Decimals a whole-unit amount may have. */
+export const DECIMALS = 4;
+
+/**
+ * Coins or credits as minor units; undefined when the value has more than 4 decimals or is too
+ * large. The one statement of the 4-decimal rule: the ledger, the inputs and the settings ask it.
+ */
+export function toMinor(value: number): number | undefined {
+  const scaled = value * UNITS_PER_WHOLE;
+  const minor = Math.round(scaled);
+  if (!Number.isSafeInteger(minor) || Math.abs(scaled - minor) > 1e-6 * Math.max(1, Math.abs(scaled))) return undefined;
+  return minor;
+}
+
+/** Whether a number of coins or credits has at most 4 decimals (a whole number of minor units). */
+export function hasAtMost4Decimals(value: number): boolean {
+  return toMinor(value) !== undefined;
+}
+
 /** The one rule for an object id (a path segment or a field): a positive 32-bit integer, GraphQL's Int. */
 export const objectId = z.int('expected an integer id').positive('expected a positive id').max(INT_MAX, 'expected an id below 2^31');
 

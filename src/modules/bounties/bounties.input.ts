@@ -1,6 +1,7 @@
 // Validation of bounty inputs (spec "Economy": subject_slug, subject_name, reward_per_photo,
 // photos_needed, description, expires_days; crowdsource_id for a claim).
 import { z } from 'zod';
+import { int } from '../../platform/validation.js';
 import { slugify } from '../community/index.js';
 import { amountSchema, MAX_AMOUNT } from '../ledger/index.js';
 
@@ -11,7 +12,6 @@ export const MAX_PHOTOS_NEEDED = 100;
 export const DEFAULT_EXPIRES_DAYS = 30;
 export const MAX_EXPIRES_DAYS = 365;
 
-const int = (what: string) => z.number({ error: (issue) => (issue.input === undefined ? undefined : `expected ${what}`) }).int(`expected ${what}`);
 
 /** A subject slug: lower-case letters (any script), digits and single hyphens. The rule is the community's (tag-confirmation.ts), so subjects and tags compare alike. */
 export { slugify };

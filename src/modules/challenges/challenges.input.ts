@@ -1,6 +1,7 @@
 // Validation of challenge inputs (snake_case REST fields; GraphQL passes the same names). Rules that
 // depend on the clock or the wiki (a window in the future, subjects that exist) are the service's.
 import { z } from 'zod';
+import { int, text } from '../../platform/validation.js';
 
 export const CHALLENGE_STATUSES = ['scheduled', 'active', 'ended'] as const;
 export const CHALLENGE_SCOPES = ['category', 'subjects'] as const;
@@ -14,8 +15,6 @@ export const MAX_CHALLENGE_DAYS = 90;
 export const MAX_CHALLENGE_LEAD_DAYS = 365;
 export const MAX_CHALLENGE_SUBJECTS = 100;
 
-const int = (what: string) => z.number({ error: `expected ${what}` }).int(`expected ${what}`);
-const text = (max: number) => z.string({ error: 'expected a string' }).trim().max(max, `expected at most ${max} characters`);
 
 /** A date (midnight UTC) or a date and time with Z or an offset: a time without a zone is ambiguous. */
 const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?))?$/i;

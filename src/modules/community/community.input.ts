@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { amountSchema, toMinor } from '../ledger/index.js';
 import { tagsSchema } from '../media/index.js';
-import { finiteNumber } from '../../platform/validation.js';
+import { finiteNumber, int } from '../../platform/validation.js';
 
 export const COMMUNITY_TAG_ACTIONS = ['add', 'replace'] as const;
 export const LEADERBOARD_PERIODS = ['day', 'week', 'month', 'all'] as const;
@@ -18,7 +18,6 @@ export const MAX_UNLOCK_PRICE = 100_000;
 export const ROYALTY_MIN = 0.1;
 export const ROYALTY_MAX = 10;
 
-const int = (what: string) => z.number({ error: `expected ${what}` }).int(`expected ${what}`);
 
 export const communityPageSchema = z.object({
   limit: int('an integer').min(1, 'expected at least 1').max(100, 'expected at most 100').default(20),

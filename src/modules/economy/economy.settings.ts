@@ -1,7 +1,8 @@
 // What configuration says about the economy (src/config.ts reads it): the bridge's rate and credit
-// partner, and the style presets. A leaf module (zod only): the configuration reads it without
-// loading the ledger or the services.
+// partner, and the style presets. A leaf module (zod and the platform's input helpers only): the
+// configuration reads it without loading the ledger or the services.
 import { z } from 'zod';
+import { hasAtMost4Decimals } from '../../platform/validation.js';
 
 /** The generate route's own presets (spec "Generation"): free for everyone. */
 export const FREE_STYLES = ['professional', 'cinematic', 'minimalist', 'cyberpunk'] as const;
@@ -17,12 +18,6 @@ export const MAX_STYLE_PRICE = 1_000_000;
 export const DEFAULT_PARTNER_TIMEOUT_MS = 10_000;
 
 export const STYLE_SLUG = /^[a-z0-9][a-z0-9-]{0,39}$/;
-
-/** A number of coins or credits with at most 4 decimals (the ledger's minor unit is 0.0001). */
-export function hasAtMost4Decimals(value: number): boolean {
-  const scaled = value * 10_000;
-  return Number.isSafeInteger(Math.round(scaled)) && Math.abs(scaled - Math.round(scaled)) <= 1e-6 * Math.max(1, Math.abs(scaled));
-}
 
 export type BridgePartnerConfig =
   | { kind: 'local' }

@@ -5,7 +5,7 @@
 // again, or ten times at once, charges once. The generate route asks requireUsable().
 import { z } from 'zod';
 import type { Database } from '../../platform/database/database.js';
-import { AppError, InvalidInput, NotFound } from '../../platform/errors.js';
+import { AppError, ErrorCode, InvalidInput, NotFound } from '../../platform/errors.js';
 import type { Actor } from '../accounts/index.js';
 import { requireKey } from '../access/index.js';
 import { fromMinor, toMinor, type LedgerService } from '../ledger/index.js';
@@ -44,7 +44,7 @@ export class StyleLocked extends AppError {
     super(
       `style ${style.slug} is a premium preset: unlock it once for ${style.priceCoins} coins with POST /api/economy/styles/${style.slug}/unlock (GraphQL unlockStyle)`,
       402,
-      'STYLE_LOCKED',
+      ErrorCode.StyleLocked,
       'style',
     );
   }

@@ -1,6 +1,6 @@
 // GET /api/featured-image: fetch the page through the SSRF-safe fetcher and rank its candidates.
 import { z } from 'zod';
-import { AppError } from '../../platform/errors.js';
+import { AppError, ErrorCode } from '../../platform/errors.js';
 import { FetchFailed, FetchRefused, type SafeFetcher } from '../../platform/http/safe-fetch.js';
 import { parseInput } from '../../platform/validation.js';
 import { extractArticle, type FeaturedCandidate, type FeaturedSource } from './featured.extractor.js';
@@ -54,10 +54,10 @@ export class FeaturedService {
       if (error instanceof FetchRefused || error instanceof FetchFailed) throw new AppError(`${field}: ${error.message}`, error.status, error.code, field);
       throw error;
     }
-    if (response.status >= 400) throw new AppError(`the page ${url} answered HTTP ${response.status}`, 400, 'PAGE_UNAVAILABLE', field);
+    if (response.status >= 400) throw new AppError(`the page ${url} answered HTTP ${response.status}`, 400, ErrorCode.PageUnavailable, field);
     const contentType = response.headers.get('content-type') ?? '';
     if (!/html|xml/i.test(contentType)) {
-      throw new AppError(`${url} is not an HTML page (Content-Type ${contentType || 'missing'})`, 400, 'NOT_HTML', field);
+      throw new AppError(`${url} is not an HTML page (Content-Type ${contentType || 'missing'})`, 400, ErrorCode.NotHtml, field);
     }
     const { headline, candidates } = extractArticle(response.body.toString('utf8'), response.url);
     return { page: response.url, headline, candidates };

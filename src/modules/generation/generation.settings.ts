@@ -1,7 +1,8 @@
 // What configuration says about image generation (src/config.ts reads it): the providers, their
-// order, timeouts, the circuit breaker, limits and the price. A leaf module (zod only), so the
-// configuration reads it without loading the generation services.
+// order, timeouts, the circuit breaker, limits and the price. A leaf module (zod and the platform's
+// input helpers only), so the configuration reads it without loading the generation services.
 import { z } from 'zod';
+import { hasAtMost4Decimals } from '../../platform/validation.js';
 
 export const GENERATION_PROVIDERS = ['pollinations', 'bfl', 'openai'] as const;
 export type GenerationProviderName = (typeof GENERATION_PROVIDERS)[number];
@@ -71,7 +72,7 @@ export const generationEnvShape = {
     .number()
     .min(0)
     .max(1000)
-    .refine((v) => Number.isInteger(Math.round(v * 10_000)) && Math.abs(v * 10_000 - Math.round(v * 10_000)) < 1e-6, 'GENERATE_CREDITS_PER_IMAGE may have at most 4 decimals')
+    .refine(hasAtMost4Decimals, 'GENERATE_CREDITS_PER_IMAGE may have at most 4 decimals')
     .default(1),
   GENERATE_MAX_IMAGE_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
   GENERATE_MAX_PIXELS: z.coerce.number().int().positive().default(25_000_000),

@@ -6,7 +6,7 @@
 // and converted to PNG here (sharp, bounded in pixels), so a non-image counts as that provider's failure.
 import { BrokenCircuitError, CircuitState, ConsecutiveBreaker, IsolatedCircuitError, circuitBreaker, handleWhen, type CircuitBreakerPolicy } from 'cockatiel';
 import type { Logger } from '../../platform/logger.js';
-import { AppError, InvalidInput, Unavailable } from '../../platform/errors.js';
+import { AppError, ErrorCode, InvalidInput, Unavailable } from '../../platform/errors.js';
 import { loadSharp } from '../../platform/sharp.js';
 import { GENERATION_PROVIDERS, type GenerationProviderName } from './generation.settings.js';
 import { ProviderError, type GenerationProvider, type Orientation } from './providers/provider.js';
@@ -135,9 +135,9 @@ export class ProviderChain {
     }
     if (failures.length === 0 && cooling > 0) {
       const seconds = Math.ceil(this.settings.breaker.cooldownMs / 1000);
-      throw new AppError(`every configured generation provider failed repeatedly and is cooling down; try again in up to ${seconds} s`, 503, 'UNAVAILABLE', undefined, { 'Retry-After': String(seconds) });
+      throw new AppError(`every configured generation provider failed repeatedly and is cooling down; try again in up to ${seconds} s`, 503, ErrorCode.Unavailable, undefined, { 'Retry-After': String(seconds) });
     }
-    throw new AppError(`every generation provider failed: ${failures.map((f) => f.message).join('; ')}`, 502, 'PROVIDER_FAILED');
+    throw new AppError(`every generation provider failed: ${failures.map((f) => f.message).join('; ')}`, 502, ErrorCode.ProviderFailed);
   }
 
   private async whenClosed<T>(link: Link, run: () => Promise<T>): Promise<T> {

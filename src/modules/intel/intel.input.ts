@@ -1,5 +1,6 @@
 // Validation of image intel inputs (snake_case REST fields; GraphQL passes the same names).
 import { z } from 'zod';
+import { int } from '../../platform/validation.js';
 import { tagsSchema } from '../media/index.js';
 
 /** An image's intel policy: open (posts are comments, published at once), restricted (posts are proposals), locked (no posts). */
@@ -23,7 +24,6 @@ export const MAX_INTEL_TEXT = 2000;
 /** Tags an item keeps at most (the community's limit). */
 export const MAX_ITEM_TAGS = 50;
 
-const int = (what: string) => z.number({ error: `expected ${what}` }).int(`expected ${what}`);
 
 const text = z
   .string({ error: 'expected text' })

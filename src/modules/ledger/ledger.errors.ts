@@ -1,5 +1,5 @@
 // What the ledger refuses, as typed service errors (402 for money the wallet does not have).
-import { AppError } from '../../platform/errors.js';
+import { AppError, ErrorCode } from '../../platform/errors.js';
 import { fromMinor, type Currency } from './money.js';
 
 /** A wallet lacks the funds a transfer needs: 402, code INSUFFICIENT_CREDITS or INSUFFICIENT_COINS. */
@@ -12,7 +12,7 @@ export class InsufficientFunds extends AppError {
     readonly available: number,
     message = `this needs ${fromMinor(needed)} ${currency} and the account has ${fromMinor(available)} ${currency} available`,
   ) {
-    super(message, 402, currency === 'credits' ? 'INSUFFICIENT_CREDITS' : 'INSUFFICIENT_COINS');
+    super(message, 402, currency === 'credits' ? ErrorCode.InsufficientCredits : ErrorCode.InsufficientCoins);
   }
 }
 

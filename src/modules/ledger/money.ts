@@ -5,6 +5,7 @@
 // are refused; amounts the service computes (rates times multipliers, commissions) are rounded
 // down to a whole unit, so the ledger never pays more than the rate says.
 import { z } from 'zod';
+import { DECIMALS, UNITS_PER_WHOLE, toMinor } from '../../platform/validation.js';
 
 export const CURRENCIES = ['coins', 'credits'] as const;
 export type Currency = (typeof CURRENCIES)[number];
@@ -12,22 +13,12 @@ export type Currency = (typeof CURRENCIES)[number];
 export const SYSTEM_ACCOUNTS = ['rewards', 'grants', 'fees', 'escrow', 'bridge'] as const;
 export type SystemAccount = (typeof SYSTEM_ACCOUNTS)[number];
 
-/** Minor units in one coin or one credit. */
-export const UNITS_PER_WHOLE = 10_000;
-/** Decimals a whole-unit amount may have. */
-export const DECIMALS = 4;
+// The unit and the 4-decimal rule are the platform's shared input helpers (settings check amounts too).
+export { DECIMALS, UNITS_PER_WHOLE, toMinor };
 
 /** Minor units as coins or credits (exact for every amount the ledger stores). */
 export function fromMinor(minor: number | bigint): number {
   return Number(minor) / UNITS_PER_WHOLE;
-}
-
-/** Coins or credits as minor units; undefined when the value has more than 4 decimals or is too large. */
-export function toMinor(value: number): number | undefined {
-  const scaled = value * UNITS_PER_WHOLE;
-  const minor = Math.round(scaled);
-  if (!Number.isSafeInteger(minor) || Math.abs(scaled - minor) > 1e-6 * Math.max(1, Math.abs(scaled))) return undefined;
-  return minor;
 }
 
 /** Largest single amount accepted from outside, in coins or credits. */

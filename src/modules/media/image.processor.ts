@@ -24,7 +24,7 @@ import { fileTypeFromBuffer } from 'file-type';
 import type { Metadata, OutputInfo, ResizeOptions, Sharp, SharpOptions } from 'sharp';
 import { loadSharp } from '../../platform/sharp.js';
 import { bmvbhash } from 'blockhash-core';
-import { AppError } from '../../platform/errors.js';
+import { AppError, ErrorCode } from '../../platform/errors.js';
 import { hexToLab, labToHex, rgbToLab, type Lab } from './colour.js';
 import { decodeHeic } from './heic.decoder.js';
 import { detailOf, isLowInformation } from './information.js';
@@ -81,7 +81,7 @@ export interface ProcessedImage {
 
 export class ImageRejected extends AppError {
   constructor(reason: string, status: 400 | 413 = 400) {
-    super(`file: ${reason}`, status, 'IMAGE_REJECTED', 'file');
+    super(`file: ${reason}`, status, ErrorCode.ImageRejected, 'file');
   }
 }
 

@@ -2,7 +2,7 @@
 // (private addresses, redirects to them, oversized bodies and slow servers refused), decoded within
 // the upload limits (bytes and pixels), hashed, and matched by the image-objects rule for the same
 // image (exact bytes, or a near blockhash when neither side is low-information).
-import { AppError } from '../../platform/errors.js';
+import { AppError, ErrorCode } from '../../platform/errors.js';
 import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import type { ImageObjectsService, Neighbour } from '../image-objects/index.js';
 import { fetchImageBytes, processSharedImage, type SharedImage } from '../media/index.js';
@@ -15,7 +15,7 @@ export interface ImageLimits {
 /** Why a URL's image could not be had: the caller's 400, worded for a URL (no field prefix). */
 export class UnreadableImage extends AppError {
   constructor(message: string) {
-    super(message, 400, 'UNREADABLE_IMAGE', 'url');
+    super(message, 400, ErrorCode.UnreadableImage, 'url');
   }
 }
 

@@ -13,7 +13,7 @@
 //    after it are skipped.
 import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
-import { AppError, Forbidden, InvalidInput } from '../../platform/errors.js';
+import { AppError, ErrorCode, Forbidden, InvalidInput } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import { requireKey } from '../access/index.js';
 import type { Actor } from '../accounts/index.js';
@@ -36,7 +36,7 @@ export interface StepError {
   message: string;
   /** The HTTP status the failure would have had as its own request; null for a skipped step. */
   status: number | null;
-  code: string;
+  code: ErrorCode;
 }
 
 export interface StepResult {
@@ -111,7 +111,7 @@ export class PipelineService {
         const result: StepResult =
           stoppedBy === null
             ? await this.runStep(index, step, outcomes, { actor: caller, baseUrl, step: step.name, signal: controller.signal, images })
-            : { name: step.name, action: step.action, status: 'skipped', elapsed: 0, output: null, error: { message: `not run: step ${stoppedBy} failed and stop_on_error is true`, status: null, code: 'SKIPPED' } };
+            : { name: step.name, action: step.action, status: 'skipped', elapsed: 0, output: null, error: { message: `not run: step ${stoppedBy} failed and stop_on_error is true`, status: null, code: ErrorCode.Skipped } };
         steps.push(result);
         outcomes.set(step.name, { status: result.status, output: result.output });
         if (result.status === 'failed' && request.stop_on_error && stoppedBy === null) stoppedBy = step.name;
@@ -216,7 +216,7 @@ export class PipelineService {
     } catch (error) {
       if (error instanceof AppError) return done('failed', null, { message: error.message, status: error.status, code: error.code });
       this.deps.logger.error({ err: error, step: step.name, action: step.action }, 'pipeline: a step failed unexpectedly');
-      return done('failed', null, { message: 'the step failed with an internal error', status: 500, code: 'INTERNAL' });
+      return done('failed', null, { message: 'the step failed with an internal error', status: 500, code: ErrorCode.Internal });
     }
   }
 
@@ -224,7 +224,7 @@ export class PipelineService {
     try {
       return resolve(params, outcomes) as Record<string, unknown>;
     } catch (error) {
-      if (error instanceof Unresolved) throw new AppError(error.message, 400, 'UNRESOLVED_REFERENCE');
+      if (error instanceof Unresolved) throw new AppError(error.message, 400, ErrorCode.UnresolvedReference);
       throw error;
     }
   }

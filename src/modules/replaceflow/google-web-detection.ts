@@ -7,7 +7,8 @@
 // (crops and edits of it), pagesWithMatchingImages (pages that show it, each with its own full and
 // partial matches) and visuallySimilarImages. Each becomes a candidate with its origin.
 import { z } from 'zod';
-import { ProviderError, joinUrl, postJson } from '../vision/index.js';
+import { postJson } from '../vision/index.js';
+import { ProviderError, joinUrl } from '../../platform/http/provider-error.js';
 
 export type WebMatchKind = 'google_full_match' | 'google_partial_match' | 'google_page_match' | 'google_similar';
 

@@ -26,7 +26,7 @@ import { readBounded, type BlobStore } from '../../platform/storage/blob-store.j
 import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
 import type { Logger } from '../../platform/logger.js';
-import { AppError, InvalidInput, QuotaExceeded } from '../../platform/errors.js';
+import { AppError, ErrorCode, InvalidInput, QuotaExceeded } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import { loadSharp } from '../../platform/sharp.js';
 import { requireKey } from '../access/index.js';
@@ -230,7 +230,7 @@ export class ReplaceFlowService {
       }
     }
     const why = problems.length ? ` (${problems.slice(0, 3).join('; ')})` : '';
-    throw new AppError(`article_url: the page has no featured image that could be read${why}`, 400, 'NO_FEATURED_IMAGE', 'article_url');
+    throw new AppError(`article_url: the page has no featured image that could be read${why}`, 400, ErrorCode.NoFeaturedImage, 'article_url');
   }
 
   /** Reverse search (Google, the local index, the library), then stock by the headline when needed. */

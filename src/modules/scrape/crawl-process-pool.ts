@@ -7,7 +7,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { CONFIG_VARIABLES } from '../../config.js';
-import { AppError } from '../../platform/errors.js';
+import { AppError, ErrorCode } from '../../platform/errors.js';
 import { childEntry } from '../../platform/child-entry.js';
 import type { Logger } from '../../platform/logger.js';
 import type { JobProgress } from '../jobs/index.js';
@@ -47,7 +47,7 @@ export class CrawlProcessPool implements Crawler {
   }
 
   async crawl(jobId: number, input: ScrapeInput, hooks: CrawlHooks): Promise<Required<JobProgress>> {
-    if (this.closed) throw new AppError('the service is stopping; the job runs again after its restart', 503, 'UNAVAILABLE');
+    if (this.closed) throw new AppError('the service is stopping; the job runs again after its restart', 503, ErrorCode.Unavailable);
     const worker = this.idle.pop() ?? (await this.start());
     worker.busy();
     try {
@@ -200,7 +200,7 @@ class CrawlProcess {
         const error = new AppError(
           `the crawl process stopped unexpectedly (${how}); if it ran out of memory, SCRAPE_PROCESS_MAX_HEAP_MB (${this.options.maxHeapMb}) may be too low for this site`,
           500,
-          'CRAWL_PROCESS_EXITED',
+          ErrorCode.CrawlProcessExited,
         );
         // The job fails once this rejects, deleting its rows: none may be written after that.
         void Promise.allSettled([...saving]).then(() => reject(error));

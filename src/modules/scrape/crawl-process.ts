@@ -3,7 +3,7 @@
 // and CPU stay out of the job's process, and a crawl that runs out of memory ends only this
 // process. Files go straight to the blob store; rows, progress and labelling go back over IPC.
 import { createBlobStore } from '../../platform/storage/index.js';
-import { AppError } from '../../platform/errors.js';
+import { AppError, ErrorCode } from '../../platform/errors.js';
 import { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import { createLogger } from '../../platform/logger.js';
 import { crawl, type CrawlDependencies } from './scrape.crawler.js';
@@ -73,7 +73,7 @@ async function run(jobId: number, input: Extract<ToCrawlProcess, { type: 'run' }
 function describe(error: unknown, jobId: number): CrawlError {
   if (error instanceof AppError) return { message: error.message, status: error.status, code: error.code };
   deps?.logger.error({ err: error, jobId }, 'crawl failed');
-  return { message: 'the crawl failed unexpectedly; see the service log', status: 500, code: 'CRAWL_FAILED' };
+  return { message: 'the crawl failed unexpectedly; see the service log', status: 500, code: ErrorCode.CrawlFailed };
 }
 
 process.on('message', (message: ToCrawlProcess) => {
@@ -100,7 +100,7 @@ process.on('message', (message: ToCrawlProcess) => {
     case 'reply': {
       const waiting = replies.get(message.id);
       replies.delete(message.id);
-      if (message.error !== undefined) waiting?.reject(new AppError(message.error, 500, 'CRAWL_REQUEST_FAILED'));
+      if (message.error !== undefined) waiting?.reject(new AppError(message.error, 500, ErrorCode.CrawlRequestFailed));
       else waiting?.resolve(message.labels ?? []);
       break;
     }

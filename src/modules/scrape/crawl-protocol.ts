@@ -1,6 +1,7 @@
 // Messages between a job's process and its crawl processes (Node IPC with the "advanced"
 // serialization, so image bytes travel as bytes). A crawl process runs one crawl at a time.
 import type { Config } from '../../config.js';
+import type { ErrorCode } from '../../platform/errors.js';
 import type { JobProgress } from '../jobs/index.js';
 import type { CrawledAsset } from './scrape.crawler.js';
 import type { ScrapeInput } from './scrape.input.js';
@@ -21,7 +22,7 @@ export interface CrawlProcessSettings {
 export interface CrawlError {
   message: string;
   status: number;
-  code: string;
+  code: ErrorCode;
 }
 
 export type ToCrawlProcess =

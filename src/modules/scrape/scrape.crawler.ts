@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import PQueue from 'p-queue';
 import type { Config } from '../../config.js';
-import { AppError } from '../../platform/errors.js';
+import { AppError, ErrorCode } from '../../platform/errors.js';
 import type { FetchedResponse, SafeFetcher } from '../../platform/http/safe-fetch.js';
 import type { BlobStore } from '../../platform/storage/blob-store.js';
 import type { Logger } from '../../platform/logger.js';
@@ -121,7 +121,7 @@ class ScrapeRun {
           ? `robots.txt of ${new URL(start).host} could not be read (${unreadable}), so nothing on that site may be fetched`
           : `robots.txt of ${new URL(start).host} does not allow fetching ${start}`,
         400,
-        'ROBOTS_DISALLOWED',
+        ErrorCode.RobotsDisallowed,
       );
     }
     const maxDepth = this.input.sniper_mode ? 0 : this.input.crawl_depth;
@@ -169,7 +169,7 @@ class ScrapeRun {
 
   private async readPage(url: string, response: FetchedResponse, isStart: boolean, nextLevel: string[] | null): Promise<void> {
     if (response.status >= 400) {
-      if (isStart) throw new AppError(`the page ${url} answered HTTP ${response.status}`, 400, 'PAGE_UNAVAILABLE');
+      if (isStart) throw new AppError(`the page ${url} answered HTTP ${response.status}`, 400, ErrorCode.PageUnavailable);
       return;
     }
     const contentType = response.headers.get('content-type') ?? '';
@@ -339,7 +339,7 @@ class ScrapeRun {
   }
 
   private checkAborted(): void {
-    if (this.hooks.signal.aborted) throw new AppError('the job was stopped', 500, 'JOB_STOPPED');
+    if (this.hooks.signal.aborted) throw new AppError('the job was stopped', 500, ErrorCode.JobStopped);
   }
 }
 

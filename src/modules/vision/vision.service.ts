@@ -9,7 +9,7 @@
 // provider the account cannot pay for is a 402 before any work.
 import type { Config } from '../../config.js';
 import type { Logger } from '../../platform/logger.js';
-import { AppError, InvalidInput, PayloadTooLarge, Unavailable } from '../../platform/errors.js';
+import { AppError, ErrorCode, InvalidInput, PayloadTooLarge, Unavailable } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import { analyzeFields, analyzeRequestSchema, decodeBase64, forUpload, inspectImage } from './vision.input.js';
 import type { InspectedImage, ProviderChoice, ProviderName, VisionResult, VisionTask } from './vision.types.js';
@@ -131,10 +131,10 @@ export class VisionService {
         );
       }
     }
-    if (choice.provider !== 'auto') throw new AppError(`provider ${choice.provider} failed: ${failures[0]?.message ?? 'no answer'}`, 502, 'PROVIDER_FAILED', 'provider');
+    if (choice.provider !== 'auto') throw new AppError(`provider ${choice.provider} failed: ${failures[0]?.message ?? 'no answer'}`, 502, ErrorCode.ProviderFailed, 'provider');
     // Only external providers are configured for the task, and the account could pay for none.
     if (unpaid && failures.length === 0) throw this.cannotPay(`the vision providers configured here (${chain.map((c) => c.name).join(', ')}) cost`, unpaid);
-    throw new AppError(`every vision provider failed: ${failures.map((f) => f.message).join('; ')}`, 502, 'PROVIDER_FAILED');
+    throw new AppError(`every vision provider failed: ${failures.map((f) => f.message).join('; ')}`, 502, ErrorCode.ProviderFailed);
   }
 
   /**

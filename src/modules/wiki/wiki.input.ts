@@ -1,5 +1,6 @@
 // Validation of wiki inputs (spec "Wiki": snake_case REST fields; GraphQL passes the same names).
 import { z } from 'zod';
+import { int, text } from '../../platform/validation.js';
 
 export const SUBJECT_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export const MEDIA_STATUSES = ['pending', 'verified', 'rejected'] as const;
@@ -9,8 +10,6 @@ export type SubjectStatus = (typeof SUBJECT_STATUSES)[number];
 export type MediaStatus = (typeof MEDIA_STATUSES)[number];
 export type Vote = (typeof VOTES)[number];
 
-const int = (what: string) => z.number({ error: `expected ${what}` }).int(`expected ${what}`);
-const text = (max: number) => z.string({ error: 'expected a string' }).trim().max(max, `expected at most ${max} characters`);
 
 export const listSubjectsSchema = z.object({
   q: text(200).optional(),

@@ -11,7 +11,7 @@
 //   passes maxBytes.
 import { Readable } from 'node:stream';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
-import { AppError } from '../errors.js';
+import { AppError, ErrorCode } from '../errors.js';
 import { AddressRefused, addressRefusal, createGuardedLookup, hostRefusal, isIpLiteral, type PrivateAddressAllowance } from './address-policy.js';
 
 export interface SafeFetchOptions {
@@ -69,7 +69,7 @@ export class FetchRefused extends AppError {
     readonly target: string,
     readonly reason: string,
   ) {
-    super(`refused to fetch ${target}: ${reason}`, 400, 'FETCH_REFUSED');
+    super(`refused to fetch ${target}: ${reason}`, 400, ErrorCode.FetchRefused);
   }
 }
 
@@ -79,7 +79,7 @@ export class FetchFailed extends AppError {
     readonly target: string,
     readonly reason: string,
   ) {
-    super(`could not fetch ${target}: ${reason}`, 400, 'FETCH_FAILED');
+    super(`could not fetch ${target}: ${reason}`, 400, ErrorCode.FetchFailed);
   }
 }
 

@@ -3,7 +3,7 @@
 // (test/platform/blob-store.test.ts), so callers never care which one they were given.
 import { type Hash } from 'node:crypto';
 import { Transform, type Readable, type TransformCallback } from 'node:stream';
-import { AppError, InvalidInput } from '../errors.js';
+import { AppError, ErrorCode, InvalidInput } from '../errors.js';
 
 export interface BlobInfo {
   key: string;
@@ -45,7 +45,7 @@ export interface BlobStore {
 /** A range that starts at or past the end of the blob; HTTP answers 416 with `Content-Range: bytes *\/size`. */
 export class RangeNotSatisfiable extends AppError {
   constructor(readonly size: number) {
-    super(`the requested range is not satisfiable: the blob has ${size} bytes`, 416, 'RANGE_NOT_SATISFIABLE', 'range', { 'Content-Range': `bytes */${size}` });
+    super(`the requested range is not satisfiable: the blob has ${size} bytes`, 416, ErrorCode.RangeNotSatisfiable, 'range', { 'Content-Range': `bytes */${size}` });
   }
 }
 

@@ -6,7 +6,7 @@
 import type { Database } from '../../../platform/database/database.js';
 import { readBounded, type BlobStore } from '../../../platform/storage/blob-store.js';
 import type { Logger } from '../../../platform/logger.js';
-import { AppError } from '../../../platform/errors.js';
+import { AppError, ErrorCode } from '../../../platform/errors.js';
 import type { ExportItem, MediaItem } from '../../../generated/prisma/client.js';
 import type { Job, JobHandler } from '../../jobs/index.js';
 import type { CredentialBox } from './credential-box.js';
@@ -27,7 +27,7 @@ export type DestinationFactory = (job: Job, secret: string) => Destination;
 /** A failed export job: the message is the job's `error`. */
 export class ExportFailed extends AppError {
   constructor(message: string) {
-    super(message, 502, 'EXPORT_FAILED');
+    super(message, 502, ErrorCode.ExportFailed);
   }
 }
 

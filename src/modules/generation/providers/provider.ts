@@ -1,5 +1,9 @@
 // What an image generation provider is, how it fails, and the HTTP helpers the clients share.
 import type { GenerationProviderName } from '../generation.settings.js';
+import { ProviderError, redact } from '../../../platform/http/provider-error.js';
+
+/** The failure type is the platform's, one for every module that calls a provider. */
+export { ProviderError, joinUrl, redact, type ProviderFailure } from '../../../platform/http/provider-error.js';
 
 export type Orientation = 'landscape' | 'portrait' | 'square';
 
@@ -22,41 +26,6 @@ export interface GenerationProvider {
   readonly name: GenerationProviderName;
   /** The encoded bytes of each image made, in any image format (the chain checks and converts them). */
   generate(request: ProviderRequest): Promise<Buffer[]>;
-}
-
-/**
- * timeout, network, http (a non-2xx answer), malformed (not the documented JSON, not an image),
- * failed (the provider reported a failed task), refused (moderation: not an outage, so it does not
- * count against the provider's circuit).
- */
-export type ProviderFailure = 'timeout' | 'network' | 'http' | 'malformed' | 'failed' | 'refused';
-
-/**
- * A provider that did not deliver: the chain tries the next one. `message` is safe for callers
- * (never a key, never the provider's raw answer); `detail` is for the log (truncated, keys blanked).
- */
-export class ProviderError extends Error {
-  constructor(
-    readonly provider: GenerationProviderName,
-    readonly failure: ProviderFailure,
-    message: string,
-    readonly detail?: string,
-    readonly upstreamStatus?: number,
-  ) {
-    super(message);
-    this.name = 'ProviderError';
-  }
-}
-
-export function redact(text: string, secrets: Array<string | undefined>): string {
-  let result = text;
-  for (const secret of secrets) if (secret) result = result.split(secret).join('[redacted]');
-  return result;
-}
-
-/** Joins a base URL and a path without doubling or losing the slash. */
-export function joinUrl(base: string, path: string): string {
-  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }
 
 export interface CallOptions {

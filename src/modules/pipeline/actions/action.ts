@@ -3,7 +3,7 @@
 // route (checked for every step before anything runs), and the work, which calls the same service
 // as that route.
 import type { z } from 'zod';
-import { AppError } from '../../../platform/errors.js';
+import { AppError, ErrorCode } from '../../../platform/errors.js';
 import type { KeyRule } from '../../access/index.js';
 import type { Actor } from '../../accounts/index.js';
 import type { StepImages } from '../pipeline.images.js';
@@ -50,7 +50,7 @@ export function defineAction<P extends z.ZodType, O extends z.ZodType>(definitio
 /** A step the pipeline's deadline cut short, or that could not start before it (504 in the step's error). */
 export class DeadlinePassed extends AppError {
   constructor(message: string) {
-    super(message, 504, 'PIPELINE_DEADLINE');
+    super(message, 504, ErrorCode.PipelineDeadline);
   }
 }
 

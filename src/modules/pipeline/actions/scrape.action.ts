@@ -2,7 +2,7 @@
 // within the pipeline's deadline. Its files are this run's images from then on (pipeline.images.ts).
 import { z } from 'zod';
 import type { Asset, Job } from '../../../generated/prisma/client.js';
-import { AppError } from '../../../platform/errors.js';
+import { AppError, ErrorCode } from '../../../platform/errors.js';
 import { scrapeInputSchema } from '../../scrape/index.js';
 import type { PipelineDeps } from '../pipeline.deps.js';
 import { DeadlinePassed, defineAction, pause } from './action.js';
@@ -40,7 +40,7 @@ export function scrapeAction(deps: PipelineDeps) {
     run: async (ctx, _params, raw) => {
       const started = await deps.scrape.start(ctx.actor, raw);
       const job = await finished(deps, started.id, ctx.signal);
-      if (job.state === 'failed') throw new AppError(`scrape job ${job.id} failed: ${job.error ?? 'no reason recorded'}`, 502, 'SCRAPE_FAILED');
+      if (job.state === 'failed') throw new AppError(`scrape job ${job.id} failed: ${job.error ?? 'no reason recorded'}`, 502, ErrorCode.ScrapeFailed);
       if (job.state !== 'completed') {
         throw new DeadlinePassed(`the pipeline's deadline passed while scrape job ${job.id} was ${job.state}; the job goes on: poll /api/jobs/${job.id}`);
       }
@@ -70,7 +70,7 @@ async function finished(deps: PipelineDeps, jobId: number, signal: AbortSignal):
   let wait = FIRST_POLL_MS;
   for (;;) {
     const job = await deps.jobs.get(jobId);
-    if (!job) throw new AppError(`scrape job ${jobId} is gone`, 500, 'JOB_GONE');
+    if (!job) throw new AppError(`scrape job ${jobId} is gone`, 500, ErrorCode.JobGone);
     if (job.state === 'completed' || job.state === 'failed' || signal.aborted) return job;
     await pause(wait, signal);
     wait = Math.min(LONGEST_POLL_MS, Math.round(wait * 1.5));

@@ -1,5 +1,9 @@
 // What a vision provider is, how it fails, and the one HTTP helper the external ones share.
 import type { InspectedImage, ProviderName, ProviderResult, VisionTask } from '../vision.types.js';
+import { ProviderError, redact } from '../../../platform/http/provider-error.js';
+
+/** The failure type is the platform's, one for every module that calls a provider. */
+export { ProviderError, joinUrl, type ProviderFailure } from '../../../platform/http/provider-error.js';
 
 export interface VisionProvider {
   readonly name: ProviderName;
@@ -7,26 +11,6 @@ export interface VisionProvider {
   supports(task: VisionTask): boolean;
   /** `field` names the input the image came from, for messages about the image itself. */
   analyze(image: InspectedImage, task: VisionTask, field: string): Promise<ProviderResult>;
-}
-
-export type ProviderFailure = 'timeout' | 'network' | 'http' | 'malformed' | 'upstream' | 'failed';
-
-/**
- * A provider that did not deliver: auto mode falls back to the next one, an explicitly named provider
- * answers 502. `message` is safe for callers (never a key, never the provider's raw answer); `detail`
- * is for the log (truncated, keys blanked).
- */
-export class ProviderError extends Error {
-  constructor(
-    readonly provider: ProviderName,
-    readonly failure: ProviderFailure,
-    message: string,
-    readonly detail?: string,
-    readonly upstreamStatus?: number,
-  ) {
-    super(message);
-    this.name = 'ProviderError';
-  }
 }
 
 export interface HttpOptions {
@@ -40,12 +24,6 @@ export interface HttpOptions {
 }
 
 const MAX_ANSWER_BYTES = 10 * 1024 * 1024;
-
-export function redact(text: string, secrets: string[]): string {
-  let result = text;
-  for (const secret of secrets) if (secret) result = result.split(secret).join('[redacted]');
-  return result;
-}
 
 /** POSTs and parses a JSON answer; every way it can go wrong becomes a ProviderError. */
 export async function postJson(options: HttpOptions): Promise<unknown> {
@@ -76,11 +54,6 @@ export async function postJson(options: HttpOptions): Promise<unknown> {
   } catch {
     throw new ProviderError(provider, 'malformed', `${provider} answered something that is not JSON`, redact(text.slice(0, 300), secrets));
   }
-}
-
-/** Joins a base URL and a path without doubling or losing the slash. */
-export function joinUrl(base: string, path: string): string {
-  return `${base.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}`;
 }
 
 export function dataUri(image: InspectedImage): string {
