@@ -36,6 +36,12 @@ export async function buildCore(config: Config, logger: Logger): Promise<Core> {
   const applied = await migrate(db, readMigrations(MIGRATIONS_DIR));
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
 
+  // With a shared database, processes that make their own keys in their own DATA_DIR cannot open
+  // what another sealed (webhook secrets, export credentials) or verify what it signed (file links).
+  const unshared = [!config.exports.secretKey && 'EXPORT_SECRET_KEY', !config.urlSigningKey && 'URL_SIGNING_KEY'].filter(Boolean);
+  if (config.databaseUrl && unshared.length > 0) {
+    logger.warn({ unset: unshared }, `${unshared.join(' and ')} unset: keys are made in ${config.dataDir}; every process sharing this database needs the same ones (set the variables, or share the data folder)`);
+  }
   const admin = resolveAdminToken(config.dataDir, config.adminToken);
   const events = await createEventBus(config.redisUrl, config.redisPrefix, (error) => logger.warn({ err: error }, 'Redis event bus connection error'));
   const blobs = await createBlobStore({ dataDir: config.dataDir, s3: config.s3 });
