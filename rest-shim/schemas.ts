@@ -4,22 +4,10 @@
 import { z } from 'zod';
 import { objectId } from '../src/platform/validation.js';
 
-/** An instant on the wire: ISO 8601 in UTC (`2026-11-22T04:14:52.738Z`). */
-export const timestamp = z.iso.datetime();
-export const id = z.int().positive();
-export const count = z.int().min(0);
-
-/**
- * An account's coins in every answer that shows them (README "Balances"): `balance` is what it may
- * spend now, `held` what pending transfers reserve beside it (balance + held: the posted total).
- */
-export const balance = z.number().describe('spendable now (held amounts not included)');
-export const held = z.number().describe('held by pending transfers (an escrowed bounty, a conversion waiting for the credit partner), beside balance');
+export { timestamp, id, count, balance, held, nextCursor } from '../src/platform/wire.js';
 
 /** `:id` in a path: an integer id of the thing named. */
 export const idParams = (what: string) => z.object({ id: objectId.describe(`the ${what} id`) });
-
-export const nextCursor = z.string().nullable().describe('pass as cursor for the next page; null on the last page');
 
 /**
  * A form field (text on the wire) checked by its module's schema, which takes a number or its text:

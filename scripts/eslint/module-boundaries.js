@@ -1,6 +1,6 @@
-// ESLint rule: the module boundaries of src/ (ARCHITECTURE.md "Layout").
+// ESLint rule: the module boundaries of src/ (docs/architecture.md "Layers").
 // - A module (src/modules/<m>/) imports another module only through its public surface, index.ts;
-//   a module's schema file (*.schema.ts, its GraphQL surface) may also use another's schema file
+//   a module's GraphQL surface (*.schema.ts, *.operations.ts) may also use another's schema file
 //   (the types it refers to: Account, Media, Job ...).
 // - src/graphql/ sees a module through index.ts, or its schema files.
 // - src/ imports rest-shim/ only from the composition root (src/app.ts).
@@ -27,7 +27,7 @@ function isPublicSurface(target, { schemaFilesToo }) {
   const mod = moduleOf(target);
   const rest = relative(resolve(MODULES, mod), target).replace(/\.(js|ts)$/, '');
   if (rest === 'index') return true;
-  return schemaFilesToo && !rest.includes(sep) && rest.endsWith('.schema');
+  return schemaFilesToo && !rest.includes(sep) && (rest.endsWith('.schema') || rest.endsWith('.operations'));
 }
 
 export const moduleBoundaries = {
@@ -56,7 +56,7 @@ export const moduleBoundaries = {
       }
       const mod = moduleOf(target);
       if (!mod || mod === own) return;
-      const schemaToSchema = file.endsWith('.schema.ts');
+      const schemaToSchema = file.endsWith('.schema.ts') || file.endsWith('.operations.ts');
       if (own !== null && !isPublicSurface(target, { schemaFilesToo: schemaToSchema })) {
         context.report({ node, messageId: 'otherModule', data: { source, module: mod } });
       } else if (inGraphql && !isPublicSurface(target, { schemaFilesToo: true })) {

@@ -6,12 +6,17 @@ import { generate } from '@graphql-codegen/cli';
 import { describe, expect, it } from 'vitest';
 import { printedSchema } from '../../src/graphql/print.js';
 import codegenConfig from '../../codegen.ts';
+import { declaredOperationsText } from '../../rest-shim/derive.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
 describe('checked-in generated files', () => {
   it('schema.graphql matches the Pothos schema', () => {
     expect(readFileSync(join(root, 'schema.graphql'), 'utf8'), 'run `npm run codegen`').toBe(printedSchema());
+  });
+
+  it('rest-shim/operations/declared.graphql holds the documents the declared operations make', async () => {
+    expect(readFileSync(join(root, 'rest-shim/operations/declared.graphql'), 'utf8'), 'run `npm run codegen`').toBe(await declaredOperationsText());
   });
 
   it('the codegen output matches schema.graphql and the operations', { timeout: 120_000 }, async () => {

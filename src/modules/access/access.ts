@@ -67,8 +67,7 @@ const registry = new Map<string, AccessPolicy<unknown>>();
 
 export function definePolicy<Where>(definition: PolicyDefinition<Where>): AccessPolicy<Where> {
   const { key } = definition;
-  const authScopes: AuthScopeMap =
-    'scope' in key ? { scope: key.scope } : 'master' in key ? { master: true } : { authenticated: true };
+  const authScopes = authScopesOf(key);
   if (definition.adminReads) authScopes.admin = true;
   const checkKey = (actor: Actor | null): Actor => requireKey(actor, key);
   const where = (actor: Actor | null, permission: Permission = 'read'): Where => {
@@ -104,6 +103,11 @@ export function definePolicy<Where>(definition: PolicyDefinition<Where>): Access
 /** Every policy defined so far, by model (tests check that each GraphQL node type has one). */
 export function accessPolicies(): ReadonlyMap<string, AccessPolicy<unknown>> {
   return registry;
+}
+
+/** The Pothos authScopes that grant what a key rule asks. */
+export function authScopesOf(rule: KeyRule): AuthScopeMap {
+  return 'scope' in rule ? { scope: rule.scope } : 'master' in rule ? { master: true } : { authenticated: true };
 }
 
 /** The key rule of a REST route's scope column (`master`, `any`, or a sub-key scope). */

@@ -1,17 +1,13 @@
-// GraphQL surface of bounties: the list (any key), posting one and cancelling it (master key: they
-// move the poster's coins), and claiming one with an upload (media scope, like contributing).
-// Thin: the rules live in bounties.service.ts.
+// GraphQL types of bounties; the operations on them are declared in bounties.operations.ts.
 import { builder } from '../../graphql/builder.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
-import type { Context } from '../../graphql/context.js';
 import { fromMinor } from '../ledger/index.js';
 import { BOUNTY_STATUSES, type BountyStatus } from './bounties.input.js';
 import { BountiesService, type Bounty, type BountyClaimResult } from './bounties.service.js';
 
-const actor = (ctx: Context) => ctx.actor!;
-const BountyStatusEnum = builder.enumType('BountyStatus', { values: BOUNTY_STATUSES });
+export const BountyStatusEnum = builder.enumType('BountyStatus', { values: BOUNTY_STATUSES });
 
-const BountyRef = builder.prismaObject('Bounty', {
+export const BountyRef = builder.prismaObject('Bounty', {
   description: 'Coins offered for photos of a subject, escrowed when posted',
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
@@ -31,7 +27,7 @@ const BountyRef = builder.prismaObject('Bounty', {
   }),
 });
 
-const BountyPageRef = builder.objectRef<{ bounties: Bounty[]; total: number; limit: number; offset: number }>('BountyPage').implement({
+export const BountyPageRef = builder.objectRef<{ bounties: Bounty[]; total: number; limit: number; offset: number }>('BountyPage').implement({
   fields: (t) => ({
     bounties: t.field({ type: [BountyRef], resolve: (p) => p.bounties }),
     total: t.exposeInt('total'),
@@ -40,7 +36,7 @@ const BountyPageRef = builder.objectRef<{ bounties: Bounty[]; total: number; lim
   }),
 });
 
-const BountyClaimRef = builder.objectRef<BountyClaimResult>('BountyClaimResult').implement({
+export const BountyClaimRef = builder.objectRef<BountyClaimResult>('BountyClaimResult').implement({
   fields: (t) => ({
     bounty: t.field({ type: BountyRef, resolve: (r) => r.bounty }),
     itemId: t.exposeInt('itemId'),
@@ -48,52 +44,3 @@ const BountyClaimRef = builder.objectRef<BountyClaimResult>('BountyClaimResult')
     ...balanceFields(t),
   }),
 });
-
-builder.queryFields((t) => ({
-  bounties: t.field({
-    type: BountyPageRef,
-    authScopes: { authenticated: true },
-    errors: {},
-    args: { status: t.arg({ type: BountyStatusEnum }), limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_r, a, ctx) => ctx.services.bounties.list({ status: a.status ?? undefined, limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
-  }),
-}));
-
-builder.mutationFields((t) => ({
-  createBounty: t.field({
-    type: BountyRef,
-    authScopes: { master: true },
-    errors: {},
-    args: {
-      subjectSlug: t.arg.string(),
-      subjectName: t.arg.string(),
-      rewardPerPhoto: t.arg.float({ required: true }),
-      photosNeeded: t.arg.int({ required: true }),
-      description: t.arg.string(),
-      expiresDays: t.arg.int(),
-    },
-    resolve: (_r, a, ctx) =>
-      ctx.services.bounties.create(actor(ctx), {
-        subject_slug: a.subjectSlug ?? undefined,
-        subject_name: a.subjectName ?? undefined,
-        reward_per_photo: a.rewardPerPhoto,
-        photos_needed: a.photosNeeded,
-        description: a.description ?? undefined,
-        expires_days: a.expiresDays ?? undefined,
-      }),
-  }),
-  claimBounty: t.field({
-    type: BountyClaimRef,
-    authScopes: { scope: 'media' },
-    errors: {},
-    args: { id: t.arg.int({ required: true }), crowdsourceId: t.arg.int({ required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.bounties.claim(actor(ctx), a.id, { crowdsource_id: a.crowdsourceId }),
-  }),
-  cancelBounty: t.field({
-    type: BountyRef,
-    authScopes: { master: true },
-    errors: {},
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.bounties.cancel(actor(ctx), a.id),
-  }),
-}));

@@ -1,4 +1,5 @@
 // Public surface of the jobs module: what other modules use of it (a lint rule keeps them to it).
+export { JOB_STATES } from './jobs.service.js';
 export { type JobHandler } from './job-runner.js';
 export { type Job, type JobProgress, JobsService, jobFilesPrefix } from './jobs.service.js';
 export { JobFilesService } from './job-files.service.js';

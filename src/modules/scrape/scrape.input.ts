@@ -13,16 +13,16 @@ export const scrapeInputSchema = z.object({
     .min(1, 'url is required: the page to scrape')
     .max(2048, 'expected at most 2048 characters')
     .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'expected an absolute http or https URL'),
-  sniper_mode: bool.default(true),
-  max_files: z.number({ error: 'expected an integer' }).int('expected an integer').min(1, 'expected at least 1').max(MAX_FILES_LIMIT, `expected at most ${MAX_FILES_LIMIT}`).default(100),
+  sniper_mode: bool.default(true).describe('true (default): this page only; false: follow same-site links'),
+  max_files: z.number({ error: 'expected an integer' }).int('expected an integer').min(1, 'expected at least 1').max(MAX_FILES_LIMIT, `expected at most ${MAX_FILES_LIMIT}`).default(100).describe('default 100'),
   min_size_kb: z.number({ error: 'expected a number of kilobytes' }).min(0, 'expected 0 or more').max(1_000_000, 'expected at most 1000000').default(0),
   keyword_filter: z.string({ error: 'expected a string' }).trim().max(200, 'expected at most 200 characters').optional(),
   download_videos: bool.default(false),
   download_docs: bool.default(false),
   ai_labeling: bool.default(false),
-  crawl_depth: z.number({ error: 'expected an integer from 0 to 2' }).int('expected an integer from 0 to 2').min(0, 'expected an integer from 0 to 2').max(2, 'expected an integer from 0 to 2').default(1),
-  force: bool.default(false),
-});
+  crawl_depth: z.number({ error: 'expected an integer from 0 to 2' }).int('expected an integer from 0 to 2').min(0, 'expected an integer from 0 to 2').max(2, 'expected an integer from 0 to 2').default(1).describe('0 to 2; crawl mode only (default 1)'),
+  force: bool.default(false).describe('bypass the cache of recent identical scrapes'),
+}).describe('Options of POST /api/scrape (same names, same defaults)');
 
 export type ScrapeInput = z.output<typeof scrapeInputSchema>;
 

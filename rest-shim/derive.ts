@@ -1,0 +1,178 @@
+// REST rows made from the modules' operation declarations (src/graphql/operation.ts): the path,
+// request schemas, variables, the GraphQL document, the answer's mapping and the OpenAPI entry all
+// follow from one declaration, so none of them is written again here.
+import { z } from 'zod';
+import { parse, print, type DocumentNode } from 'graphql';
+import type { Operation } from '../src/graphql/operation.js';
+import { argNameOf, camelCase, graphqlArgs, unwrap, type DerivedArg } from '../src/graphql/operation-args.js';
+import { graphqlSources } from '../src/platform/wire.js';
+import { objectId } from '../src/platform/validation.js';
+import type { RouteDefinition, RouteScope, RestInput } from './route.js';
+import { unwrap as unwrapResult } from './result.js';
+import { pathId } from './input.js';
+
+/** The fragment every derived document spreads for failures (rest-shim/operations/fragments.graphql). */
+const SERVICE_ERROR_FRAGMENT = 'fragment ServiceErrorFields on ServiceError { message status code field }';
+
+/** The REST rows of a module's declared operations that the spec documents (the ones with `rest`). */
+export function restRoutesOf(operations: Record<string, Operation>): RouteDefinition[] {
+  return Object.values(operations).flatMap((operation) => (operation.rest ? [restRoute(operation)] : []));
+}
+
+function restRoute(operation: Operation): RouteDefinition {
+  const rest = operation.rest!;
+  const ids = Object.entries(operation.ids ?? {}) as Array<[string, string]>;
+  const restName = (arg: string) => Object.entries(rest.params ?? {}).find(([, to]) => to === arg)?.[0] ?? arg;
+  const params = ids.length > 0 ? z.object(Object.fromEntries(ids.map(([arg, noun]) => [restName(arg), objectId.describe(`the ${noun} id`)]))) : undefined;
+  const carries = rest.form ? 'form' : rest.method === 'GET' || rest.method === 'DELETE' ? 'query' : 'body';
+  let document: DocumentNode | undefined;
+  return {
+    kind: 'graphql',
+    method: rest.method,
+    path: rest.path,
+    auth: rest.auth ?? 'key',
+    scope: rest.auth === 'none' ? undefined : scopeOf(operation),
+    ...(rest.form?.files.length ? { multipart: { files: rest.form.files } } : {}),
+    failure: rest.failure,
+    cache: rest.cache,
+    summary: rest.summary,
+    description: rest.description,
+    errors: rest.errors,
+    successStatus: rest.successStatus,
+    request: { ...(params ? { params } : {}), ...(operation.input ? { [carries]: operation.input } : {}) },
+    response: rest.response,
+    get operation() {
+      const fragments = new Map<string, string>();
+      const text = operationText(operation, fragments);
+      return (document ??= parse([text, ...fragments.values(), SERVICE_ERROR_FRAGMENT].join('\n')));
+    },
+    variables: (input: RestInput) => variablesOf(operation, ids, restName, input, carries === 'query' ? 'query' : 'body'),
+    shape: (data: unknown, input: RestInput) => {
+      const result = unwrapResult((data as Record<string, Parameters<typeof unwrapResult>[0]>)[operation.name]!);
+      const answer = answerOf(rest.response, result);
+      return rest.shape ? rest.shape(answer, result, input) : answer;
+    },
+  } as RouteDefinition;
+}
+
+function scopeOf(operation: Operation): RouteScope {
+  const { key } = operation;
+  return 'scope' in key ? key.scope : 'master' in key ? 'master' : 'any';
+}
+
+function variablesOf(operation: Operation, ids: Array<[string, string]>, restName: (arg: string) => string, input: RestInput, carries: 'query' | 'body') {
+  const variables: Record<string, unknown> = {};
+  for (const [arg, noun] of ids) variables[arg] = pathId(input.params, noun, restName(arg));
+  const values: Record<string, unknown> = {};
+  const source = input[carries];
+  for (const field of Object.keys(operation.input?.shape ?? {})) {
+    if (source[field] !== undefined) values[argNameOf(operation, field)] = source[field];
+  }
+  return operation.inputType ? { ...variables, input: values } : { ...variables, ...values };
+}
+
+/** The GraphQL document of a declared operation: its arguments as variables, the answer's fields selected (fragments it spreads go into `fragments`, by name). */
+export function operationText(operation: Operation, fragments = new Map<string, string>()): string {
+  const args = graphqlArgs(operation);
+  const name = operation.rest?.operationName ?? operation.name.charAt(0).toUpperCase() + operation.name.slice(1);
+  const declarations = args.map((arg) => `$${arg.name}: ${typeText(arg)}`).join(', ');
+  const passes = args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
+  const success = `${operation.kind === 'query' ? 'Query' : 'Mutation'}${operation.name.charAt(0).toUpperCase()}${operation.name.slice(1)}Success`;
+  const selection = selectionOf(operation.rest!.response, fragments);
+  const text = `${operation.kind} ${name}${declarations ? `(${declarations})` : ''} { ${operation.name}${passes ? `(${passes})` : ''} { __typename ... on ${success} { data ${selection} } ...ServiceErrorFields } }`;
+  return print(parse(text));
+}
+
+function typeText(arg: { type: unknown; required: boolean }): string {
+  const named = (type: unknown): string => (Array.isArray(type) ? `[${named(type[0])}!]` : typeof type === 'string' ? type : (type as { name: string }).name);
+  return `${named(arg.type)}${arg.required ? '!' : ''}`;
+}
+
+type Tree = Map<string, Tree | null>;
+
+/**
+ * The GraphQL fields a documented answer needs, by its keys and their sources. An object named in
+ * the document (`.meta({ id: 'Bounty' })`) is selected by the fragment `BountyFields` on the GraphQL
+ * type of that name, which the typed client exports as a type of its own.
+ */
+function selectionOf(schema: z.ZodObject, fragments: Map<string, string>): string {
+  return printTree(treeOf(schema, fragments));
+}
+
+function treeOf(schema: z.ZodObject, fragments: Map<string, string>): Tree {
+  const tree: Tree = new Map();
+  const from = graphqlSources.get(schema)?.from ?? {};
+  for (const [key, field] of Object.entries(schema.shape)) {
+    // A computed field (source null) is the declaration's `shape` to fill.
+    if (from[key] === null) continue;
+    const path = (from[key] ?? camelCase(key)).split('.');
+    const nested = objectOf(field as z.ZodType);
+    let node = tree;
+    path.forEach((segment, i) => {
+      const last = i === path.length - 1;
+      if (last && !nested) {
+        if (!node.has(segment)) node.set(segment, null);
+        return;
+      }
+      const child = node.get(segment) ?? new Map();
+      node.set(segment, child);
+      if (last && nested) {
+        const named = z.globalRegistry.get(nested)?.id;
+        if (named) {
+          fragments.set(named, `fragment ${named}Fields on ${named} ${selectionOf(nested, fragments)}`);
+          child.set(`...${named}Fields`, null);
+        } else for (const [k, v] of treeOf(nested, fragments)) child.set(k, v);
+      }
+      node = child;
+    });
+  }
+  return tree;
+}
+
+function printTree(tree: Tree): string {
+  return `{ ${[...tree].map(([name, child]) => (child ? `${name} ${printTree(child)}` : name)).join(' ')} }`;
+}
+
+/** The object schema under a field (or under a list's items), when the field holds objects. */
+function objectOf(schema: z.ZodType): z.ZodObject | undefined {
+  const { base } = unwrap(schema);
+  const def = base._zod.def as { type: string; element?: z.ZodType };
+  if (def.type === 'object') return base as z.ZodObject;
+  if (def.type === 'array') return objectOf(def.element!);
+  return undefined;
+}
+
+/** The documented answer from the GraphQL result: each key from its source, objects and lists of them in turn. */
+export function answerOf(schema: z.ZodObject, data: unknown): Record<string, unknown> {
+  const from = graphqlSources.get(schema)?.from ?? {};
+  const answer: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(schema.shape)) {
+    if (from[key] === null) continue;
+    const value = (from[key] ?? camelCase(key)).split('.').reduce<unknown>((at, segment) => (at == null ? at : (at as Record<string, unknown>)[segment]), data);
+    // An optional field the result leaves out stays out; a nullable one is null.
+    if ((value === undefined || value === null) && (field as z.ZodType)._zod.def.type === 'optional') continue;
+    answer[key] = valueOf(field as z.ZodType, value);
+  }
+  return answer;
+}
+
+function valueOf(schema: z.ZodType, value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  const { base } = unwrap(schema);
+  const def = base._zod.def as { type: string; element?: z.ZodType };
+  if (def.type === 'object') return answerOf(base as z.ZodObject, value);
+  if (def.type === 'array' && Array.isArray(value)) return value.map((item) => valueOf(def.element!, item));
+  return value;
+}
+
+export type { DerivedArg };
+
+/** The documents of every declared operation with a REST row, as rest-shim/operations/declared.graphql holds them. */
+export async function declaredOperationsText(): Promise<string> {
+  await import('../src/graphql/schema.js');
+  const { declaredOperations } = await import('../src/graphql/operation.js');
+  const fragments = new Map<string, string>();
+  const texts = declaredOperations().flatMap((operation) => (operation.rest ? [operationText(operation, fragments)] : []));
+  const all = [...[...fragments.values()].map((fragment) => print(parse(fragment))), ...texts];
+  return `# Generated from the operation declarations (src/modules/*/*.operations.ts) by \`npm run codegen\`; do not edit.\n\n${all.join('\n\n')}\n`;
+}

@@ -1,0 +1,93 @@
+// GraphQL arguments made from an operation's zod input: each field becomes an argument named in
+// camelCase (`max_files` -> `maxFiles`), typed from its schema (text String, integers Int, other
+// numbers Float, true/false Boolean, lists of those), required when the schema neither defaults nor
+// makes it optional. The resolver turns the arguments back into the input by the same names.
+import type { z } from 'zod';
+import { builder } from './builder.js';
+import type { Operation } from './operation.js';
+
+/** GraphQL types for fields whose zod schema names no GraphQL type (enums, input objects): a Pothos ref, or `[ref]`. */
+export type ArgOverrides = Record<string, unknown>;
+
+export interface DerivedArg {
+  name: string;
+  /** The input field it fills (snake_case); undefined for an id. */
+  field?: string;
+  type: unknown;
+  required: boolean;
+  description?: string;
+}
+
+export const camelCase = (name: string) => name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+
+/** The GraphQL argument (or input field) that carries an input field. */
+export const argNameOf = (operation: Operation, field: string) => operation.graphqlNames?.[field] ?? camelCase(field);
+
+const inputTypes = new Map<string, unknown>();
+
+/** The operation's arguments: its ids first (Int!), then its input's fields, or one `input` argument of its input type. */
+export function graphqlArgs(operation: Operation): DerivedArg[] {
+  const ids = Object.keys(operation.ids ?? {}).map((name): DerivedArg => ({ name, type: 'Int', required: true }));
+  const fields = inputFields(operation);
+  if (!operation.inputType) return [...ids, ...fields];
+  let type = inputTypes.get(operation.inputType);
+  if (!type) {
+    type = builder.inputType(operation.inputType, {
+      description: operation.input?.description,
+      fields: (t) => Object.fromEntries(fields.map((f) => [f.name, t.field({ type: f.type as never, required: f.required, description: f.description })])),
+    });
+    inputTypes.set(operation.inputType, type);
+  }
+  return [...ids, { name: 'input', type, required: true }];
+}
+
+function inputFields(operation: Operation): DerivedArg[] {
+  if (!operation.input) return [];
+  return Object.entries(operation.input.shape).map(([field, schema]) => {
+    const { base, required } = unwrap(schema as z.ZodType);
+    const type = operation.args?.[field] ?? graphqlTypeOf(base, `${operation.name}.${field}`, operation.args);
+    return { name: argNameOf(operation, field), field, type, required, description: (schema as z.ZodType).description ?? base.description };
+  });
+}
+
+/** The input the service takes, from the arguments: absent and null arguments are absent fields (the schema's defaults apply). */
+export function snakeInput(operation: Operation, values: Record<string, unknown>): Record<string, unknown> {
+  const source = operation.inputType ? ((values.input ?? {}) as Record<string, unknown>) : values;
+  const input: Record<string, unknown> = {};
+  for (const field of Object.keys(operation.input?.shape ?? {})) {
+    const value = source[argNameOf(operation, field)];
+    if (value !== undefined && value !== null) input[field] = value;
+  }
+  return input;
+}
+
+/** The schema under optional, default, nullable and the like (and a pipe's input side); required unless one of them lets it be absent. */
+export function unwrap(schema: z.ZodType): { base: z.ZodType; required: boolean } {
+  let current = schema;
+  let required = true;
+  for (;;) {
+    const def = current._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };
+    if (def.type === 'optional' || def.type === 'default' || def.type === 'nullable' || def.type === 'prefault') required = false;
+    if (def.innerType) current = def.innerType;
+    else if (def.type === 'pipe' && def.in) current = def.in;
+    else return { base: current, required };
+  }
+}
+
+function graphqlTypeOf(base: z.ZodType, where: string, overrides?: ArgOverrides): unknown {
+  const def = base._zod.def as { type: string; element?: z.ZodType };
+  switch (def.type) {
+    case 'string':
+      return 'String';
+    case 'number':
+      return (base as z.ZodNumber).format === 'safeint' ? 'Int' : 'Float';
+    case 'boolean':
+      return 'Boolean';
+    case 'file':
+      return 'File';
+    case 'array':
+      return [graphqlTypeOf(unwrap(def.element!).base, `${where}[]`, overrides)];
+    default:
+      throw new Error(`${where}: a ${def.type} input needs its GraphQL type in the operation's args`);
+  }
+}
