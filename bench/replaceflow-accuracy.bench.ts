@@ -23,7 +23,7 @@
 // Run: `npm run bench:replaceflow` (REPLACEFLOW_PHOTOS, default 36; REPLACEFLOW_UNRELATED, default
 // 4). Writes its section of bench/RESULTS.md (BENCH_WRITE=0 only prints).
 import { performance } from 'node:perf_hooks';
-import { hammingDistance, processSharedImage } from '../src/modules/media/index.js';
+import { hammingDistance, processSharedImage } from '../src/modules/images/index.js';
 import { compareMarks, PHASH_MATCH_MAX_DISTANCE } from '../src/modules/replaceflow/index.js';
 import { photoScene, republished, watermarked, type CleanVariant, type MarkPosition, type WatermarkOptions } from '../test/fixtures/replaceflow/photos.js';
 import { positiveIntEnv } from './env.js';

@@ -23,7 +23,7 @@ import { Unavailable } from '../src/platform/errors.js';
 import { UrlSigner } from '../src/platform/url-signer.js';
 import { SafeFetcher } from '../src/platform/http/safe-fetch.js';
 import { ImageObjectsService } from '../src/modules/image-objects/index.js';
-import { processUpload } from '../src/modules/media/index.js';
+import { processUpload } from '../src/modules/images/index.js';
 import { AtlasService } from '../src/modules/wiki/index.js';
 import { SearchService, StockSearchService } from '../src/modules/search/index.js';
 import type { Actor } from '../src/modules/accounts/index.js';

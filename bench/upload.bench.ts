@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import sharp, { type SharpOptions } from 'sharp';
 import { bmvbhash } from 'blockhash-core';
 import { fileTypeFromBuffer } from 'file-type';
-import { processUpload, type ProcessLimits } from '../src/modules/media/image.processor.js';
+import { processUpload, type ProcessLimits } from '../src/modules/images/index.js';
 import { writeResultsSection } from './results.js';
 import { positiveIntEnv } from './env.js';
 

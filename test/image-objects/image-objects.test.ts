@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { scene } from '../helpers/images.js';
-import { processUpload, hammingDistance } from '../../src/modules/media/image.processor.js';
+import { processUpload, hammingDistance } from '../../src/modules/images/index.js';
 import { SAME_OBJECT_MAX_DISTANCE, withinBits, type ImageFingerprint } from '../../src/modules/image-objects/index.js';
 
 let t: TestApp;

@@ -13,7 +13,7 @@ import type { KeywordImageSearch } from '../../src/modules/replaceflow/index.js'
 import { LOCAL_FETCH, startTestApp, type TestApp, type TestResponse } from '../helpers/app.js';
 import { form, scene } from '../helpers/images.js';
 import { nearCopy } from '../mirrors/fixtures.js';
-import { hammingDistance, processUpload } from '../../src/modules/media/image.processor.js';
+import { hammingDistance, processUpload } from '../../src/modules/images/index.js';
 import { SAME_OBJECT_MAX_DISTANCE } from '../../src/modules/image-objects/index.js';
 import { flat, gradient, radial } from './plain-images.js';
 

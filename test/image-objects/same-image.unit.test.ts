@@ -1,13 +1,13 @@
 // The same-image rule (src/modules/image-objects: compareImages, sameImage) and the measure behind
-// it (src/modules/media/information.ts), on images made here: flat colours of different colours,
+// it (src/modules/images/information.ts), on images made here: flat colours of different colours,
 // linear and radial gradients of different colours and directions (also heavily compressed), a white
 // page with one dot, tiny images, and the photo-like images that match today with their resized,
 // recompressed, re-encoded and lightly cropped copies. The figures are printed for the README.
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { photo, scene } from '../helpers/images.js';
-import { processUpload } from '../../src/modules/media/image.processor.js';
-import { isDegenerateBlockhash, MIN_DETAIL, MIN_INFORMATIVE_PIXELS, detailOf } from '../../src/modules/media/information.js';
+import { processUpload } from '../../src/modules/images/index.js';
+import { isDegenerateBlockhash, MIN_DETAIL, MIN_INFORMATIVE_PIXELS, detailOf } from '../../src/modules/images/information.js';
 import { compareImages, isLowInformation, sameImage, SAME_OBJECT_MAX_DISTANCE, type Likeness } from '../../src/modules/image-objects/index.js';
 import { flat, gradient, pageWithDot, radial, tinyNoise } from './plain-images.js';
 

@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { scene } from '../helpers/images.js';
 import type { TestApp } from '../helpers/app.js';
-import { fingerprintOf, processSharedImage } from '../../src/modules/media/index.js';
+import { fingerprintOf, processSharedImage } from '../../src/modules/images/index.js';
 
 export interface ImageHost {
   url: string;

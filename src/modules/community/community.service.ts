@@ -21,7 +21,7 @@ import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
 import { isLowInformation, type ImageObjectsService } from '../image-objects/index.js';
 import { fromMinor, type Balance, type LedgerService, type RewardsService, type TransferRequest, type Tx } from '../ledger/index.js';
-import { fetchImageBytes, fingerprintOf, gpsOf, processSharedImage, publicDerivative, type SharedImage } from '../media/index.js';
+import { fetchImageBytes, fingerprintOf, gpsOf, processSharedImage, publicDerivative, type SharedImage } from '../images/index.js';
 import { communityItemPolicy } from './community.access.js';
 import { checkSubject, type Subject, type SubjectCheck } from './subject-evidence.js';
 import { confirmTags, ocrWords, type TagConfirmation } from './tag-confirmation.js';

@@ -3,7 +3,7 @@
 // when they have the same bytes (SHA-256), or when neither is low-information and their 256-bit
 // blockhashes are within SAME_OBJECT_MAX_DISTANCE bits (pHash: within SAME_PHOTO_MAX_PHASH_DISTANCE,
 // for ReplaceFlow's spec'd comparison). Low-information images (flat, smooth gradients, almost
-// blank, tiny: src/modules/media/information.ts) carry too little for a perceptual hash, so they
+// blank, tiny: src/modules/images/information.ts) carry too little for a perceptual hash, so they
 // are the same as another only by exact bytes, whichever side they are on. An image joins the object
 // nearest to it by that rule and makes a new object otherwise, so resized, recompressed,
 // re-encoded, lightly cropped or captioned copies are one object (README, "Image objects").
@@ -17,7 +17,7 @@
 import type { ImageObject } from '../../generated/prisma/client.js';
 import type { Database } from '../../platform/database/database.js';
 import { InvalidInput } from '../../platform/errors.js';
-import { hammingDistance, isDegenerateBlockhash } from '../media/index.js';
+import { hammingDistance, isDegenerateBlockhash } from '../images/index.js';
 
 /**
  * Largest blockhash distance (of 256 bits) at which an image is the same object. Measured copies

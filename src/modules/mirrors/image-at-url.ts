@@ -5,7 +5,7 @@
 import { AppError, ErrorCode } from '../../platform/errors.js';
 import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import type { ImageObjectsService, Neighbour } from '../image-objects/index.js';
-import { fetchImageBytes, processSharedImage, type SharedImage } from '../media/index.js';
+import { fetchImageBytes, processSharedImage, type SharedImage } from '../images/index.js';
 
 export interface ImageLimits {
   maxBytes: number;

@@ -7,7 +7,7 @@ import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import { readBounded, type BlobStore } from '../../platform/storage/blob-store.js';
 import { NotFound, PayloadTooLarge } from '../../platform/errors.js';
 import { loadSharp } from '../../platform/sharp.js';
-import { fetchImageBytes } from '../media/index.js';
+import { fetchImageBytes } from '../images/index.js';
 
 type Loader = () => Promise<Buffer>;
 

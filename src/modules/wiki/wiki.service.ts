@@ -27,7 +27,7 @@ import type { Actor } from '../accounts/index.js';
 import { confirmTags, ocrWords, showsPicture, slugify, type Analyzer } from '../community/index.js';
 import { isLowInformation, type ImageObjectsService } from '../image-objects/index.js';
 import type { Balance, CreditsService, LedgerService, RewardsService } from '../ledger/index.js';
-import { fetchImageBytes, fingerprintOf, processSharedImage, publicDerivative } from '../media/index.js';
+import { fetchImageBytes, fingerprintOf, processSharedImage, publicDerivative } from '../images/index.js';
 import type { FollowsService } from './follows.service.js';
 import { contributeSchema, createSubjectSchema, listSubjectsSchema, queueSchema, querySchema, reviewListSchema, voteSchema, type Vote } from './wiki.input.js';
 

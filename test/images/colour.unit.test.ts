@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { deltaE2000, hexToLab, labToHex, parseHexColour, type Lab } from '../../src/modules/media/colour.js';
+import { deltaE2000, hexToLab, labToHex, parseHexColour, type Lab } from '../../src/modules/images/colour.js';
 import { InvalidInput } from '../../src/platform/errors.js';
 
 // Sharma, Wu and Dalal, "The CIEDE2000 Color-Difference Formula: Implementation Notes, Supplementary

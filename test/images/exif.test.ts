@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { gpsOf } from '../../src/modules/media/exif.js';
+import { gpsOf } from '../../src/modules/images/exif.js';
 
 /** Degrees, minutes and hundredths of seconds as EXIF rationals, the way sharp's withExif takes them. */
 function dms(degrees: number): string {

@@ -5,7 +5,7 @@
 import { AppError, InvalidInput } from '../../platform/errors.js';
 import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import { loadSharp } from '../../platform/sharp.js';
-import { processUpload, type ProcessedImage, type ProcessLimits } from './image.processor.js';
+import { processUpload, type ProcessedImage, type ProcessLimits } from './process.js';
 
 /** A processed image with the facts an image object needs. */
 export type SharedImage = ProcessedImage & { phash: string; blockhash: string; lowInformation: boolean; width: number; height: number };
