@@ -16,7 +16,7 @@ export default tseslint.config(
     },
   },
   {
-    // Module boundaries (ARCHITECTURE.md): modules meet through index.ts; rest-shim only at the root.
+    // Module boundaries (docs/architecture.md "Layers"): modules meet through index.ts; rest-shim only at the root.
     files: ['src/**/*.ts'],
     plugins: { architecture },
     rules: { 'architecture/module-boundaries': 'error' },
