@@ -20,7 +20,7 @@ import type { UrlSigner } from '../../platform/url-signer.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
 import { isLowInformation, type ImageObjectsService } from '../image-objects/index.js';
-import { fromMinor, type Balance, type LedgerService, type RewardsService, type TransferRequest, type Tx } from '../ledger/index.js';
+import { fromMinor, LedgerAction, rewardLedgerAction, type Balance, type LedgerActionName, type LedgerService, type RewardsService, type TransferRequest, type Tx } from '../ledger/index.js';
 import { fetchImageBytes, fingerprintOf, gpsOf, processSharedImage, publicDerivative, type SharedImage } from '../media/index.js';
 import { communityItemPolicy } from './community.access.js';
 import { checkSubject, type Subject, type SubjectCheck } from './subject-evidence.js';
@@ -51,7 +51,8 @@ const PORTFOLIO_ITEMS = 12;
 /** The answer's message for a plain upload (README "Image objects"): kept, and no upload reward. */
 export const PLAIN_IMAGE_UNPAID =
   'a plain image (a flat colour, a smooth gradient, an almost blank or a tiny image) cannot be told apart from other plain images, so it earns no upload reward';
-const COMMUNITY_REWARDS = ['reward:community_upload', 'reward:tagging', 'reward:tag_verified_bonus'];
+/** The rewards a contributor's community earnings count (leaderboard, portfolio). */
+const COMMUNITY_REWARDS = (['community_upload', 'tagging', 'tag_verified_bonus'] as const).map(rewardLedgerAction);
 
 export const COMMUNITY_VARIANTS = ['public', 'original'] as const;
 export type CommunityVariant = (typeof COMMUNITY_VARIANTS)[number];
@@ -306,15 +307,15 @@ export class CommunityService {
     const share = Math.floor((price * UPLOADER_SHARE_PERCENT) / 100);
     const prefix = `unlock:${id}:${actor.accountId}`;
     const legs: TransferRequest[] = [];
-    const leg = (suffix: string, from: number, to: TransferRequest['to'], amount: number, action: string) =>
+    const leg = (suffix: string, from: number, to: TransferRequest['to'], amount: number, action: LedgerActionName) =>
       amount > 0 && legs.push({ id: `${prefix}:${suffix}`, currency: 'coins', from: { account: from }, to, amount, action, reference: `community:${id}` });
-    leg('uploader', actor.accountId, { account: item.accountId }, share, 'community:unlock');
-    leg('fee', actor.accountId, { system: 'fees' }, price - share, 'community:unlock_fee');
+    leg('uploader', actor.accountId, { account: item.accountId }, share, LedgerAction.CommunityUnlock);
+    leg('fee', actor.accountId, { system: 'fees' }, price - share, LedgerAction.CommunityUnlockFee);
     let left = share;
     for (const claim of royalties) {
       const amount = Math.min(Number(claim.royalty ?? 0), left);
       left -= amount;
-      leg(`royalty:${claim.id}`, item.accountId, { account: claim.accountId }, amount, 'community:royalty');
+      leg(`royalty:${claim.id}`, item.accountId, { account: claim.accountId }, amount, LedgerAction.CommunityRoyalty);
     }
     const paid = await this.deps.db.prisma.$transaction(async (tx) => {
       const inserted = await tx.$executeRaw`INSERT INTO "CommunityUnlock" ("itemId", "accountId", "price") VALUES (${id}, ${actor.accountId}, ${price}) ON CONFLICT DO NOTHING`;
@@ -391,11 +392,11 @@ export class CommunityService {
         this.deps.db.prisma.communityItem.count({ where: { accountId: account.id, removedAt: { not: null } } }),
         this.deps.db.query<{ rewards: string; sales: number; proceeds: string }>(
           `SELECT coalesce(sum(t."amount") FILTER (WHERE t."action" = ANY($2::text[])), 0)::text AS rewards,
-                  count(*) FILTER (WHERE t."action" = 'community:unlock')::int AS sales,
-                  coalesce(sum(t."amount") FILTER (WHERE t."action" = 'community:unlock'), 0)::text AS proceeds
+                  count(*) FILTER (WHERE t."action" = $3)::int AS sales,
+                  coalesce(sum(t."amount") FILTER (WHERE t."action" = $3), 0)::text AS proceeds
            FROM "LedgerAccount" w JOIN "LedgerTransfer" t ON t."creditAccountId" = w."id"
            WHERE w."ownerId" = $1 AND w."currency" = 'coins' AND t."kind" IN ('single', 'post')`,
-          [account.id, COMMUNITY_REWARDS],
+          [account.id, COMMUNITY_REWARDS, LedgerAction.CommunityUnlock],
         ),
       ]);
       own = {
