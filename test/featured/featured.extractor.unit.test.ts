@@ -1,15 +1,9 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import {
-  extractFeaturedCandidates,
-  IMG_SCORE,
-  parseSrcset,
-  scoreImgTag,
-  type FeaturedCandidate,
-  type FeaturedSource,
-  type ImgFeatures,
-} from '../../src/modules/featured/featured.extractor.js';
+import { extractFeaturedCandidates, type FeaturedCandidate, type FeaturedSource } from '../../src/modules/featured/featured.extractor.js';
+import { IMG_SCORE, scoreImgTag, type ImgFeatures } from '../../src/modules/featured/extraction/img-candidates.js';
+import { parseSrcset } from '../../src/modules/featured/extraction/srcset.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/featured/', import.meta.url));
 const PAGE = 'https://www.example.com/blog/2024/post.html';

@@ -1,7 +1,8 @@
 // The extractor never offers a video file or a tracking endpoint, takes a video's poster instead,
 // drops og:images declared 1x1 or of a video type, and reads the page's headline.
 import { describe, expect, it } from 'vitest';
-import { extractArticle, TRACKING_ENDPOINTS } from '../../src/modules/featured/featured.extractor.js';
+import { extractArticle } from '../../src/modules/featured/featured.extractor.js';
+import { TRACKING_ENDPOINTS } from '../../src/modules/featured/extraction/url-screening.js';
 
 const PAGE = 'https://news.example/2024/story';
 const page = (head: string, body = '') => `<!doctype html><html><head><meta charset="utf-8">${head}</head><body>${body}</body></html>`;

@@ -1,6 +1,7 @@
 // API credits and rewards through the service's HTTP API: GET /api/media/credits from the ledger,
 // the admin routes that grant credits and change reward settings, and the GraphQL fields behind them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LedgerActionName } from '../../src/modules/ledger/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -15,7 +16,7 @@ describe('GET /api/media/credits', () => {
   it('answers the wallet from the ledger: balance, totals and entries newest first, paged', async () => {
     const account = await t.createAccount('wallet');
     await grant(account.handle, { amount: 10, reference: 'welcome' });
-    await t.app.services.credits.charge(account.id, { id: `q-${account.id}`, credits: 0.25, action: 'wiki_query', reference: 'subject:eiffel-tower' });
+    await t.app.services.credits.charge(account.id, { id: `q-${account.id}`, credits: 0.25, action: 'wiki_query' as LedgerActionName, reference: 'subject:eiffel-tower' });
     // An analysis in progress holds 2 credits: balance is what can be spent, held beside it.
     await t.app.services.credits.hold(account.id, 2, { action: 'vision' });
     const res = await t.request('GET', '/api/media/credits', { key: account.key });

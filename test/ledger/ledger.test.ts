@@ -4,7 +4,7 @@
 // 500 concurrent transfers and spends.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../../src/platform/errors.js';
-import { InsufficientFunds, type TransferRequest } from '../../src/modules/ledger/index.js';
+import { InsufficientFunds, type LedgerActionName, type TransferRequest } from '../../src/modules/ledger/index.js';
 import { expectLedgerInvariants, openLedgerTestDb, type LedgerTestDb } from './ledger-db.js';
 
 let t: LedgerTestDb;
@@ -16,6 +16,8 @@ afterAll(() => t?.close());
 const C = 10_000; // minor units per credit or coin
 let unique = 0;
 const id = (what: string) => `${what}-${++unique}`;
+/** The ledger stores any well-formed action; these tests use names of their own, outside the service's table. */
+const adHoc = (name: string) => name as LedgerActionName;
 
 const grant = (account: number, amount: number, currency: 'coins' | 'credits' = 'credits') =>
   t.ledger.transfer({ id: id('grant'), currency, from: { system: 'grants' }, to: { account }, amount, action: 'grant' });
@@ -35,7 +37,7 @@ describe('transfers', () => {
     const first = await grant(alice!, 10 * C);
     expect(first.transfer).toMatchObject({ kind: 'single', currency: 'credits', amount: 10 * C, replayed: false });
     expect(first.wallets).toEqual([{ accountId: alice, currency: 'credits', balance: 10 * C, reserved: 0 }]);
-    await t.ledger.transfer({ id: id('pay'), currency: 'credits', from: { account: alice! }, to: { account: bob! }, amount: 2.5 * C, action: 'gift', reference: 'birthday' });
+    await t.ledger.transfer({ id: id('pay'), currency: 'credits', from: { account: alice! }, to: { account: bob! }, amount: 2.5 * C, action: adHoc('gift'), reference: 'birthday' });
     await t.ledger.transfer({ id: id('fee'), currency: 'credits', from: { account: alice! }, to: { system: 'fees' }, amount: 1 * C, action: 'vision' });
 
     expect(await t.ledger.wallet(alice!, 'credits')).toEqual({ accountId: alice, currency: 'credits', balance: 6.5 * C, reserved: 0, available: 6.5 * C, totalCredited: 10 * C, totalDebited: 3.5 * C });
@@ -73,7 +75,7 @@ describe('transfers', () => {
     expect((await t.ledger.history(account!, 'credits')).total).toBe(1);
     // A wallet never used is empty: spending from it is the same refusal.
     const [fresh] = await t.accounts(1);
-    expect((await refusal(t.ledger.transfer({ id: id('none'), currency: 'coins', from: { account: fresh! }, to: { system: 'bridge' }, amount: 1, action: 'convert' }))).code).toBe('INSUFFICIENT_COINS');
+    expect((await refusal(t.ledger.transfer({ id: id('none'), currency: 'coins', from: { account: fresh! }, to: { system: 'bridge' }, amount: 1, action: adHoc('convert') }))).code).toBe('INSUFFICIENT_COINS');
   });
 
   it('refuses bad requests with 400s naming the field, and unknown accounts with 404', async () => {
@@ -83,7 +85,7 @@ describe('transfers', () => {
       [{ amount: 0 }, 'amount: expected a positive amount'],
       [{ amount: 1.5 }, 'amount: expected whole minor units'],
       [{ id: 'has space' }, 'id: expected 1 to 200 printable characters without spaces'],
-      [{ action: 'Grant!' }, 'action: expected 1 to 64 of a-z, 0-9, _ . : -'],
+      [{ action: adHoc('Grant!') }, 'action: expected 1 to 64 of a-z, 0-9, _ . : -'],
       [{ to: { system: 'grants' } }, 'to: from and to are the same account'],
     ];
     for (const [change, message] of cases) {
@@ -96,7 +98,7 @@ describe('transfers', () => {
   it('is refused by the database when SQL would take a user wallet below zero (CHECK), not by JavaScript', async () => {
     const [account] = await t.accounts(1);
     await grant(account!, 2 * C);
-    await t.ledger.transfer({ id: id('spent'), currency: 'credits', from: { account: account! }, to: { system: 'fees' }, amount: 1, action: 'x' });
+    await t.ledger.transfer({ id: id('spent'), currency: 'credits', from: { account: account! }, to: { system: 'fees' }, amount: 1, action: adHoc('x') });
     const statements = [
       `UPDATE "LedgerAccount" SET "debitsPosted" = "creditsPosted" + 1 WHERE "ownerId" = $1`,
       `UPDATE "LedgerAccount" SET "debitsPending" = "creditsPosted" + 1 WHERE "ownerId" = $1`,
@@ -113,7 +115,7 @@ describe('pending transfers', () => {
   it('reserve the debit side until posted; the reserved funds cannot be spent twice', async () => {
     const [buyer, seller] = await t.accounts(2);
     await grant(buyer!, 10 * C, 'coins');
-    const pending = await t.ledger.transfer({ id: id('escrow'), currency: 'coins', from: { account: buyer! }, to: { account: seller! }, amount: 7 * C, action: 'bounty', pending: { expiresInMs: 60_000 } });
+    const pending = await t.ledger.transfer({ id: id('escrow'), currency: 'coins', from: { account: buyer! }, to: { account: seller! }, amount: 7 * C, action: adHoc('bounty'), pending: { expiresInMs: 60_000 } });
     expect(pending.transfer).toMatchObject({ kind: 'pending', replayed: false });
     expect(pending.transfer.expiresAt!.getTime()).toBeGreaterThan(Date.now());
     expect(await t.ledger.wallet(buyer!, 'coins')).toMatchObject({ balance: 10 * C, reserved: 7 * C, available: 3 * C });
@@ -121,7 +123,7 @@ describe('pending transfers', () => {
     expect(await t.ledger.balance(buyer!, 'coins')).toEqual({ balance: 3, held: 7 });
     expect((await t.ledger.wallet(seller!, 'coins')).balance).toBe(0);
     // Only 3 are spendable now.
-    const spend = await refusal(t.ledger.transfer({ id: id('spend'), currency: 'coins', from: { account: buyer! }, to: { system: 'fees' }, amount: 4 * C, action: 'unlock' }));
+    const spend = await refusal(t.ledger.transfer({ id: id('spend'), currency: 'coins', from: { account: buyer! }, to: { system: 'fees' }, amount: 4 * C, action: adHoc('unlock') }));
     expect(spend.message).toBe('this needs 4 coins and the account has 3 coins available');
 
     const posted = await t.ledger.post(pending.transfer.id);
@@ -165,7 +167,7 @@ describe('pending transfers', () => {
   it('post and void racing on one pending transfer: exactly one wins', async () => {
     const [a, b] = await t.accounts(2);
     await grant(a!, 1 * C);
-    const hold = await t.ledger.transfer({ id: id('race'), currency: 'credits', from: { account: a! }, to: { account: b! }, amount: 1 * C, action: 'x', pending: { expiresInMs: 60_000 } });
+    const hold = await t.ledger.transfer({ id: id('race'), currency: 'credits', from: { account: a! }, to: { account: b! }, amount: 1 * C, action: adHoc('x'), pending: { expiresInMs: 60_000 } });
     const outcomes = await Promise.allSettled([t.ledger.post(hold.transfer.id), t.ledger.void(hold.transfer.id), t.ledger.post(hold.transfer.id), t.ledger.void(hold.transfer.id)]);
     const fresh = outcomes.filter((o) => o.status === 'fulfilled' && !o.value.transfer.replayed);
     expect(fresh).toHaveLength(1);
@@ -189,9 +191,9 @@ describe('linked transfers', () => {
     await grant(a!, 5 * C);
     const before = await t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM "LedgerTransfer"`);
     const legs: TransferRequest[] = [
-      { id: id('leg1'), currency: 'credits', from: { account: a! }, to: { account: b! }, amount: 3 * C, action: 'split' },
-      { id: id('leg2'), currency: 'credits', from: { system: 'grants' }, to: { account: c! }, amount: 1 * C, action: 'split' },
-      { id: id('leg3'), currency: 'credits', from: { account: b! }, to: { account: c! }, amount: 4 * C, action: 'split' },
+      { id: id('leg1'), currency: 'credits', from: { account: a! }, to: { account: b! }, amount: 3 * C, action: adHoc('split') },
+      { id: id('leg2'), currency: 'credits', from: { system: 'grants' }, to: { account: c! }, amount: 1 * C, action: adHoc('split') },
+      { id: id('leg3'), currency: 'credits', from: { account: b! }, to: { account: c! }, amount: 4 * C, action: adHoc('split') },
     ];
     const error = await refusal(t.ledger.transferLinked(legs));
     expect(error.status).toBe(402);
@@ -214,7 +216,7 @@ describe("inside the caller's transaction", () => {
     const [account] = await t.accounts(1);
     await grant(account!, 3 * C);
     const charge = (tx: Parameters<typeof t.ledger.transfer>[1] extends infer O ? O : never) =>
-      t.ledger.transfer({ id: id('paid-op'), currency: 'credits', from: { account: account! }, to: { system: 'fees' }, amount: 1 * C, action: 'wiki_query' }, tx);
+      t.ledger.transfer({ id: id('paid-op'), currency: 'credits', from: { account: account! }, to: { system: 'fees' }, amount: 1 * C, action: adHoc('wiki_query') }, tx);
     await t.db.prisma.$transaction(async (tx) => {
       await tx.account.update({ where: { id: account! }, data: { email: `paid-${account}@example.org` } });
       await charge({ tx });
@@ -235,7 +237,7 @@ describe("inside the caller's transaction", () => {
     await expect(
       t.db.prisma.$transaction(async (tx) => {
         await tx.account.update({ where: { id: account! }, data: { email: null } });
-        await t.ledger.transfer({ id: id('too-much'), currency: 'credits', from: { account: account! }, to: { system: 'fees' }, amount: 9 * C, action: 'x' }, { tx });
+        await t.ledger.transfer({ id: id('too-much'), currency: 'credits', from: { account: account! }, to: { system: 'fees' }, amount: 9 * C, action: adHoc('x') }, { tx });
       }),
     ).rejects.toMatchObject({ status: 402 });
     expect((await t.db.prisma.account.findUniqueOrThrow({ where: { id: account! } })).email).toBe(`paid-${account}@example.org`);
@@ -271,20 +273,20 @@ describe('under concurrency', () => {
       if (to === from) to = wallets[(wallets.indexOf(from) + 1) % wallets.length]!;
       const kind = next();
       if (kind < 0.4) {
-        const request: TransferRequest = { id: `busy-move-${i}`, currency, from: { account: from }, to: { account: to }, amount, action: 'move' };
+        const request: TransferRequest = { id: `busy-move-${i}`, currency, from: { account: from }, to: { account: to }, amount, action: adHoc('move') };
         if (i % 10 === 0) replays.push(request);
         operations.push(() => t.ledger.transfer(request));
       } else if (kind < 0.7) {
-        operations.push(() => t.ledger.transfer({ id: `busy-spend-${i}`, currency, from: { account: from }, to: { system: 'fees' }, amount, action: 'spend' }));
+        operations.push(() => t.ledger.transfer({ id: `busy-spend-${i}`, currency, from: { account: from }, to: { system: 'fees' }, amount, action: adHoc('spend') }));
       } else if (kind < 0.85) {
         operations.push(async () => {
-          const hold = await t.ledger.transfer({ id: `busy-hold-${i}`, currency, from: { account: from }, to: { account: to }, amount, action: 'hold', pending: { expiresInMs: 60_000 } });
+          const hold = await t.ledger.transfer({ id: `busy-hold-${i}`, currency, from: { account: from }, to: { account: to }, amount, action: adHoc('hold'), pending: { expiresInMs: 60_000 } });
           return next() < 0.5 ? t.ledger.post(hold.transfer.id) : t.ledger.void(hold.transfer.id);
         });
       } else {
         operations.push(() =>
           t.ledger.transferLinked([
-            { id: `busy-reward-${i}`, currency: 'coins', from: { system: 'rewards' }, to: { account: from }, amount: 5000, action: 'reward' },
+            { id: `busy-reward-${i}`, currency: 'coins', from: { system: 'rewards' }, to: { account: from }, amount: 5000, action: adHoc('reward') },
             { id: `busy-commission-${i}`, currency: 'coins', from: { system: 'rewards' }, to: { account: to }, amount: 500, action: 'referral_commission' },
           ]),
         );

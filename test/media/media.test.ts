@@ -1,6 +1,7 @@
 // The media library over REST: upload, list, search, get, patch, trash, restore, purge, tags,
 // bulk, folders, credits, mirrors; ownership everywhere; signed file URLs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LedgerActionName } from '../../src/modules/ledger/index.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { form, photo } from '../helpers/images.js';
 import { peoplePhoto } from '../fixtures/vision/images.js';
@@ -239,8 +240,8 @@ describe('folders, credits and mirrors', () => {
   it('shows the credit ledger and totals', async () => {
     const account = await t.createAccount('credits');
     await t.app.services.credits.grant(account.id, { amount: 100, reference: 'welcome' });
-    await t.app.services.credits.charge(account.id, { id: 'q1', credits: 2.5, action: 'wiki_query', reference: 'subject:eiffel-tower' });
-    await t.app.services.credits.charge(account.id, { id: 'q1', credits: 2.5, action: 'wiki_query', reference: 'subject:eiffel-tower' });
+    await t.app.services.credits.charge(account.id, { id: 'q1', credits: 2.5, action: 'wiki_query' as LedgerActionName, reference: 'subject:eiffel-tower' });
+    await t.app.services.credits.charge(account.id, { id: 'q1', credits: 2.5, action: 'wiki_query' as LedgerActionName, reference: 'subject:eiffel-tower' });
     await expect(t.app.services.credits.charge(account.id, { id: 'g1', credits: 1000, action: 'generate' })).rejects.toThrow(/needs 1000 credits/);
     const res = await t.request('GET', '/api/media/credits', { key: account.key });
     expect(res.body).toMatchObject({ success: true, balance: 97.5, total_added: 100, total_spent: 2.5, total: 2 });

@@ -19,7 +19,7 @@ import { Conflict, Forbidden, InvalidInput, NotFound } from '../../platform/erro
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
 import type { CommunityService, SubjectCheck } from '../community/index.js';
-import { fromMinor, type Balance, type LedgerService, type Tx } from '../ledger/index.js';
+import { fromMinor, LedgerAction, type Balance, type LedgerService, type Tx } from '../ledger/index.js';
 import { claimBountySchema, createBountySchema, listBountiesSchema, slugify } from './bounties.input.js';
 
 export type { Bounty };
@@ -68,7 +68,7 @@ export class BountiesService {
         from: { account: actor.accountId },
         to: { system: 'escrow' as const },
         amount: options.reward_per_photo,
-        action: 'bounty:escrow',
+        action: LedgerAction.BountyEscrow,
         reference: `bounty:${bounty.id}`,
         pending: { expiresInMs: expiresAt.getTime() - Date.now() + SLOT_GRACE_MS },
       }));
@@ -126,7 +126,7 @@ export class BountiesService {
         await this.ledger.applyLinked(
           [
             { post: slotId(bountyId, slot) },
-            { id: `${slotId(bountyId, slot)}:paid`, currency: 'coins', from: { system: 'escrow' }, to: { account: actor.accountId }, amount: Number(locked.rewardPerPhoto), action: 'bounty:claim', reference: `community:${itemId}` },
+            { id: `${slotId(bountyId, slot)}:paid`, currency: 'coins', from: { system: 'escrow' }, to: { account: actor.accountId }, amount: Number(locked.rewardPerPhoto), action: LedgerAction.BountyClaim, reference: `community:${itemId}` },
           ],
           { tx },
         );

@@ -17,7 +17,7 @@ import type { Logger } from '../../platform/logger.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
 import { requireKey } from '../access/index.js';
-import { fromMinor, UNITS_PER_WHOLE, type LedgerService } from '../ledger/index.js';
+import { fromMinor, LedgerAction, UNITS_PER_WHOLE, type LedgerService } from '../ledger/index.js';
 import type { BridgeConversion, BridgeConversionStatus } from '../../generated/prisma/client.js';
 import { ECONOMY_READ, ECONOMY_SPEND } from './economy.access.js';
 import { convertSchema, linkSchema } from './economy.input.js';
@@ -183,7 +183,7 @@ export class BridgeService {
       });
       if (count === 0) return false;
       await this.ledger.transfer(
-        { id: holdTransferId(id), currency: 'coins', from: { account: checked.accountId }, to: { system: 'bridge' }, amount: amounts.coins, action: 'bridge_convert', reference: id, pending: { expiresInMs: HOLD_MS } },
+        { id: holdTransferId(id), currency: 'coins', from: { account: checked.accountId }, to: { system: 'bridge' }, amount: amounts.coins, action: LedgerAction.BridgeConvert, reference: id, pending: { expiresInMs: HOLD_MS } },
         { tx },
       );
       return true;

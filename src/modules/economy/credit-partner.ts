@@ -4,7 +4,7 @@
 // adapter is ours (the spec only says coins convert into credits on a linked external account) and
 // is documented in the README ("Economy: bridge, referral, styles").
 import { createHmac } from 'node:crypto';
-import type { LedgerService } from '../ledger/index.js';
+import { LedgerAction, type LedgerService } from '../ledger/index.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const SIGNATURE_HEADER = 'X-Service-Signature';
@@ -56,7 +56,7 @@ export class LocalCreditPartner implements CreditPartner {
       from: { system: 'bridge' },
       to: { account: delivery.accountId },
       amount: delivery.creditsMinor,
-      action: 'bridge_convert',
+      action: LedgerAction.BridgeConvert,
       reference: delivery.conversionId,
     });
     return { outcome: 'confirmed', reference: transfer.id };

@@ -8,7 +8,7 @@ import type { Database } from '../../platform/database/database.js';
 import { NotFound } from '../../platform/errors.js';
 import type { Actor } from '../accounts/index.js';
 import { requireKey } from '../access/index.js';
-import { fromMinor } from '../ledger/index.js';
+import { fromMinor, LedgerAction } from '../ledger/index.js';
 import { ECONOMY_READ } from './economy.access.js';
 
 export interface ReferralView {
@@ -26,14 +26,17 @@ export function referralUrl(baseUrl: string, code: string): string {
 export class ReferralService {
   constructor(private readonly db: Database) {}
 
-  /** The caller's code, referrals and commission. One statement: three index lookups. */
+  /**
+   * The caller's code, referrals and commission. One statement: three index lookups. The action is
+   * part of the text, not a parameter: the partial index on commissions matches only a constant.
+   */
   async referral(actor: Actor | null): Promise<ReferralView> {
     const checked = requireKey(actor, ECONOMY_READ);
     const [row] = await this.db.query<{ code: string; referrals: number; commission: string }>(
       `SELECT a."referralCode" AS code,
               (SELECT count(*)::int FROM "Account" r WHERE r."referredById" = a."id") AS referrals,
               (SELECT coalesce(sum(t."amount"), 0)::text FROM "LedgerTransfer" t
-                WHERE t."action" = 'referral_commission'
+                WHERE t."action" = '${LedgerAction.ReferralCommission}'
                   AND t."creditAccountId" = (SELECT w."id" FROM "LedgerAccount" w WHERE w."ownerId" = a."id" AND w."currency" = 'coins')) AS commission
        FROM "Account" a WHERE a."id" = $1`,
       [checked.accountId],

@@ -8,7 +8,7 @@ import type { Database } from '../../platform/database/database.js';
 import { AppError, ErrorCode, InvalidInput, NotFound } from '../../platform/errors.js';
 import type { Actor } from '../accounts/index.js';
 import { requireKey } from '../access/index.js';
-import { fromMinor, toMinor, type LedgerService } from '../ledger/index.js';
+import { fromMinor, LedgerAction, toMinor, type LedgerService } from '../ledger/index.js';
 import { ECONOMY_READ, ECONOMY_SPEND } from './economy.access.js';
 import { styleSlugSchema } from './economy.input.js';
 import { FREE_STYLES, styleName } from './economy.settings.js';
@@ -102,7 +102,7 @@ export class StylesService {
         from: { account: checked.accountId },
         to: { system: 'fees' },
         amount: toMinor(preset.priceCoins)!,
-        action: 'style_unlock',
+        action: LedgerAction.StyleUnlock,
         reference: `style:${preset.slug}`,
       });
       charged = transfer.replayed ? 0 : fromMinor(transfer.amount);

@@ -3,7 +3,7 @@
 // delivered are charged while the rest of the hold is released, in one linked ledger batch (void the
 // hold, charge what was delivered). A failed generation costs nothing; a hold left behind by a crash
 // expires and the ledger's sweep releases it.
-import { toMinor, type CreditHold, type CreditsService, type LedgerService, type Tx } from '../ledger/index.js';
+import { LedgerAction, toMinor, type CreditHold, type CreditsService, type LedgerService, type Tx } from '../ledger/index.js';
 
 export interface Charge {
   /** The transfer id (idempotency key): a retry with the same id charges once. */
@@ -24,7 +24,7 @@ export class GenerationBilling {
 
   /** Reserves the price of `images` images; throws the ledger's 402 InsufficientCredits when the account cannot pay. */
   async hold(accountId: number, images: number, reference: string): Promise<CreditHold> {
-    return this.credits.hold(accountId, images * this.creditsPerImage, { action: 'generate', reference, expiresInMs: this.holdMs });
+    return this.credits.hold(accountId, images * this.creditsPerImage, { action: LedgerAction.Generate, reference, expiresInMs: this.holdMs });
   }
 
   /** Credits the account can spend now (for a refusal at request time of a job that would hold later). */
@@ -51,7 +51,7 @@ export class GenerationBilling {
           from: { account: accountId },
           to: { system: 'fees' as const },
           amount: toMinor(charge.images * this.creditsPerImage)!,
-          action: 'generate',
+          action: LedgerAction.Generate,
           reference: charge.reference ?? null,
         })),
       ],

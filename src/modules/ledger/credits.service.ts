@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { parseInput } from '../../platform/validation.js';
 import { amountSchema, fromMinor, toMinor, type Currency } from './money.js';
 import { InsufficientCredits, InsufficientFunds } from './ledger.errors.js';
+import type { LedgerActionName } from './ledger-actions.js';
 import { balanceOf, type Balance, type GrantResult, type LedgerOptions, type LedgerService, type Transfer, type WalletEntry } from './ledger.service.js';
 
 export interface CreditEntryView {
@@ -102,7 +103,7 @@ export class CreditsService {
    * operation's own rows and the charge commit together. `id` makes a retry charge once.
    * Throws 402 InsufficientCredits.
    */
-  async charge(accountId: number, charge: { id: string; credits: number; action: string; reference?: string | null }, options: LedgerOptions = {}): Promise<Transfer> {
+  async charge(accountId: number, charge: { id: string; credits: number; action: LedgerActionName; reference?: string | null }, options: LedgerOptions = {}): Promise<Transfer> {
     try {
       const { transfer } = await this.ledger.transfer(
         { id: charge.id, currency: 'credits', from: { account: accountId }, to: { system: 'fees' }, amount: this.minor(charge.credits), action: charge.action, reference: charge.reference },
@@ -115,7 +116,7 @@ export class CreditsService {
   }
 
   /** Reserves the price of an operation about to run; 402 InsufficientCredits when the account cannot pay. */
-  async hold(accountId: number, credits: number, what: { action: string; reference?: string | null; expiresInMs?: number }): Promise<CreditHold> {
+  async hold(accountId: number, credits: number, what: { action: LedgerActionName; reference?: string | null; expiresInMs?: number }): Promise<CreditHold> {
     const amount = this.minor(credits);
     try {
       const { transfer } = await this.ledger.transfer({

@@ -2,6 +2,7 @@
 export { LedgerService, balanceOf, type Balance, type Tx, type LedgerOptions, type Party, type TransferRequest, type Transfer, type Wallet, type WalletEntry, type WalletState, type ApplyResult, type GrantResult } from './ledger.service.js';
 export { CreditsService, type CreditSummary, type CreditEntryView, type CreditHold, grantSchemaFor } from './credits.service.js';
 export { RewardsService, awardTransferId, rewardAmount, type AwardResult, type AwardOptions, type AwardStatus, type RewardSettings } from './rewards.service.js';
+export { LedgerAction, LEDGER_ACTIONS, rewardLedgerAction, type LedgerActionName, type RewardLedgerAction } from './ledger-actions.js';
 export { InsufficientFunds, InsufficientCredits } from './ledger.errors.js';
 export { CURRENCIES, SYSTEM_ACCOUNTS, UNITS_PER_WHOLE, MAX_AMOUNT, amountSchema, fromMinor, toMinor, type Currency, type SystemAccount } from './money.js';
 export {

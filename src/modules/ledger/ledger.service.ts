@@ -18,6 +18,7 @@ import { parseInput } from '../../platform/validation.js';
 import { randomUUID } from 'node:crypto';
 import { CURRENCIES, SYSTEM_ACCOUNTS, fromMinor, type Currency, type SystemAccount } from './money.js';
 import { InsufficientFunds } from './ledger.errors.js';
+import { LEDGER_ACTION_FORMAT, LedgerAction, type LedgerActionName } from './ledger-actions.js';
 
 /** A Prisma interactive transaction: ledger writes given one join it. */
 export type Tx = Prisma.TransactionClient;
@@ -37,8 +38,8 @@ export interface TransferRequest {
   to: Party;
   /** Minor units, > 0. */
   amount: number;
-  /** What the money is for (grant, vision, reward:tagging ...). */
-  action: string;
+  /** What the money is for: a name of the table (ledger-actions.ts). */
+  action: LedgerActionName;
   reference?: string | null;
   /** Reserve instead of moving: the debit side's funds are held until post() or void(). */
   pending?: { expiresInMs: number };
@@ -138,7 +139,7 @@ const transferSchema = z
     from: partySchema,
     to: partySchema,
     amount: z.number().int('expected whole minor units').positive('expected a positive amount').max(Number.MAX_SAFE_INTEGER),
-    action: z.string().regex(/^[a-z0-9_.:-]{1,64}$/, 'expected 1 to 64 of a-z, 0-9, _ . : -'),
+    action: z.string().regex(LEDGER_ACTION_FORMAT, 'expected 1 to 64 of a-z, 0-9, _ . : -'),
     reference: z.string().max(500, 'expected at most 500 characters').nullish(),
     pending: z.object({ expiresInMs: z.number().int().positive() }).optional(),
   })
@@ -276,7 +277,7 @@ export class LedgerService {
       from: { system: 'grants' },
       to: { account: accountId },
       amount: grant.amount,
-      action: 'grant',
+      action: LedgerAction.Grant,
       reference: grant.reference || null,
     });
     return { transferId: transfer.id, amount: fromMinor(transfer.amount), ...(await this.balanceAfter(accountId, currency, wallets)), replayed: transfer.replayed };

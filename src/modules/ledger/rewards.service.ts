@@ -13,6 +13,7 @@ import type { Database } from '../../platform/database/database.js';
 import { parseInput } from '../../platform/validation.js';
 import { fromMinor, toMinor, UNITS_PER_WHOLE } from './money.js';
 import type { Balance, LedgerOptions, LedgerService } from './ledger.service.js';
+import { rewardLedgerAction } from './ledger-actions.js';
 import { capsPatchSchema, ratesPatchSchema, REWARD_ACTIONS, type RewardAction, type RewardCaps, type RewardRates } from './reward-rates.js';
 
 export const SETTINGS_CACHE_MS = 5_000;
@@ -149,7 +150,7 @@ export class RewardsService {
       return { ...base, status: 'unpaid', coins: 0, commission: null, ...balance, today: 0, message: `${input.action} pays nothing at the current rates` };
     }
     const [leg] = this.ledger.legsOf([
-      { id: transferId, currency: 'coins', from: { system: 'rewards' }, to: { account: input.accountId }, amount, action: `reward:${input.action}`, reference: input.object.slice(0, 500) },
+      { id: transferId, currency: 'coins', from: { system: 'rewards' }, to: { account: input.accountId }, amount, action: rewardLedgerAction(input.action), reference: input.object.slice(0, 500) },
     ]);
     const ppm = Math.round(rates.referral_commission_percent * 10_000);
     const raw = await this.ledger.call<RawAward>('SELECT reward_award($1::int, $2, $3::int, $4::jsonb, $5::bigint)::text AS r', [input.accountId, input.action, dailyCap, JSON.stringify(leg), ppm], options);

@@ -18,7 +18,7 @@ import { OpenAiProvider } from './providers/openai.provider.js';
 import { GoogleVisionProvider } from './providers/google-vision.provider.js';
 import { OcrSpaceProvider } from './providers/ocr-space.provider.js';
 import { LocalProvider } from './providers/local.provider.js';
-import { fromMinor, InsufficientCredits, InsufficientFunds, UNITS_PER_WHOLE, type CreditHold } from '../ledger/index.js';
+import { fromMinor, InsufficientCredits, InsufficientFunds, LedgerAction, UNITS_PER_WHOLE, type CreditHold, type LedgerActionName } from '../ledger/index.js';
 
 export type VisionConfig = Config['vision'];
 
@@ -28,7 +28,7 @@ export const EXTERNAL_ANALYSIS_CREDITS = 1;
 /** How external analyses are paid: the ledger's credits (CreditsService fits). */
 export interface VisionBilling {
   /** Reserves the price; throws InsufficientFunds (402) when the account cannot pay. */
-  hold(accountId: number, credits: number, what: { action: string; reference?: string | null; expiresInMs?: number }): Promise<CreditHold>;
+  hold(accountId: number, credits: number, what: { action: LedgerActionName; reference?: string | null; expiresInMs?: number }): Promise<CreditHold>;
   capture(hold: CreditHold): Promise<void>;
   release(hold: CreditHold): Promise<void>;
 }
@@ -220,7 +220,7 @@ export class VisionService {
     if (payer === undefined) throw new InsufficientCredits(needed, 0);
     // Long enough for the call (its timeout) and the upload; the ledger's sweep releases it after.
     const expiresInMs = 2 * this.config.timeoutMs + 60_000;
-    return this.billing!.hold(payer, EXTERNAL_ANALYSIS_CREDITS, { action: 'vision', reference: `${provider}:${task}`, expiresInMs });
+    return this.billing!.hold(payer, EXTERNAL_ANALYSIS_CREDITS, { action: LedgerAction.Vision, reference: `${provider}:${task}`, expiresInMs });
   }
 
   /** Captures or releases a hold; a failure leaves it to expire (logged, the answer still goes out). */

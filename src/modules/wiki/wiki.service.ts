@@ -26,7 +26,7 @@ import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
 import { confirmTags, ocrWords, showsPicture, slugify, type Analyzer } from '../community/index.js';
 import { isLowInformation, type ImageObjectsService } from '../image-objects/index.js';
-import type { Balance, CreditsService, LedgerService, RewardsService } from '../ledger/index.js';
+import { LedgerAction, type Balance, type CreditsService, type LedgerService, type RewardsService } from '../ledger/index.js';
 import { fetchImageBytes, fingerprintOf, processSharedImage, publicDerivative } from '../images/index.js';
 import type { FollowsService } from './follows.service.js';
 import { contributeSchema, createSubjectSchema, listSubjectsSchema, queueSchema, querySchema, reviewListSchema, voteSchema, type Vote } from './wiki.input.js';
@@ -326,7 +326,7 @@ export class WikiService {
     const options = parseInput(querySchema, input);
     const subject = await this.subject(actor, slug);
     const price = this.deps.settings.queryCredits;
-    const hold = price > 0 ? await this.deps.credits.hold(actor.accountId, price, { action: 'wiki:query', reference: `wiki-subject:${subject.id}` }) : null;
+    const hold = price > 0 ? await this.deps.credits.hold(actor.accountId, price, { action: LedgerAction.WikiQuery, reference: `wiki-subject:${subject.id}` }) : null;
     let media: WikiMedia[];
     try {
       media = await this.verifiedMedia(subject.id, { type: options.type, minConfidence: options.min_confidence, limit: options.limit });
@@ -358,7 +358,7 @@ export class WikiService {
         from: { system: 'fees' },
         to: { account: claim.accountId },
         amount: Number(claim.royalty ?? 0),
-        action: 'community:royalty',
+        action: LedgerAction.CommunityRoyalty,
         reference: `community:${claim.itemId}`,
       });
     }
