@@ -2,6 +2,7 @@
 // "not shown" are ours (README "Economy: bounties").
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
+import { ANY_KEY, MASTER_KEY, SCOPE } from '../../src/modules/access/index.js';
 import { pathId } from '../input.js';
 import { unwrap } from '../result.js';
 import { CancelBountyDocument, ClaimBountyDocument, CreateBountyDocument, ListBountiesDocument, type BountyFieldsFragment } from '../generated/operations.js';
@@ -51,7 +52,7 @@ export const bountiesRoutes = [
     method: 'GET',
     path: '/api/economy/bounties',
     auth: 'key',
-    scope: 'any',
+    key: ANY_KEY,
     summary: 'Bounties, newest first: status (open, filled, expired, cancelled), limit (default 20, max 100), offset',
     operation: ListBountiesDocument,
     request: { query: listBountiesSchema },
@@ -66,7 +67,7 @@ export const bountiesRoutes = [
     method: 'POST',
     path: '/api/economy/bounties',
     auth: 'key',
-    scope: 'master',
+    key: MASTER_KEY,
     summary: 'Post a bounty (subject_slug or subject_name, reward_per_photo, photos_needed up to 100, description, expires_days default 30): reward x photos is escrowed at once',
     operation: CreateBountyDocument,
     request: { body: createBountySchema },
@@ -87,7 +88,7 @@ export const bountiesRoutes = [
     method: 'POST',
     path: '/api/economy/bounties/:bounty_id/claim',
     auth: 'key',
-    scope: 'media',
+    key: SCOPE.media,
     summary: 'Claim a bounty with your own community upload that shows its subject (crowdsource_id): a vision-confirmed tag of it, not OCR text alone, or a verified wiki photo of it on the same image; the reward is paid at once',
     operation: ClaimBountyDocument,
     request: { params: z.object({ bounty_id: objectId.describe('the bounty id') }), body: claimBountySchema },
@@ -108,7 +109,7 @@ export const bountiesRoutes = [
     method: 'POST',
     path: '/api/economy/bounties/:id/cancel',
     auth: 'key',
-    scope: 'master',
+    key: MASTER_KEY,
     summary: 'Cancel your open bounty: the escrow not yet paid returns to you',
     operation: CancelBountyDocument,
     request: { params: idParams('bounty') },

@@ -1,6 +1,7 @@
 // Spec "Scraping": POST /api/scrape starts a scrape job (src/modules/scrape/); jobs.routes.ts polls it.
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
+import { SCOPE } from '../../src/modules/access/index.js';
 import { unwrap } from '../result.js';
 import { StartScrapeDocument } from '../generated/operations.js';
 import { scrapeInputSchema } from '../../src/modules/scrape/scrape.input.js';
@@ -12,7 +13,7 @@ export const scrapeRoutes = [
     method: 'POST',
     path: '/api/scrape',
     auth: 'key',
-    scope: 'scrape',
+    key: SCOPE.scrape,
     summary: 'Start a scrape job (sniper: the page; crawl: same-site links to crawl_depth)',
     operation: StartScrapeDocument,
     request: { body: scrapeInputSchema },

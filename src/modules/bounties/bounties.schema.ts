@@ -2,6 +2,7 @@
 // move the poster's coins), and claiming one with an upload (media scope, like contributing).
 // Thin: the rules live in bounties.service.ts.
 import { builder } from '../../graphql/builder.js';
+import { ANY_KEY, authScopesOf, MASTER_KEY, SCOPE } from '../access/index.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import type { Context } from '../../graphql/context.js';
 import { fromMinor } from '../ledger/index.js';
@@ -52,7 +53,7 @@ const BountyClaimRef = builder.objectRef<BountyClaimResult>('BountyClaimResult')
 builder.queryFields((t) => ({
   bounties: t.field({
     type: BountyPageRef,
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     args: { status: t.arg({ type: BountyStatusEnum }), limit: t.arg.int(), offset: t.arg.int() },
     resolve: (_r, a, ctx) => ctx.services.bounties.list({ status: a.status ?? undefined, limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
@@ -62,7 +63,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createBounty: t.field({
     type: BountyRef,
-    authScopes: { master: true },
+    authScopes: authScopesOf(MASTER_KEY),
     errors: {},
     args: {
       subjectSlug: t.arg.string(),
@@ -84,14 +85,14 @@ builder.mutationFields((t) => ({
   }),
   claimBounty: t.field({
     type: BountyClaimRef,
-    authScopes: { scope: 'media' },
+    authScopes: authScopesOf(SCOPE.media),
     errors: {},
     args: { id: t.arg.int({ required: true }), crowdsourceId: t.arg.int({ required: true }) },
     resolve: (_r, a, ctx) => ctx.services.bounties.claim(actor(ctx), a.id, { crowdsource_id: a.crowdsourceId }),
   }),
   cancelBounty: t.field({
     type: BountyRef,
-    authScopes: { master: true },
+    authScopes: authScopesOf(MASTER_KEY),
     errors: {},
     args: { id: t.arg.int({ required: true }) },
     resolve: (_r, a, ctx) => ctx.services.bounties.cancel(actor(ctx), a.id),

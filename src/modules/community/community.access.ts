@@ -2,12 +2,12 @@
 // down; a contributor always reads their own, unlisted and removed ones included. Changes are rules
 // of the community service (anyone adds tags, the contributor replaces them).
 import type { Prisma } from '../../generated/prisma/client.js';
-import { definePolicy } from '../access/index.js';
+import { ANY_KEY, definePolicy } from '../access/index.js';
 
 export const communityItemPolicy = definePolicy<Prisma.CommunityItemWhereInput>({
   model: 'CommunityItem',
   noun: 'community item',
-  key: { anyKey: true },
+  key: ANY_KEY,
   read: (actor) => ({ OR: [{ public: true, removedAt: null }, { accountId: actor.accountId }] }),
   change: (actor) => ({ accountId: actor.accountId }),
 });
@@ -15,7 +15,7 @@ export const communityItemPolicy = definePolicy<Prisma.CommunityItemWhereInput>(
 export const ownershipClaimPolicy = definePolicy<Prisma.OwnershipClaimWhereInput>({
   model: 'OwnershipClaim',
   noun: 'ownership claim',
-  key: { anyKey: true },
+  key: ANY_KEY,
   // The claimant, and the contributor of the claimed item.
   read: (actor) => ({ OR: [{ accountId: actor.accountId }, { item: { accountId: actor.accountId } }] }),
   change: (actor) => ({ accountId: actor.accountId }),

@@ -2,6 +2,7 @@
 // mobile ingest, tags, unlocks, ownership claims (and the operator's review), the leaderboard and
 // portfolios. Thin: the rules live in community.service.ts and claims.service.ts.
 import { builder, nodeId } from '../../graphql/builder.js';
+import { ANY_KEY, authScopesOf, MASTER_KEY, SCOPE } from '../access/index.js';
 import type { Context } from '../../graphql/context.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import { fromMinor } from '../ledger/index.js';
@@ -11,8 +12,8 @@ import { CLAIM_KINDS, CLAIM_STATUSES, COMMUNITY_TAG_ACTIONS, LEADERBOARD_PERIODS
 import type { CommunityItem, ContributionResult, LeaderboardEntry, Portfolio, TagResult, UnlockResult } from './community.service.js';
 import type { OwnershipClaim } from './claims.service.js';
 
-const media = { scope: 'media' } as const;
-const master = { master: true } as const;
+const media = authScopesOf(SCOPE.media);
+const master = authScopesOf(MASTER_KEY);
 const actor = (ctx: Context) => ctx.actor!;
 const isContributor = (item: CommunityItem, ctx: Context) => item.accountId === ctx.actor?.accountId;
 /** Others see a position to 2 decimals (about 1 km); the contributor sees it exactly. */
@@ -202,21 +203,21 @@ builder.queryFields((t) => ({
   }),
   myCommunity: t.field({
     type: CommunityPageRef,
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     args: { limit: t.arg.int(), offset: t.arg.int() },
     resolve: (_r, a, ctx) => ctx.services.community.my(actor(ctx), { limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
   }),
   communityItem: t.field({
     type: CommunityItemRef,
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     args: { id: t.arg.int({ required: true }) },
     resolve: (_r, a, ctx) => ctx.services.community.get(ctx.actor, a.id),
   }),
   communityClaims: t.field({
     type: [OwnershipClaimRef],
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     description: "Claims on an item: the caller's own, or all of them when the caller contributed it",
     args: { itemId: t.arg.int({ required: true }) },
@@ -224,7 +225,7 @@ builder.queryFields((t) => ({
   }),
   communityLeaderboard: t.field({
     type: LeaderboardRef,
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     args: { period: t.arg({ type: PeriodEnum }), limit: t.arg.int() },
     resolve: (_r, a, ctx) => ctx.services.community.leaderboard({ period: a.period ?? undefined, limit: a.limit ?? undefined }),
@@ -232,7 +233,7 @@ builder.queryFields((t) => ({
   communityPortfolio: t.field({
     type: PortfolioRef,
     description: "A contributor's public portfolio by handle (any valid key); without a handle, the caller's own with its private figures",
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     args: { handle: t.arg.string() },
     resolve: (_r, a, ctx) => {

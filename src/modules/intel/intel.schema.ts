@@ -2,6 +2,7 @@
 // resolution of proposals and the item's intel policy, the published intel and the proposals of an
 // item. Thin: the rules live in intel.service.ts.
 import { builder, nodeId } from '../../graphql/builder.js';
+import { ANY_KEY, authScopesOf, MASTER_KEY, SCOPE } from '../access/index.js';
 import type { Context } from '../../graphql/context.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import { CommunityItemRef } from '../community/community.schema.js';
@@ -108,14 +109,14 @@ const PageRef = builder.objectRef<IntelPage>('IntelPage').implement({
 builder.queryFields((t) => ({
   intelPost: t.field({
     type: IntelPostRef,
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     args: { id: t.arg.int({ required: true }) },
     resolve: (_r, a, ctx) => ctx.services.intel.get(ctx.actor, a.id),
   }),
   imageIntel: t.field({
     type: PageRef,
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     description: "An image's published intel (approved comments and merged proposals), newest first",
     args: { itemId: t.arg.int({ required: true }), limit: t.arg.int(), offset: t.arg.int() },
@@ -123,7 +124,7 @@ builder.queryFields((t) => ({
   }),
   intelProposals: t.field({
     type: PageRef,
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     description: "An image's proposals of a status (default pending), oldest first: all of them for its owner, the caller's own (and merged ones) for others",
     args: { itemId: t.arg.int({ required: true }), status: t.arg({ type: ProposalStatusEnum }), limit: t.arg.int(), offset: t.arg.int() },
@@ -134,7 +135,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   postIntel: t.field({
     type: PostResultRef,
-    authScopes: { scope: 'media' },
+    authScopes: authScopesOf(SCOPE.media),
     errors: {},
     description: "Intel on an image, as its policy says: a comment (open), a proposal (restricted, or any post with changes), refused when locked",
     args: { itemId: t.arg.int({ required: true }), text: t.arg.string(), changes: t.arg({ type: ChangesInput }) },
@@ -154,7 +155,7 @@ builder.mutationFields((t) => ({
   }),
   resolveIntel: t.field({
     type: ResolutionRef,
-    authScopes: { master: true },
+    authScopes: authScopesOf(MASTER_KEY),
     errors: {},
     description: "The image owner's decision on a pending proposal: approve merges it (the image changes, the proposer is paid), reject closes it",
     args: { id: t.arg.int({ required: true }), action: t.arg({ type: ActionEnum, required: true }) },
@@ -162,7 +163,7 @@ builder.mutationFields((t) => ({
   }),
   setIntelPolicy: t.field({
     type: CommunityItemRef,
-    authScopes: { master: true },
+    authScopes: authScopesOf(MASTER_KEY),
     errors: {},
     args: { itemId: t.arg.int({ required: true }), policy: t.arg({ type: PolicyEnum, required: true }) },
     resolve: (_r, a, ctx) => ctx.services.intel.setPolicy(actor(ctx), a.itemId, { policy: a.policy }),

@@ -1,5 +1,6 @@
 // GraphQL surface of scraping: start a scrape job (then follow it with job / jobUpdated).
 import { builder } from '../../graphql/builder.js';
+import { authScopesOf, SCOPE } from '../access/index.js';
 import { JobRef } from '../jobs/jobs.schema.js';
 
 const ScrapeInput = builder.inputType('ScrapeInput', {
@@ -21,7 +22,7 @@ const ScrapeInput = builder.inputType('ScrapeInput', {
 builder.mutationField('startScrape', (t) =>
   t.prismaField({
     type: JobRef,
-    authScopes: { scope: 'scrape' },
+    authScopes: authScopesOf(SCOPE.scrape),
     errors: {},
     args: { input: t.arg({ type: ScrapeInput, required: true }) },
     resolve: (_query, _root, { input }, ctx) =>
