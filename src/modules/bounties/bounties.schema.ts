@@ -56,7 +56,7 @@ builder.queryFields((t) => ({
     authScopes: authScopesOf(ANY_KEY),
     errors: {},
     args: { status: t.arg({ type: BountyStatusEnum }), limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_r, a, ctx) => ctx.services.bounties.list({ status: a.status ?? undefined, limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
+    resolve: (_r, a, ctx) => ctx.services.bounties.list(actor(ctx), { status: a.status ?? undefined, limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
   }),
 }));
 

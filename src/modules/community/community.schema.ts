@@ -7,7 +7,7 @@ import type { Context } from '../../graphql/context.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import { fromMinor } from '../ledger/index.js';
 import { ImageObjectRef } from '../image-objects/image-objects.schema.js';
-import { communityItemPolicy, ownershipClaimPolicy } from './community.access.js';
+import { communityItemPolicy, ownershipClaimPolicy, visibleCoordinate } from './community.access.js';
 import { CLAIM_KINDS, CLAIM_STATUSES, COMMUNITY_TAG_ACTIONS, LEADERBOARD_PERIODS } from './community.input.js';
 import type { CommunityItem, ContributionResult, LeaderboardEntry, Portfolio, TagResult, UnlockResult } from './community.service.js';
 import type { OwnershipClaim } from './claims.service.js';
@@ -15,9 +15,6 @@ import type { OwnershipClaim } from './claims.service.js';
 const media = authScopesOf(SCOPE.media);
 const master = authScopesOf(MASTER_KEY);
 const actor = (ctx: Context) => ctx.actor!;
-const isContributor = (item: CommunityItem, ctx: Context) => item.accountId === ctx.actor?.accountId;
-/** Others see a position to 2 decimals (about 1 km); the contributor sees it exactly. */
-const coarse = (value: number | null, item: CommunityItem, ctx: Context) => (value === null || isContributor(item, ctx) ? value : Math.round(value * 100) / 100);
 
 const TagActionEnum = builder.enumType('CommunityTagAction', { values: COMMUNITY_TAG_ACTIONS });
 const PeriodEnum = builder.enumType('LeaderboardPeriod', { values: LEADERBOARD_PERIODS });
@@ -70,8 +67,8 @@ export const CommunityItemRef = builder.prismaNode('CommunityItem', {
       },
       resolve: (item) => item.id,
     }),
-    latitude: t.float({ nullable: true, resolve: (item, _a, ctx) => coarse(item.latitude, item, ctx) }),
-    longitude: t.float({ nullable: true, resolve: (item, _a, ctx) => coarse(item.longitude, item, ctx) }),
+    latitude: t.float({ nullable: true, resolve: (item, _a, ctx) => visibleCoordinate(item.latitude, ctx.actor, [item.accountId]) }),
+    longitude: t.float({ nullable: true, resolve: (item, _a, ctx) => visibleCoordinate(item.longitude, ctx.actor, [item.accountId]) }),
     public: t.exposeBoolean('public', { description: 'Listed by the public search' }),
     removed: t.boolean({ description: 'An approved removal claim took it down (only its contributor still sees it)', resolve: (item) => item.removedAt !== null }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),

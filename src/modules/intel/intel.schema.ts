@@ -6,6 +6,7 @@ import { ANY_KEY, authScopesOf, MASTER_KEY, SCOPE } from '../access/index.js';
 import type { Context } from '../../graphql/context.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import { CommunityItemRef } from '../community/community.schema.js';
+import { visibleCoordinate } from '../community/index.js';
 import { intelPostPolicy } from './intel.access.js';
 import { INTEL_ACTIONS, INTEL_KINDS, INTEL_POLICIES, INTEL_STATUSES, PROPOSAL_STATUSES, type IntelChanges, type IntelKind, type IntelPolicy, type IntelStatus } from './intel.input.js';
 import { changesOf, type IntelPage, type IntelPostResult, type IntelResolution } from './intel.service.js';
@@ -34,9 +35,6 @@ const ChangesInput = builder.inputType('IntelChangesInput', {
   fields: (t) => ({ caption: t.string(), tags: t.stringList(), name: t.string(), latitude: t.float(), longitude: t.float() }),
 });
 
-/** A proposed position to 2 decimals (about 1 km) for all but its author and the image's owner, as the item's own position is. */
-const coarse = (value: number | undefined) => (value === undefined ? undefined : Math.round(value * 100) / 100);
-
 export const IntelPostRef = builder.prismaNode('IntelPost', {
   id: { field: 'id' },
   nullable: true,
@@ -63,8 +61,9 @@ export const IntelPostRef = builder.prismaNode('IntelPost', {
       select: { changes: true, accountId: true, item: { select: { accountId: true } } },
       resolve: (p, _a, ctx) => {
         const changes = changesOf(p);
-        if (!changes || ctx.actor?.accountId === p.accountId || ctx.actor?.accountId === p.item.accountId) return changes;
-        return { ...changes, latitude: coarse(changes.latitude), longitude: coarse(changes.longitude) };
+        if (!changes) return changes;
+        const owners = [p.accountId, p.item.accountId];
+        return { ...changes, latitude: visibleCoordinate(changes.latitude, ctx.actor, owners), longitude: visibleCoordinate(changes.longitude, ctx.actor, owners) };
       },
     }),
     status: t.field({ type: StatusEnum, description: 'comment: approved; proposal: pending, merged or rejected', resolve: (p) => p.status as IntelStatus }),

@@ -116,7 +116,7 @@ builder.queryFields((t) => ({
     authScopes: authScopesOf(ANY_KEY),
     errors: {},
     args: { slug: t.arg.string({ required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.wiki.subject(ctx.actor, a.slug),
+    resolve: (_r, a, ctx) => ctx.services.wiki.subject(actor(ctx), a.slug),
   }),
   wikiVerifyQueue: t.field({
     type: [WikiPhotoRef],
