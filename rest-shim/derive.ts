@@ -7,7 +7,7 @@ import type { Operation } from '../src/graphql/operation.js';
 import { argNameOf, camelCase, graphqlArgs, unwrap, type DerivedArg } from '../src/graphql/operation-args.js';
 import { graphqlSources } from '../src/platform/wire.js';
 import { objectId } from '../src/platform/validation.js';
-import type { RouteDefinition, RouteScope, RestInput } from './route.js';
+import type { RouteDefinition, RestInput } from './route.js';
 import { unwrap as unwrapResult } from './result.js';
 import { pathId } from './input.js';
 
@@ -31,7 +31,7 @@ function restRoute(operation: Operation): RouteDefinition {
     method: rest.method,
     path: rest.path,
     auth: rest.auth ?? 'key',
-    scope: rest.auth === 'none' ? undefined : scopeOf(operation),
+    key: rest.auth === 'none' ? undefined : operation.key,
     ...(rest.form?.files.length ? { multipart: { files: rest.form.files } } : {}),
     failure: rest.failure,
     cache: rest.cache,
@@ -53,11 +53,6 @@ function restRoute(operation: Operation): RouteDefinition {
       return rest.shape ? rest.shape(answer, result, input) : answer;
     },
   } as RouteDefinition;
-}
-
-function scopeOf(operation: Operation): RouteScope {
-  const { key } = operation;
-  return 'scope' in key ? key.scope : 'master' in key ? 'master' : 'any';
 }
 
 function variablesOf(operation: Operation, ids: Array<[string, string]>, restName: (arg: string) => string, input: RestInput, carries: 'query' | 'body') {

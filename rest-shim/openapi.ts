@@ -5,6 +5,7 @@
 // `.meta({ id })` (MediaItem, Schedule ...) become components. Served at GET /openapi.json.
 import { z } from 'zod';
 import type { AnyRoute, ErrorStatus, RawResponse, ResponseSchema, RouteRequest } from './route.js';
+import { ANY_KEY, keyRuleName } from '../src/modules/access/index.js';
 
 type Json = Record<string, unknown>;
 
@@ -73,7 +74,7 @@ export function buildOpenApiDocument(table: AnyRoute[], info: OpenApiInfo): Json
       ...(route.description ? { description: route.description } : {}),
       tags: [tagOf(route.path)],
       security: securityOf(route),
-      ...(route.auth === 'key' && route.scope ? { 'x-scope': route.scope } : {}),
+      ...(route.auth === 'key' && route.key ? { 'x-scope': keyRuleName(route.key) } : {}),
       ...parametersOf(route.request, convert),
       ...requestBodyOf(route, convert),
       responses: responsesOf(route, convert),
@@ -152,7 +153,7 @@ function tagOf(path: string): string {
 function securityOf(route: AnyRoute): Array<Record<string, string[]>> {
   if (route.auth === 'none') return [];
   if (route.auth === 'admin') return [{ adminToken: [] }, { adminBearer: [] }];
-  return [{ apiKey: route.scope ? [route.scope] : [] }];
+  return [{ apiKey: route.key ? [keyRuleName(route.key)] : [] }];
 }
 
 type Convert = (schema: z.ZodType, io: 'input' | 'output') => Json;
@@ -248,11 +249,12 @@ export function errorsOf(route: AnyRoute): Partial<Record<ErrorStatus, string>> 
     if (params || query || body || form) implied[400] = GENERIC_ERRORS[400];
     if (route.auth === 'key') {
       implied[401] = 'Missing, unknown, revoked, rotated or expired API key';
+      const key = route.key ?? ANY_KEY;
       implied[403] =
-        route.scope === 'master'
+        'master' in key
           ? 'Account inactive or suspended, or a sub-key where the master key is needed'
-          : route.scope && route.scope !== 'any'
-            ? `Account inactive or suspended, or a sub-key without the '${route.scope}' scope`
+          : 'scope' in key
+            ? `Account inactive or suspended, or a sub-key without the '${key.scope}' scope`
             : 'Account inactive or suspended';
     }
     if (route.auth === 'admin') implied[401] = 'Missing or wrong admin token';

@@ -4,15 +4,13 @@ import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { Context } from '../src/graphql/context.js';
+import type { KeyRule } from '../src/modules/access/index.js';
 import type { Source } from './input.js';
 
 export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-/** none: public; key: an API key (scope says which); admin: the operator's admin token. */
+/** none: public; key: an API key (`key` says which); admin: the operator's admin token. */
 export type RouteAuth = 'none' | 'key' | 'admin';
-
-/** What a key needs: a sub-key scope, `master` (account-level, no sub-key), or `any` valid key. */
-export type RouteScope = 'scrape' | 'generate' | 'search' | 'media' | 'master' | 'any';
 
 export interface RestInput<Query = Source, Body = Source> {
   query: Query;
@@ -80,7 +78,8 @@ interface RouteBase extends RouteDocs {
   /** Path parameters that carry a secret or a capability (a key, a share token): the access log never shows them. */
   secretParams?: string[];
   auth: RouteAuth;
-  scope?: RouteScope;
+  /** Which key may call a `key` route (every one states it): SCOPE.media, MASTER_KEY, ANY_KEY, or its module's name for one. */
+  key?: KeyRule;
   summary: string;
 }
 
@@ -129,7 +128,8 @@ export interface RouteDefinition<TData = unknown, TVariables = Record<string, un
   /** Path parameters that carry a secret or a capability (a key, a share token): the access log never shows them. */
   secretParams?: string[];
   auth: RouteAuth;
-  scope?: RouteScope;
+  /** Which key may call a `key` route (every one states it): SCOPE.media, MASTER_KEY, ANY_KEY, or its module's name for one. */
+  key?: KeyRule;
   summary: string;
   operation: TypedDocumentNode<TData, TVariables>;
   variables?: (input: RequestInput<TRequest>) => TVariables;

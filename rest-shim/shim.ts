@@ -10,7 +10,7 @@ import { credentialsFromHeaders } from '../src/graphql/context.js';
 import { InvalidInput, Unauthenticated } from '../src/platform/errors.js';
 import type { AnyRoute, CachedRoute, RouteDefinition, RestInput, StreamRouteDefinition } from './route.js';
 import type { Services } from '../src/services.js';
-import { MISSING_KEY_MESSAGE, requireKey, routeKeyRule } from '../src/modules/access/index.js';
+import { ANY_KEY, MISSING_KEY_MESSAGE, requireKey } from '../src/modules/access/index.js';
 import { readRequest, type Source } from './input.js';
 import { sendJsonText } from '../src/http/respond.js';
 import { AnswerCache } from './answer-cache.js';
@@ -122,7 +122,7 @@ function judgedBeforeBody(yoga: Yoga, route: AnyRoute) {
     try {
       const opened = await authenticateRequest(yoga, route, req, res);
       context = opened.contextValue;
-      if (route.auth === 'key') requireKey(context.actor, routeKeyRule(route.scope));
+      if (route.auth === 'key') requireKey(context.actor, route.key ?? ANY_KEY);
       res.locals.opened = opened;
       next();
     } catch (error) {
@@ -138,7 +138,7 @@ function streamHandler(yoga: Yoga, route: StreamRouteDefinition) {
     try {
       const opened = await openContext(yoga, route, req, res);
       context = opened.contextValue;
-      requireKey(context.actor, routeKeyRule(route.scope));
+      requireKey(context.actor, route.key ?? ANY_KEY);
       refuseStoredTextProblems(opened.input);
       await route.handle(context, opened.input, req, res);
     } catch (error) {
@@ -176,7 +176,7 @@ function restHandler(yoga: Yoga, route: RouteDefinition, answers: AnswerCache) {
       const kept = place && answers.get(place);
       if (kept !== undefined) {
         // What the operation's own scope check would say, without running it.
-        requireKey(contextValue.actor, routeKeyRule(route.scope));
+        requireKey(contextValue.actor, route.key ?? ANY_KEY);
         return sendJsonText(res, 200, kept);
       }
       const result = await enveloped.execute({ schema: enveloped.schema, document, variableValues, contextValue });

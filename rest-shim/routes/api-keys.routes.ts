@@ -1,6 +1,7 @@
 // Spec "Platform": sub-keys.
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
+import { MASTER_KEY } from '../../src/modules/access/index.js';
 import { earliestFuture } from '../answer-cache.js';
 import { unwrap } from '../result.js';
 import { CreateSubKeyDocument, ListSubKeysDocument, RevokeSubKeyDocument, type SubKeyFieldsFragment } from '../generated/operations.js';
@@ -50,7 +51,7 @@ export const apiKeysRoutes = [
     method: 'POST',
     path: '/api/platform/sub-keys',
     auth: 'key',
-    scope: 'master',
+    key: MASTER_KEY,
     summary: 'Create a scoped, credit-limited sub-key',
     operation: CreateSubKeyDocument,
     request: {
@@ -92,7 +93,7 @@ export const apiKeysRoutes = [
     method: 'GET',
     path: '/api/platform/sub-keys',
     auth: 'key',
-    scope: 'master',
+    key: MASTER_KEY,
     summary: `List the account's sub-keys with usage, newest first (limit default ${SUB_KEY_PAGE.defaultSize}, max ${SUB_KEY_PAGE.maxSize}; cursor for the next page)`,
     operation: ListSubKeysDocument,
     request: { query: listSchema },
@@ -114,7 +115,7 @@ export const apiKeysRoutes = [
     path: '/api/platform/sub-keys/:key/revoke',
     secretParams: ['key'],
     auth: 'key',
-    scope: 'master',
+    key: MASTER_KEY,
     summary: 'Revoke a sub-key (the key itself or its listed prefix) at once',
     operation: RevokeSubKeyDocument,
     request: { params: revokeSchema.extend({ key: revokeSchema.shape.key.describe('the sub-key, or its listed prefix') }) },

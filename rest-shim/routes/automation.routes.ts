@@ -1,6 +1,7 @@
 // Spec "Automation": webhooks (with their delivery log, our route), schedules and exports.
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
+import { MASTER_KEY, SCOPE } from '../../src/modules/access/index.js';
 import { pathId } from '../input.js';
 import { unwrap } from '../result.js';
 import {
@@ -176,7 +177,7 @@ export const automationRoutes = [
     method: 'POST',
     path: '/api/automation/webhooks',
     auth: 'key',
-    scope: 'master',
+    key: MASTER_KEY,
     summary: 'Register a webhook: url (https), secret (signs deliveries), events (default all)',
     operation: CreateWebhookDocument,
     request: { body: createWebhookSchema },
@@ -193,7 +194,7 @@ export const automationRoutes = [
     method: 'GET',
     path: '/api/automation/webhooks',
     auth: 'key',
-    scope: 'master',
+    key: MASTER_KEY,
     summary: "List the account's webhooks, newest first (limit default 100, max 200; cursor); secrets are never shown",
     operation: ListWebhooksDocument,
     request: { query: cursorPageSchema(WEBHOOKS_PAGE) },
@@ -212,7 +213,7 @@ export const automationRoutes = [
     method: 'DELETE',
     path: '/api/automation/webhooks/:id',
     auth: 'key',
-    scope: 'master',
+    key: MASTER_KEY,
     summary: 'Delete a webhook and its delivery log',
     operation: DeleteWebhookDocument,
     request: { params: idParams('webhook') },
@@ -224,7 +225,7 @@ export const automationRoutes = [
     method: 'POST',
     path: '/api/automation/webhooks/test',
     auth: 'key',
-    scope: 'master',
+    key: MASTER_KEY,
     summary: "Post a webhook.test payload to url now (signed when secret is given) and report the receiver's answer",
     operation: TestWebhookDocument,
     request: { body: testWebhookSchema },
@@ -253,7 +254,7 @@ export const automationRoutes = [
     method: 'GET',
     path: '/api/automation/webhooks/:id/deliveries',
     auth: 'key',
-    scope: 'master',
+    key: MASTER_KEY,
     summary: 'Delivery log of a webhook, newest first: status, attempts, last status code and error, next attempt (limit default 50, max 200; cursor; status)',
     operation: ListWebhookDeliveriesDocument,
     request: { params: idParams('webhook'), query: cursorPageSchema(DELIVERIES_PAGE).extend(deliveriesFilterSchema.shape) },
@@ -273,7 +274,7 @@ export const automationRoutes = [
     method: 'POST',
     path: '/api/automation/schedules',
     auth: 'key',
-    scope: 'scrape',
+    key: SCOPE.scrape,
     summary: 'Create a recurring scrape: url, name, schedule (daily, weekly, monthly), hour (UTC), day_of_week, max_files, sniper_mode, ai_labeling',
     operation: CreateScheduleDocument,
     request: { body: createScheduleBody },
@@ -301,7 +302,7 @@ export const automationRoutes = [
     method: 'GET',
     path: '/api/automation/schedules',
     auth: 'key',
-    scope: 'scrape',
+    key: SCOPE.scrape,
     summary: "List the account's schedules, newest first (limit default 100, max 200; cursor)",
     operation: ListSchedulesDocument,
     request: { query: cursorPageSchema(SCHEDULES_PAGE) },
@@ -320,7 +321,7 @@ export const automationRoutes = [
     method: 'DELETE',
     path: '/api/automation/schedules/:id',
     auth: 'key',
-    scope: 'scrape',
+    key: SCOPE.scrape,
     summary: 'Delete a schedule (jobs it started stay)',
     operation: DeleteScheduleDocument,
     request: { params: idParams('schedule') },
@@ -332,7 +333,7 @@ export const automationRoutes = [
     method: 'POST',
     path: '/api/automation/schedules/:id/toggle',
     auth: 'key',
-    scope: 'scrape',
+    key: SCOPE.scrape,
     summary: 'Enable or disable a schedule (body enabled: true or false; omitted flips it); enabling sets a fresh next_run',
     operation: ToggleScheduleDocument,
     request: { params: idParams('schedule'), body: toggleSchema },
@@ -347,7 +348,7 @@ export const automationRoutes = [
     method: 'POST',
     path: '/api/automation/export/wordpress',
     auth: 'key',
-    scope: 'master',
+    key: MASTER_KEY,
     summary: 'Upload media items to a WordPress site through its REST API, as a job (wp_url, wp_user, wp_password: an application password, media_ids)',
     description:
       'Each item is sent with POST {wp_url}/wp-json/wp/v2/media (Basic authentication), its title, alt text and caption set from the item. The password is sealed for the job and dropped when it ends; it is never stored in the clear, logged or returned. Poll the job: its `export` lists each item with its WordPress id and URL, or its error.',
@@ -363,7 +364,7 @@ export const automationRoutes = [
     method: 'POST',
     path: '/api/automation/export/shopify',
     auth: 'key',
-    scope: 'master',
+    key: MASTER_KEY,
     summary: "Create media items as files of a Shopify shop through the Admin GraphQL API, as a job (shop, access_token, media_ids, product_id to attach them)",
     description:
       "Each item becomes a Shopify file (fileCreate, from a short-lived signed URL of ours or a staged upload), polled until READY, then attached to the product when product_id is given. The token is sealed for the job and dropped when it ends; it is never stored in the clear, logged or returned. Poll the job: its `export` lists each item with its file gid and URL, or its error.",

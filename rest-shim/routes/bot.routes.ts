@@ -3,6 +3,7 @@
 // /telegram/webhook) is Telegram's, not a client's: it is served outside this table (src/http/app.ts).
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
+import { MASTER_KEY } from '../../src/modules/access/index.js';
 import { unwrap } from '../result.js';
 import { CreateBotLinkCodeDocument } from '../generated/operations.js';
 import { count, timestamp } from '../schemas.js';
@@ -12,7 +13,7 @@ export const botRoutes = [
     method: 'POST',
     path: '/api/platform/bot-link',
     auth: 'key',
-    scope: 'master',
+    key: MASTER_KEY,
     summary: 'A one-time code that links a Telegram account to this account: send /start <code> to the bot within 10 minutes (TELEGRAM_LINK_CODE_MINUTES)',
     description:
       'The code is kept only as a SHA-256 digest and links once; a used or expired code is refused by the bot. The bot then acts for this account with its master scopes, quotas and credits. At most 10 unused codes at once.',

@@ -3,6 +3,7 @@
 // "Community: challenges").
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
+import { ANY_KEY, SCOPE } from '../../src/modules/access/index.js';
 import { pathId } from '../input.js';
 import { unwrap } from '../result.js';
 import {
@@ -61,7 +62,7 @@ export const challengesRoutes = [
     method: 'GET',
     path: '/api/community/challenge',
     auth: 'key',
-    scope: 'any',
+    key: ANY_KEY,
     summary: 'The active fact-checking challenge (null when none runs), what a vote in it pays, and the pending wiki photos of its scope the caller may vote on (not their own, not voted yet), oldest first: limit (20, max 100)',
     operation: CommunityChallengeDocument,
     request: { query: boardSchema },
@@ -80,7 +81,7 @@ export const challengesRoutes = [
     method: 'POST',
     path: '/api/community/challenge/vote/:id',
     auth: 'key',
-    scope: 'media',
+    key: SCOPE.media,
     summary: 'Vote on a pending wiki photo of the active challenge (vote: confirm or reject): a wiki vote, its reward multiplied by challenge_multiplier (0.5 x 2 = 1.0 coins by default)',
     description: 'The vote counts toward verification like any wiki vote, and is the one vote the caller has on the photo (through either route).',
     operation: VoteChallengePhotoDocument,

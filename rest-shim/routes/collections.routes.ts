@@ -3,6 +3,7 @@
 // routes show them (mediaJson), with signed url and thumbnail_url.
 import { z } from 'zod';
 import { defineMountedRoute, defineRoute } from '../route.js';
+import { SCOPE } from '../../src/modules/access/index.js';
 import { pathId } from '../input.js';
 import { unwrap } from '../result.js';
 import {
@@ -60,7 +61,7 @@ export const collectionsRoutes = [
     method: 'GET',
     path: '/api/media/collections',
     auth: 'key',
-    scope: 'media',
+    key: SCOPE.media,
     summary: "List the caller's collections, newest first (limit default 100, max 200; cursor)",
     operation: ListCollectionsDocument,
     request: { query: collectionsPage },
@@ -79,7 +80,7 @@ export const collectionsRoutes = [
     method: 'POST',
     path: '/api/media/collections',
     auth: 'key',
-    scope: 'media',
+    key: SCOPE.media,
     summary: 'Create a collection: name (required), description',
     operation: CreateCollectionDocument,
     request: { body: collectionSchema },
@@ -95,7 +96,7 @@ export const collectionsRoutes = [
     method: 'GET',
     path: '/api/media/collections/:id',
     auth: 'key',
-    scope: 'media',
+    key: SCOPE.media,
     summary: 'A collection with its items (media items not in the trash, in collection order; limit default 100, max 500; cursor)',
     operation: GetCollectionDocument,
     request: { params: collectionParams, query: itemsPage },
@@ -116,7 +117,7 @@ export const collectionsRoutes = [
     method: 'POST',
     path: '/api/media/collections/:id/items',
     auth: 'key',
-    scope: 'media',
+    key: SCOPE.media,
     summary: "Add media items (media_ids: array); ids already in are skipped; another account's id fails the whole call with 404",
     operation: AddCollectionItemsDocument,
     request: { params: collectionParams, body: addItemsSchema },
@@ -132,7 +133,7 @@ export const collectionsRoutes = [
     method: 'DELETE',
     path: '/api/media/collections/:id',
     auth: 'key',
-    scope: 'media',
+    key: SCOPE.media,
     summary: 'Delete a collection (its media items stay in the library)',
     operation: DeleteCollectionDocument,
     request: { params: collectionParams },
@@ -144,7 +145,7 @@ export const collectionsRoutes = [
     method: 'POST',
     path: '/api/media/collections/:id/share',
     auth: 'key',
-    scope: 'media',
+    key: SCOPE.media,
     summary: 'Share a collection at /gallery/<share_token> (always a new token): password protects it; public false without a password turns sharing off',
     operation: ShareCollectionDocument,
     request: { params: collectionParams, body: shareSchema },

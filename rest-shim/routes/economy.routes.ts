@@ -5,6 +5,7 @@
 // (README "Economy: bridge, referral, styles").
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
+import { ANY_KEY, MASTER_KEY } from '../../src/modules/access/index.js';
 import { unwrap } from '../result.js';
 import {
   AdminGrantCoinsDocument,
@@ -82,7 +83,7 @@ export const economyRoutes = [
     method: 'GET',
     path: '/api/economy/bridge/rate',
     auth: 'key',
-    scope: 'any',
+    key: ANY_KEY,
     summary: 'The coin-to-credit rate (coins_per_credit), the credit partner and whether the caller is linked to it',
     operation: BridgeRateDocument,
     response: z.object({
@@ -101,7 +102,7 @@ export const economyRoutes = [
     method: 'POST',
     path: '/api/economy/bridge/convert',
     auth: 'key',
-    scope: 'master',
+    key: MASTER_KEY,
     summary: 'Convert coins into API credits (coins; idempotency_key optional)',
     description:
       'Credits are rounded down to whole 0.0001 credits and only the coins that make them are burned (coins_burned may be a little below coins). ' +
@@ -120,7 +121,7 @@ export const economyRoutes = [
     method: 'POST',
     path: '/api/economy/bridge/link',
     auth: 'key',
-    scope: 'master',
+    key: MASTER_KEY,
     summary: "Link the caller's account at the credit partner (partner_account), needed before converting when the partner is http",
     operation: LinkBridgeAccountDocument,
     request: { body: linkSchema },
@@ -135,7 +136,7 @@ export const economyRoutes = [
     method: 'GET',
     path: '/api/economy/bridge/conversions/:id',
     auth: 'key',
-    scope: 'any',
+    key: ANY_KEY,
     summary: "One of the caller's coin conversions (a pending one's outcome)",
     operation: BridgeConversionDocument,
     request: { params: z.object({ id: z.string().describe('the conversion_id') }) },
@@ -147,7 +148,7 @@ export const economyRoutes = [
     method: 'GET',
     path: '/api/economy/referral',
     auth: 'key',
-    scope: 'any',
+    key: ANY_KEY,
     summary: "The caller's referral code and link, its referrals and the commission they earned it",
     operation: ReferralDocument,
     response: z.object({
@@ -165,7 +166,7 @@ export const economyRoutes = [
     method: 'GET',
     path: '/api/economy/styles',
     auth: 'key',
-    scope: 'any',
+    key: ANY_KEY,
     summary: 'Style presets: the four free ones of the generate route, then premium ones unlocked with coins',
     operation: StylesDocument,
     response: z.object({ styles: z.array(style) }),
@@ -175,7 +176,7 @@ export const economyRoutes = [
     method: 'POST',
     path: '/api/economy/styles/:slug/unlock',
     auth: 'key',
-    scope: 'master',
+    key: MASTER_KEY,
     summary: 'Unlock a premium style preset with coins (charged once; again, or a free preset, charges nothing)',
     operation: UnlockStyleDocument,
     request: { params: z.object({ slug: z.string().describe('the preset, as GET /api/economy/styles lists it') }) },

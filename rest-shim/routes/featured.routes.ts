@@ -1,6 +1,7 @@
 // Spec "Featured image": GET /api/featured-image (src/modules/featured/).
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
+import { SCOPE } from '../../src/modules/access/index.js';
 import { unwrap } from '../result.js';
 import { FeaturedImageDocument } from '../generated/operations.js';
 import { inputSchema as featuredInput } from '../../src/modules/featured/featured.service.js';
@@ -13,7 +14,7 @@ export const featuredRoutes = [
     method: 'GET',
     path: '/api/featured-image',
     auth: 'key',
-    scope: 'scrape',
+    key: SCOPE.scrape,
     summary: "A page's featured image with a score; all=true ranks every candidate; min_score drops weaker ones",
     operation: FeaturedImageDocument,
     request: {

@@ -3,6 +3,7 @@
 // ours (the spec shows none): README "Generation".
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
+import { SCOPE } from '../../src/modules/access/index.js';
 import { unwrap } from '../result.js';
 import { GenerateBatchDocument, GenerateImagesDocument, StartReplaceGenerationDocument, type GeneratedImageFieldsFragment } from '../generated/operations.js';
 import { batchSchema, generateSchema, replaceGenerateSchema } from '../../src/modules/generation/generation.input.js';
@@ -32,7 +33,7 @@ export const generationRoutes = [
     method: 'POST',
     path: '/api/generate',
     auth: 'key',
-    scope: 'generate',
+    key: SCOPE.generate,
     summary: 'Text-to-image: the configured providers in cost order, the first that delivers answers; count 1 to 4 (default 2) PNG data URIs',
     description:
       'style: professional (default), cinematic, minimalist, cyberpunk, or a premium preset the account unlocked; orientation: landscape (default), portrait, square. ' +
@@ -52,7 +53,7 @@ export const generationRoutes = [
     method: 'POST',
     path: '/api/replace/generate',
     auth: 'key',
-    scope: 'generate',
+    key: SCOPE.generate,
     summary: 'A queued generation job (description, style, count 1 to 4, default 2): poll /api/jobs/{id}; its PNGs become the job assets and media library items',
     description: 'Refused at once when no provider is configured (503) or the account lacks the credits for every image asked (402); the job charges only the images it delivers.',
     operation: StartReplaceGenerationDocument,
@@ -71,7 +72,7 @@ export const generationRoutes = [
     method: 'POST',
     path: '/api/replace/batch',
     auth: 'key',
-    scope: 'generate',
+    key: SCOPE.generate,
     summary: 'One image per description (1 to 10, generated in parallel), style as for /api/generate: one result or error per description, in order',
     description: 'The price of every description is held first (402 when the account cannot pay for all); only delivered images are charged.',
     operation: GenerateBatchDocument,

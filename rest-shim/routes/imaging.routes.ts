@@ -8,6 +8,7 @@
 // Answer: url, position, opacity (the spec's), then width, height, format, bytes (ours).
 import { z } from 'zod';
 import { defineMountedRoute, defineRoute } from '../route.js';
+import { SCOPE } from '../../src/modules/access/index.js';
 import { pathId } from '../input.js';
 import { unwrap } from '../result.js';
 import { ApplyWatermarkDocument, type ApplyWatermarkMutation, OptimizeMediaDocument } from '../generated/operations.js';
@@ -25,7 +26,7 @@ const transformRoutes = [
     method: 'POST',
     path: '/api/media/:id/optimize',
     auth: 'key',
-    scope: 'media',
+    key: SCOPE.media,
     summary: 'A signed URL serving one of your images at a width, quality and format (defaults 1200, auto, webp)',
     operation: OptimizeMediaDocument,
     request: { params: idParams('media item'), body: transformSchema },
@@ -89,7 +90,7 @@ const watermarkShape = (data: ApplyWatermarkMutation) => {
   return { url: r.url, position, opacity: r.opacity, width: r.width, height: r.height, format, bytes: r.bytes };
 };
 
-const watermarkRoute = { path: '/api/watermark', auth: 'key', scope: 'media', operation: ApplyWatermarkDocument, shape: watermarkShape, response: watermarkResponse } as const;
+const watermarkRoute = { path: '/api/watermark', auth: 'key', key: SCOPE.media, operation: ApplyWatermarkDocument, shape: watermarkShape, response: watermarkResponse } as const;
 
 const watermarkRoutes = [
   defineRoute({ ...watermarkRoute, method: 'GET', summary: 'Overlay a watermark image onto an image (query: image, watermark, position, opacity)', request: { query: watermarkSchema }, variables: ({ query }) => watermarkVariables(query) }),

@@ -3,6 +3,7 @@
 // its proposals (README "Wiki: image intel"). The image is a community item (the ingest's intel_id).
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
+import { ANY_KEY, MASTER_KEY, SCOPE } from '../../src/modules/access/index.js';
 import { pathId } from '../input.js';
 import { unwrap } from '../result.js';
 import {
@@ -69,7 +70,7 @@ export const intelRoutes = [
     method: 'POST',
     path: '/api/wiki/image/:id/intel',
     auth: 'key',
-    scope: 'media',
+    key: SCOPE.media,
     summary: 'Intel on an image (text, changes {caption, tags, name, latitude, longitude}): a comment (open policy, 0.1 coins) or a proposal (restricted policy, or any post with changes: 0.1 coins, 0.5 more when merged)',
     description:
       "Open images publish text at once (status approved); a post with changes, and every post on a restricted image, is a proposal pending the owner's resolution. The owner's own posts are published (merged) at once and earn nothing. Each post is paid once, under the daily caps of the rewards; the same text and changes again on the same image is a 409.",
@@ -88,7 +89,7 @@ export const intelRoutes = [
     method: 'POST',
     path: '/api/wiki/image/intel/:id/resolve',
     auth: 'key',
-    scope: 'master',
+    key: MASTER_KEY,
     summary: "The image owner's decision on a pending proposal (action approve or reject): approve merges it into the image and pays the proposer 0.5 coins, once",
     operation: ResolveIntelDocument,
     request: { params: idParams('intel proposal'), body: resolveSchema },
@@ -111,7 +112,7 @@ export const intelRoutes = [
     method: 'POST',
     path: '/api/wiki/image/:id/policy',
     auth: 'key',
-    scope: 'master',
+    key: MASTER_KEY,
     summary: "Set an image's intel policy (policy open, restricted or locked): its contributor only",
     operation: SetIntelPolicyDocument,
     request: { params: imageParams, body: policySchema },
@@ -127,7 +128,7 @@ export const intelRoutes = [
     method: 'GET',
     path: '/api/wiki/image/:id/intel',
     auth: 'key',
-    scope: 'any',
+    key: ANY_KEY,
     summary: "An image's published intel (approved comments and merged proposals), newest first: limit (default 20, max 100), offset",
     operation: ImageIntelDocument,
     request: { params: imageParams, query: intelPageSchema },
@@ -139,7 +140,7 @@ export const intelRoutes = [
     method: 'GET',
     path: '/api/wiki/image/:id/proposals',
     auth: 'key',
-    scope: 'any',
+    key: ANY_KEY,
     summary: "An image's proposals, oldest first: status (pending by default, merged, rejected), limit, offset; all of them for its owner, the caller's own (and merged ones) for others",
     operation: IntelProposalsDocument,
     request: { params: imageParams, query: proposalsSchema },

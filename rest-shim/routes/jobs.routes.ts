@@ -1,6 +1,7 @@
 // Spec "Scraping": poll a job, fetch its files one by one or as one ZIP (src/modules/jobs/).
 import { z } from 'zod';
 import { defineRoute, defineStreamRoute } from '../route.js';
+import { SCOPE } from '../../src/modules/access/index.js';
 import { pathId } from '../input.js';
 import { GetJobDocument, type GetJobQuery } from '../generated/operations.js';
 import { sendJobFile, sendJobArchive } from '../../src/http/files.js';
@@ -81,7 +82,7 @@ export const jobsRoutes = [
     method: 'GET',
     path: '/api/jobs/:job_id',
     auth: 'key',
-    scope: 'scrape',
+    key: SCOPE.scrape,
     summary: 'A job: status and progress; assets with download URLs once completed',
     description: 'A failed job answers HTTP 200 with `success: false`, `status: "failed"` and `error` (the poll itself worked).',
     operation: GetJobDocument,
@@ -98,7 +99,7 @@ export const jobsRoutes = [
     method: 'GET',
     path: '/files/:job_id/:filename',
     auth: 'key',
-    scope: 'scrape',
+    key: SCOPE.scrape,
     summary: 'One stored file of a job (Range, ETag and If-None-Match supported)',
     request: { params: jobParams.extend({ filename: z.string().describe('a filename from the job\'s assets') }) },
     produces: [
@@ -113,7 +114,7 @@ export const jobsRoutes = [
     method: 'GET',
     path: '/download/:job_id',
     auth: 'key',
-    scope: 'scrape',
+    key: SCOPE.scrape,
     summary: "A ZIP of all of a completed job's files, streamed",
     request: { params: jobParams },
     produces: [{ status: 200, description: 'A ZIP archive of the files', contentTypes: ['application/zip'], headers: { 'Content-Disposition': 'attachment; filename="job-<id>.zip"' } }],

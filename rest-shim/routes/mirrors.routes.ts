@@ -3,6 +3,7 @@
 // (`details=true`) is ours: README "Bulk mirror".
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
+import { SCOPE } from '../../src/modules/access/index.js';
 import { unwrap } from '../result.js';
 import { GetBulkMirrorJobDocument, StartBulkMirrorDocument, type BulkMirrorJobFieldsFragment } from '../generated/operations.js';
 import { bulkMirrorSchema, MIRROR_CHECK_STATES } from '../../src/modules/mirrors/mirrors.input.js';
@@ -46,7 +47,7 @@ export const mirrorsRoutes = [
     method: 'POST',
     path: '/api/platform/bulk-mirror',
     auth: 'key',
-    scope: 'media',
+    key: SCOPE.media,
     summary: 'A bulk mirror job: each URL (a CSV file, one per line or cell, and/or urls) is fetched and matched against the known image objects; 0.5 coins per URL registered first',
     description:
       'Multipart with `file` (CSV: comma-separated, quoted cells, CRLF or LF, a header line without URLs skipped, blank cells ignored; at most 2 MiB) and/or `urls` (a JSON array; JSON text in a form). ' +
@@ -68,7 +69,7 @@ export const mirrorsRoutes = [
     method: 'GET',
     path: '/api/platform/bulk-mirror/:job_id',
     auth: 'key',
-    scope: 'media',
+    key: SCOPE.media,
     summary: "A bulk mirror job: pending while queued or running, then completed (or failed); with details=true, every URL's outcome",
     description: "matched, unmatched and coins_earned count what is checked so far while pending. Another account's job is a 404.",
     operation: GetBulkMirrorJobDocument,

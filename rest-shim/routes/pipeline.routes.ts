@@ -4,6 +4,7 @@
 // for every step before any runs. The answer's shapes beyond the spec's: README "Pipeline".
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
+import { ANY_KEY } from '../../src/modules/access/index.js';
 import { unwrap } from '../result.js';
 import { PipelineActionsDocument, RunPipelineDocument } from '../generated/operations.js';
 import { ACTION_NAMES, pipelineRequestSchema } from '../../src/modules/pipeline/index.js';
@@ -62,7 +63,7 @@ export const pipelineRoutes = [
     method: 'POST',
     path: '/api/pipeline',
     auth: 'key',
-    scope: 'any',
+    key: ANY_KEY,
     summary: 'Runs steps in order (scrape, search, generate, ocr, analyze, replace, filter); a param may be $<step>.<field>, an earlier step\'s output',
     description:
       'Any valid key; each step needs the scope of its action\'s single route (403 before any step runs). Steps, params and references are checked before any step runs (400). ' +
@@ -104,7 +105,7 @@ export const pipelineRoutes = [
     method: 'GET',
     path: '/api/pipeline/actions',
     auth: 'key',
-    scope: 'any',
+    key: ANY_KEY,
     summary: 'Every pipeline action: its params (types, defaults, required, allowed values) and outputs, generated from the schemas the steps validate with',
     operation: PipelineActionsDocument,
     response: z.object({

@@ -5,6 +5,7 @@
 // fields; those that do not apply to an entry are left out (README "ReplaceFlow").
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
+import { SCOPE } from '../../src/modules/access/index.js';
 import { unwrap } from '../result.js';
 import { ReplaceFlowDemoDocument, ReplaceFlowDocument, type ReplaceFlowResultFieldsFragment } from '../generated/operations.js';
 import { count } from '../schemas.js';
@@ -80,7 +81,7 @@ export const replaceflowRoutes = [
     method: 'POST',
     path: '/api/replaceflow',
     auth: 'key',
-    scope: 'search',
+    key: SCOPE.search,
     summary: "Clean versions of an article's watermarked featured image: reverse search (Google web detection when configured, our image index, your library), stock search by the headline as fallback, pHash comparison",
     description: 'max_results: 4 by default, at most 10. phash: true by default; false skips fetching and hashing the candidates (faster, no phash fields). See README "ReplaceFlow".',
     operation: ReplaceFlowDocument,

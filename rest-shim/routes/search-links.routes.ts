@@ -1,6 +1,7 @@
 // GET /api/search-links (src/modules/search-links/): deep links into web and reverse image search.
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
+import { SCOPE } from '../../src/modules/access/index.js';
 import { unwrap } from '../result.js';
 import { SearchLinksDocument } from '../generated/operations.js';
 import { querySchema as searchLinksQuery, SEARCH_LINK_KINDS } from '../../src/modules/search-links/search-links.service.js';
@@ -10,7 +11,7 @@ export const searchLinksRoutes = [
     method: 'GET',
     path: '/api/search-links',
     auth: 'key',
-    scope: 'search',
+    key: SCOPE.search,
     summary: 'Deep links to web and reverse image search engines (query: text or image URL)',
     operation: SearchLinksDocument,
     request: { query: searchLinksQuery.extend({ query: searchLinksQuery.shape.query.describe('text, or an image URL (adds reverse image search links)') }) },

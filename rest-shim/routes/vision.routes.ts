@@ -2,6 +2,7 @@
 // as JSON (image_data, base64) or multipart (image_file; the legacy route also takes `file`).
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
+import { SCOPE } from '../../src/modules/access/index.js';
 import { unwrap } from '../result.js';
 import { AnalyzeImageDocument } from '../generated/operations.js';
 import { analyzeFields, analyzeRequestSchema, ocrRequestSchema } from '../../src/modules/vision/vision.input.js';
@@ -20,7 +21,7 @@ export const visionRoutes = [
     method: 'POST',
     path: '/api/vision/analyze',
     auth: 'key',
-    scope: 'media',
+    key: SCOPE.media,
     multipart: { files: ['image_file'] },
     summary: 'Text (OCR), caption and labels of an image: task ocr, describe or all; provider auto or a named one',
     operation: AnalyzeImageDocument,
@@ -44,7 +45,7 @@ export const visionRoutes = [
     method: 'POST',
     path: '/api/ocr',
     auth: 'key',
-    scope: 'media',
+    key: SCOPE.media,
     multipart: { files: ['image_file', 'file'] },
     summary: 'Legacy OCR: the text of an image (same inputs as /api/vision/analyze, task ocr)',
     operation: AnalyzeImageDocument,

@@ -3,6 +3,7 @@
 // signed file links. Shapes the spec leaves "not shown" are ours (README "Wiki").
 import { z } from 'zod';
 import { defineMountedRoute, defineRoute } from '../route.js';
+import { ANY_KEY, SCOPE } from '../../src/modules/access/index.js';
 import { pathId } from '../input.js';
 import { unwrap } from '../result.js';
 import {
@@ -145,7 +146,7 @@ export const wikiRoutes = [
     method: 'POST',
     path: '/api/wiki/subjects',
     auth: 'key',
-    scope: 'media',
+    key: SCOPE.media,
     summary: 'Propose a subject (name, category, description, featured_image_url): the operator reviews it; approval pays the creator 10 coins',
     description: 'The slug is made from the name (letters of any script, digits, hyphens; -2, -3 ... when taken). featured_image_url is fetched through the SSRF-safe fetcher and stored. Until approved, only the creator sees the subject.',
     operation: CreateWikiSubjectDocument,
@@ -159,7 +160,7 @@ export const wikiRoutes = [
     method: 'GET',
     path: '/api/wiki/verify-queue',
     auth: 'key',
-    scope: 'any',
+    key: ANY_KEY,
     summary: 'Pending photos the caller may vote on (not their own, not voted yet), oldest first: limit (20, max 100)',
     operation: WikiVerifyQueueDocument,
     request: { query: queueSchema },
@@ -171,7 +172,7 @@ export const wikiRoutes = [
     method: 'POST',
     path: '/api/wiki/metadata/:id/vote',
     auth: 'key',
-    scope: 'media',
+    key: SCOPE.media,
     summary: 'Vote on a pending photo (vote: confirm or reject): 0.5 coins, one vote per account and photo, never on your own',
     operation: VoteWikiPhotoDocument,
     request: { params: idParams('wiki photo'), body: voteSchema },
@@ -187,7 +188,7 @@ export const wikiRoutes = [
     method: 'GET',
     path: '/api/wiki/subjects/:slug/query',
     auth: 'key',
-    scope: 'search',
+    key: SCOPE.search,
     summary: 'Verified photos of a subject at or above a confidence (type, min_confidence default 0.6, limit default 10, max 50): 1 API credit, taken only when it answers',
     operation: WikiQueryDocument,
     request: { params: slugParams, query: querySchema },
@@ -209,7 +210,7 @@ export const wikiRoutes = [
     method: 'POST',
     path: '/api/wiki/subjects/:slug/contribute',
     auth: 'key',
-    scope: 'media',
+    key: SCOPE.media,
     summary: 'A photo of an approved subject (multipart: file, photo_type default general, context): pending until 3 confirmations, which pay 5 coins',
     description: 'The same image object again for this subject answers that photo with `duplicate: true`. HEIC/HEIF is accepted.',
     multipart: { files: ['file'] },
@@ -228,7 +229,7 @@ export const wikiRoutes = [
     method: 'GET',
     path: '/api/wiki/subjects/:slug',
     auth: 'key',
-    scope: 'any',
+    key: ANY_KEY,
     summary: 'A subject with all its verified photos (most confident first); a subject not approved yet only for its creator',
     operation: WikiSubjectDocument,
     request: { params: slugParams },
@@ -268,7 +269,7 @@ export const wikiRoutes = [
     method: 'POST',
     path: '/api/community/subjects/:slug/follow',
     auth: 'key',
-    scope: 'any',
+    key: ANY_KEY,
     summary: 'Follow a wiki subject: GraphQL followedSubjectEvents then tells of its new verified photos and merged proposals',
     operation: FollowSubjectDocument,
     request: { params: slugParams },
@@ -280,7 +281,7 @@ export const wikiRoutes = [
     method: 'DELETE',
     path: '/api/community/subjects/:slug/follow',
     auth: 'key',
-    scope: 'any',
+    key: ANY_KEY,
     summary: 'Stop following a wiki subject',
     operation: UnfollowSubjectDocument,
     request: { params: slugParams },
@@ -292,7 +293,7 @@ export const wikiRoutes = [
     method: 'GET',
     path: '/api/community/following',
     auth: 'key',
-    scope: 'any',
+    key: ANY_KEY,
     summary: 'The wiki subjects the caller follows, most recently followed first: limit (50, max 200), offset',
     operation: FollowedSubjectsDocument,
     request: { query: followingSchema },

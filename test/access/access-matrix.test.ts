@@ -1,12 +1,13 @@
-// The access matrix: every GraphQL Node type of the schema, against every kind of key, over every
-// way that reaches its rows (node, nodes, the type's own query, its connection, its REST route).
-// The list of types comes from the schema, so a new Node type fails here until it has a row, and
-// each row's key rule must be the one its module's access policy states.
+// The access matrix: every GraphQL Node type of the schema, and the resources with a policy that are
+// not Node types (wiki subjects and photos, bounties, challenges), against every kind of key, over
+// every way that reaches their rows (node, nodes, the type's own query, its connection, its REST
+// route). The list of Node types comes from the schema, so a new one fails here until it has a row,
+// and each row's key rule must be the one its module's access policy states.
 /* eslint-disable @typescript-eslint/no-explicit-any -- the cells read untyped JSON answers */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isObjectType } from 'graphql';
 import { schema } from '../../src/graphql/schema.js';
-import { accessPolicies, type KeyRule } from '../../src/modules/access/index.js';
+import { accessPolicies, ANY_KEY, MASTER_KEY, SCOPE, type KeyRule } from '../../src/modules/access/index.js';
 import { startTestApp, type TestApp, type TestResponse } from '../helpers/app.js';
 import { form, photo, scene } from '../helpers/images.js';
 
@@ -21,12 +22,16 @@ interface Fixture {
   accountId: number;
   ids: Record<string, number>;
   filename: string;
+  /** The owner's wiki subject. */
+  slug: string;
 }
 
 interface Row {
   model: string;
   need: Need;
-  /** The type's own query: GraphQL text with $id (Int!) and where the row's integer id is in data. */
+  /** Every account's keys read it (an open call, the running challenge), not only the owner's. */
+  everyAccount?: true;
+  /** The type's own query: GraphQL text with $id (Int!) or $slug (String!) and where the row's integer id is in data. */
   own?: { query: string; pick: (data: any) => number | null | undefined };
   /** The connection (or list query) that lists the row, and the listed integer ids. */
   connection?: { query: string; pick: (data: any) => number[] };
@@ -129,15 +134,48 @@ const ROWS: Record<string, Row> = {
   },
 };
 
-function expected(need: Need, kind: KeyKind): Outcome {
+/** Resources with a policy that are not Node types: reached by their queries and routes only. */
+const OTHER_ROWS: Record<string, Row> = {
+  // The owner's subject, rejected by review: its creator still reads it, other accounts do not.
+  WikiSubject: {
+    model: 'WikiSubject',
+    need: 'any',
+    own: { query: 'query($slug: String!) { wikiSubject(slug: $slug) { ... on QueryWikiSubjectSuccess { data { databaseId } } } }', pick: (d) => d.wikiSubject?.data?.databaseId },
+    rest: { path: (f) => `/api/wiki/subjects/${f.slug}` },
+  },
+  // A verified photo of that subject: seen wherever its subject is.
+  WikiPhoto: {
+    model: 'WikiMedia',
+    need: 'any',
+    own: { query: 'query($slug: String!) { wikiSubject(slug: $slug) { ... on QueryWikiSubjectSuccess { data { verifiedPhotos { databaseId } } } } }', pick: (d) => d.wikiSubject?.data?.verifiedPhotos[0]?.databaseId },
+    rest: { path: (f) => `/api/wiki/subjects/${f.slug}`, list: (b) => b.media.map((m: any) => m.id) },
+  },
+  Bounty: {
+    model: 'Bounty',
+    need: 'any',
+    everyAccount: true,
+    connection: { query: '{ bounties { ... on QueryBountiesSuccess { data { bounties { databaseId } } } } }', pick: (d) => d.bounties?.data?.bounties.map((b: any) => b.databaseId) ?? [] },
+    rest: { path: () => '/api/economy/bounties', list: (b) => b.bounties.map((x: any) => x.id) },
+  },
+  Challenge: {
+    model: 'Challenge',
+    need: 'any',
+    everyAccount: true,
+    own: { query: '{ communityChallenge { ... on QueryCommunityChallengeSuccess { data { challenge { databaseId } } } } }', pick: (d) => d.communityChallenge?.data?.challenge?.databaseId },
+    rest: { path: () => '/api/community/challenge', list: (b) => (b.challenge ? [b.challenge.id] : []) },
+  },
+};
+
+function expected(row: Row, kind: KeyKind): Outcome {
+  const { need } = row;
   if (kind === 'revoked' || kind === 'expired') return 'unauthenticated';
-  if (kind === 'other account') return 'nothing';
+  if (kind === 'other account') return row.everyAccount ? 'row' : 'nothing';
   if (kind === 'master' || need === 'any') return 'row';
   return need === 'master' || `sub:${need}` !== kind ? 'forbidden' : 'row';
 }
 
 function ruleOf(need: Need): KeyRule {
-  return need === 'master' ? { master: true } : need === 'any' ? { anyKey: true } : { scope: need };
+  return need === 'master' ? MASTER_KEY : need === 'any' ? ANY_KEY : SCOPE[need];
 }
 
 const globalId = (type: string, id: number) => Buffer.from(`${type}:${id}`).toString('base64');
@@ -189,6 +227,18 @@ beforeAll(async () => {
   expect(claim.status, claim.text).toBe(201);
   const proposal = await t.request('POST', `/api/wiki/image/${claimed.body.id}/intel`, { key: owner.key, body: { changes: { caption: 'matrix' } } });
   expect(proposal.status, proposal.text).toBe(201);
+  // Wiki: the owner's subject with a verified photo, then rejected by review (statuses written
+  // directly: review moves pending subjects only, and votes would take three more accounts).
+  const subject = await t.request('POST', '/api/wiki/subjects', { key: owner.key, body: { name: 'Matrix Tower', category: 'matrix' } });
+  expect(subject.status, subject.text).toBe(201);
+  await prisma.wikiSubject.update({ where: { id: subject.body.id }, data: { status: 'approved' } });
+  const wikiPhoto = await t.request('POST', `/api/wiki/subjects/${subject.body.slug}/contribute`, { key: owner.key, form: form({ body: await scene(7003), name: 'w.jpg', type: 'image/jpeg' }) });
+  expect(wikiPhoto.status, wikiPhoto.text).toBe(201);
+  const challenge = await t.request('POST', '/api/admin/challenges', { admin: true, body: { title: 'Matrix week', category: 'matrix', ends_at: new Date(Date.now() + 86_400_000).toISOString() } });
+  expect(challenge.status, challenge.text).toBe(201);
+  await prisma.wikiMedia.update({ where: { id: wikiPhoto.body.photo.id }, data: { status: 'verified', confidence: 1, decidedAt: new Date() } });
+  await prisma.wikiSubject.update({ where: { id: subject.body.id }, data: { status: 'rejected' } });
+  const bounty = await prisma.bounty.create({ data: { accountId: owner.id, subjectSlug: 'matrix', subjectName: 'matrix', rewardPerPhoto: 1n, photosNeeded: 1, expiresAt: new Date(Date.now() + 86_400_000) } });
   const subKeyId = (await prisma.apiKey.findFirstOrThrow({ where: { accountId: owner.id, kind: 'sub' }, orderBy: { id: 'asc' } })).id;
   Object.assign(ids, {
     SubKey: subKeyId,
@@ -205,9 +255,13 @@ beforeAll(async () => {
     OwnershipClaim: claim.body.id,
     ClaimedItem: claimed.body.id,
     IntelPost: proposal.body.id,
+    WikiSubject: subject.body.id,
+    WikiPhoto: wikiPhoto.body.photo.id,
+    Bounty: bounty.id,
+    Challenge: challenge.body.id,
   });
   for (const [type, id] of Object.entries(ids)) expect(typeof id, `fixture ${type}`).toBe('number');
-  fixture = { ownerKey: owner.key, accountId: owner.id, ids, filename };
+  fixture = { ownerKey: owner.key, accountId: owner.id, ids, filename, slug: subject.body.slug };
 }, 120_000);
 afterAll(() => t.stop());
 
@@ -238,28 +292,32 @@ function restOutcome(res: TestResponse, list: ((body: any) => number[]) | undefi
 }
 
 describe('access matrix', () => {
-  it('has a row for every Node type of the schema, with the key rule of its access policy', () => {
+  it('has a row for every Node type of the schema, and each row the key rule of its access policy', () => {
     expect(Object.keys(ROWS).sort()).toEqual(nodeTypes());
     const policies = accessPolicies();
-    for (const [type, row] of Object.entries(ROWS)) {
+    for (const [type, row] of Object.entries({ ...ROWS, ...OTHER_ROWS })) {
       expect(policies.get(row.model)?.key, `${type}: policy of ${row.model}`).toEqual(ruleOf(row.need));
     }
   });
 
-  for (const [type, row] of Object.entries(ROWS)) {
+  for (const [type, row] of Object.entries({ ...ROWS, ...OTHER_ROWS })) {
+    const isNode = type in ROWS;
+    const ways = [isNode && 'node, nodes', row.own && 'its query', row.connection && 'its connection', row.rest && 'REST'].filter(Boolean).join(', ');
     describe(type, () => {
       for (const kind of KEY_KINDS) {
-        const want = expected(row.need, kind);
-        it(`${kind}: ${want} through node, nodes${row.own ? ', its query' : ''}${row.connection ? ', its connection' : ''}${row.rest ? ', REST' : ''}`, async () => {
+        const want = expected(row, kind);
+        it(`${kind}: ${want} through ${ways}`, async () => {
           const id = fixture.ids[type]!;
-          const gid = globalId(type, id);
           const key = keys[kind];
-          const node = await t.graphql('query($id: ID!) { node(id: $id) { id } }', { id: gid }, { key });
-          expect(graphqlOutcome(node, (d) => d.node?.id === gid), 'node').toBe(want);
-          const nodes = await t.graphql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: [gid] }, { key });
-          expect(graphqlOutcome(nodes, (d) => d.nodes?.[0]?.id === gid), 'nodes').toBe(want);
+          if (isNode) {
+            const gid = globalId(type, id);
+            const node = await t.graphql('query($id: ID!) { node(id: $id) { id } }', { id: gid }, { key });
+            expect(graphqlOutcome(node, (d) => d.node?.id === gid), 'node').toBe(want);
+            const nodes = await t.graphql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: [gid] }, { key });
+            expect(graphqlOutcome(nodes, (d) => d.nodes?.[0]?.id === gid), 'nodes').toBe(want);
+          }
           if (row.own) {
-            const own = await t.graphql(row.own.query, { id, job: fixture.ids.Job, webhook: fixture.ids.Webhook }, { key });
+            const own = await t.graphql(row.own.query, { id, job: fixture.ids.Job, webhook: fixture.ids.Webhook, slug: fixture.slug }, { key });
             expect(graphqlOutcome(own, (d) => row.own!.pick(d) === id), 'own query').toBe(want);
           }
           if (row.connection) {

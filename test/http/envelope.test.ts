@@ -2,7 +2,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import { MISSING_SCOPE_MESSAGE } from '../../src/modules/access/index.js';
+import { ANY_KEY, MISSING_SCOPE_MESSAGE } from '../../src/modules/access/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -31,7 +31,7 @@ beforeAll(async () => {
     method: 'GET',
     path: '/api/test/explode',
     auth: 'key',
-    scope: 'any',
+    key: ANY_KEY,
     summary: 'fails on purpose',
     operation: LiveEditorStatusDocument,
     response: z.object({}),

@@ -8,6 +8,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../rest-shim/routes.js';
 import type { AnyRoute } from '../../rest-shim/route.js';
+import { keyRuleName } from '../../src/modules/access/index.js';
 import { buildOpenApiDocument, errorsOf, openApiPath } from '../../rest-shim/openapi.js';
 import { swaggerUiFolder } from '../../src/http/docs.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -68,12 +69,13 @@ describe('GET /openapi.json', () => {
     }
   });
 
-  it("states each route's auth: none, an API key with the row's scope, or the admin token", () => {
+  it("states each route's auth: none, an API key with the row's key rule, or the admin token", () => {
     for (const route of routes) {
       const op = operationOf(route);
-      const expected = route.auth === 'none' ? [] : route.auth === 'admin' ? [{ adminToken: [] }, { adminBearer: [] }] : [{ apiKey: route.scope ? [route.scope] : [] }];
+      const need = route.key && keyRuleName(route.key);
+      const expected = route.auth === 'none' ? [] : route.auth === 'admin' ? [{ adminToken: [] }, { adminBearer: [] }] : [{ apiKey: need ? [need] : [] }];
       expect(op.security, `${route.method} ${route.path}`).toEqual(expected);
-      if (route.auth === 'key') expect(op['x-scope']).toBe(route.scope);
+      if (route.auth === 'key') expect(op['x-scope']).toBe(need);
       // Every security requirement names a declared scheme.
       for (const requirement of op.security) for (const scheme of Object.keys(requirement)) expect(doc.components.securitySchemes[scheme]).toBeDefined();
     }

@@ -17,8 +17,27 @@ export const MASTER_KEY_REQUIRED_MESSAGE = 'this operation needs the account mas
 
 export type Permission = 'read' | 'change';
 
-/** What a key needs to reach a resource at all. */
+/**
+ * Which key may call: a sub-key scope (the master key has every scope), the master key, or any
+ * valid key. The one way route rows, resolvers, the bot, pipeline steps and services say it: name
+ * a rule with the constants below (or a module's own names for them), never a literal.
+ */
 export type KeyRule = { scope: SubKeyScope } | { master: true } | { anyKey: true };
+
+export const ANY_KEY: KeyRule = { anyKey: true };
+export const MASTER_KEY: KeyRule = { master: true };
+/** One rule per sub-key scope: `SCOPE.media`. */
+export const SCOPE = {
+  scrape: { scope: 'scrape' },
+  generate: { scope: 'generate' },
+  search: { scope: 'search' },
+  media: { scope: 'media' },
+} as const satisfies Record<SubKeyScope, KeyRule>;
+
+/** The word the API documents for a rule (OpenAPI `x-scope`, the pipeline catalogue): a scope, `master` or `any`. */
+export function keyRuleName(rule: KeyRule): SubKeyScope | 'master' | 'any' {
+  return 'scope' in rule ? rule.scope : 'master' in rule ? 'master' : 'any';
+}
 
 export interface PolicyDefinition<Where> {
   /** The Prisma model guarded, e.g. `MediaItem`. */
@@ -36,6 +55,11 @@ export interface PolicyDefinition<Where> {
 
 /** Pothos scope maps (any of them grants). */
 export type AuthScopeMap = { scope?: SubKeyScope; master?: boolean; authenticated?: boolean; admin?: boolean };
+
+/** A rule as Pothos authScopes, for a GraphQL field or type. */
+export function authScopesOf(rule: KeyRule): AuthScopeMap {
+  return 'scope' in rule ? { scope: rule.scope } : 'master' in rule ? { master: true } : { authenticated: true };
+}
 
 export interface AccessPolicy<Where> {
   readonly model: string;
@@ -103,17 +127,6 @@ export function definePolicy<Where>(definition: PolicyDefinition<Where>): Access
 /** Every policy defined so far, by model (tests check that each GraphQL node type has one). */
 export function accessPolicies(): ReadonlyMap<string, AccessPolicy<unknown>> {
   return registry;
-}
-
-/** The Pothos authScopes that grant what a key rule asks. */
-export function authScopesOf(rule: KeyRule): AuthScopeMap {
-  return 'scope' in rule ? { scope: rule.scope } : 'master' in rule ? { master: true } : { authenticated: true };
-}
-
-/** The key rule of a REST route's scope column (`master`, `any`, or a sub-key scope). */
-export function routeKeyRule(scope: SubKeyScope | 'master' | 'any' | undefined): KeyRule {
-  if (scope === 'master') return { master: true };
-  return scope === undefined || scope === 'any' ? { anyKey: true } : { scope };
 }
 
 /** The check for work that reads no stored rows (a scrape request, a vision analysis): the key rule alone. */

@@ -1,5 +1,6 @@
 // GraphQL surface of accounts: the caller's own account (viewer) and the admin operations.
 import { builder, nodeId } from '../../graphql/builder.js';
+import { ANY_KEY, authScopesOf } from '../access/index.js';
 import { accountPolicy } from './accounts.access.js';
 import { ACCOUNT_STATUSES, type AccountWithKey } from './accounts.service.js';
 
@@ -40,7 +41,7 @@ builder.queryField('viewer', (t) =>
   t.prismaField({
     type: 'Account',
     description: 'The account of the presented API key',
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     resolve: (query, _root, _args, ctx) => ctx.services.accounts.viewer(ctx.actor, query),
   }),
 );

@@ -1,5 +1,6 @@
 // GraphQL surface of sub-keys: the viewer's connection, create, revoke and a change subscription.
 import { builder, nodeId } from '../../graphql/builder.js';
+import { authScopesOf, MASTER_KEY } from '../access/index.js';
 import { subKeyPolicy } from './sub-keys.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
 import { DEFAULT_CREDIT_LIMIT, SUB_KEY_EVENT_TYPES, SUB_KEY_PAGE, SUB_KEY_STATUSES, subKeyStatus, type SubKeyUsage } from './sub-keys.service.js';
@@ -48,7 +49,7 @@ builder.prismaObjectField(AccountRef, 'subKeys', (t) =>
   t.relatedConnection('apiKeys', {
     type: SubKeyRef,
     description: 'Sub-keys of this account, newest first (master key only)',
-    authScopes: { master: true },
+    authScopes: authScopesOf(MASTER_KEY),
     cursor: 'id',
     maxSize: SUB_KEY_PAGE.maxSize,
     defaultSize: SUB_KEY_PAGE.defaultSize,
@@ -76,7 +77,7 @@ const CreateSubKeyInput = builder.inputType('CreateSubKeyInput', {
 builder.mutationFields((t) => ({
   createSubKey: t.field({
     type: CreateSubKeyPayload,
-    authScopes: { master: true },
+    authScopes: authScopesOf(MASTER_KEY),
     errors: {},
     args: { input: t.arg({ type: CreateSubKeyInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
@@ -89,7 +90,7 @@ builder.mutationFields((t) => ({
   }),
   revokeSubKey: t.field({
     type: SubKeyRef,
-    authScopes: { master: true },
+    authScopes: authScopesOf(MASTER_KEY),
     errors: {},
     args: { key: t.arg.string({ required: true, description: 'The sub-key or its prefix' }) },
     resolve: (_root, args, ctx) => ctx.services.subKeys.revoke(ctx.actor!, args.key),
@@ -110,7 +111,7 @@ builder.subscriptionField('subKeyEvents', (t) =>
       }),
     }),
     description: "Sub-keys of the caller's account being created or revoked",
-    authScopes: { master: true },
+    authScopes: authScopesOf(MASTER_KEY),
     subscribe: (_root, _args, ctx) => ctx.services.events.subscribe('subKeyEvents', ctx.actor!.accountId),
     resolve: (event) => event,
   }),

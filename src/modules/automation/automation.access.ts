@@ -1,25 +1,25 @@
 // Who may see and change schedules (the owner, scrape scope: a schedule starts scrapes) and
 // webhooks with their deliveries (the owner's master key: they carry signing secrets).
 import type { Prisma } from '../../generated/prisma/client.js';
-import { definePolicy } from '../access/index.js';
+import { definePolicy, MASTER_KEY, SCOPE } from '../access/index.js';
 
 export const schedulePolicy = definePolicy<Prisma.ScheduleWhereInput>({
   model: 'Schedule',
   noun: 'schedule',
-  key: { scope: 'scrape' },
+  key: SCOPE.scrape,
   read: (actor) => ({ accountId: actor.accountId }),
 });
 
 export const webhookPolicy = definePolicy<Prisma.WebhookWhereInput>({
   model: 'Webhook',
   noun: 'webhook',
-  key: { master: true },
+  key: MASTER_KEY,
   read: (actor) => ({ accountId: actor.accountId }),
 });
 
 export const webhookDeliveryPolicy = definePolicy<Prisma.WebhookDeliveryWhereInput>({
   model: 'WebhookDelivery',
   noun: 'webhook delivery',
-  key: { master: true },
+  key: MASTER_KEY,
   read: (actor) => ({ webhook: { accountId: actor.accountId } }),
 });

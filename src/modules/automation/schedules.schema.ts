@@ -1,5 +1,6 @@
 // GraphQL surface of schedules (scope `scrape`): the viewer's schedules, create, delete, toggle.
 import { builder, nodeId } from '../../graphql/builder.js';
+import { authScopesOf, SCOPE } from '../access/index.js';
 import { schedulePolicy } from './automation.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
 import { FREQUENCIES, SCHEDULES_PAGE } from './schedules.service.js';
@@ -36,7 +37,7 @@ builder.prismaObjectField(AccountRef, 'schedules', (t) =>
   t.relatedConnection('schedules', {
     type: ScheduleRef,
     description: "The account's schedules, newest first",
-    authScopes: { scope: 'scrape' },
+    authScopes: authScopesOf(SCOPE.scrape),
     cursor: 'id',
     ...SCHEDULES_PAGE,
     totalCount: true,
@@ -48,7 +49,7 @@ builder.queryField('schedule', (t) =>
   t.prismaField({
     type: ScheduleRef,
     description: "One of the caller's schedules by its integer id",
-    authScopes: { scope: 'scrape' },
+    authScopes: authScopesOf(SCOPE.scrape),
     args: { id: t.arg.int({ required: true }) },
     resolve: (query, _root, args, ctx) => ctx.services.schedules.getOwned(ctx.actor, args.id, query),
   }),
@@ -75,7 +76,7 @@ const DeletedScheduleRef = builder.objectRef<{ id: number }>('DeletedSchedule').
 builder.mutationFields((t) => ({
   createSchedule: t.prismaField({
     type: ScheduleRef,
-    authScopes: { scope: 'scrape' },
+    authScopes: authScopesOf(SCOPE.scrape),
     errors: {},
     args: { input: t.arg({ type: CreateScheduleInput, required: true }) },
     resolve: (_query, _root, { input }, ctx) =>
@@ -92,7 +93,7 @@ builder.mutationFields((t) => ({
   }),
   deleteSchedule: t.field({
     type: DeletedScheduleRef,
-    authScopes: { scope: 'scrape' },
+    authScopes: authScopesOf(SCOPE.scrape),
     errors: {},
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) => ctx.services.schedules.delete(ctx.actor!, args.id),
@@ -100,7 +101,7 @@ builder.mutationFields((t) => ({
   toggleSchedule: t.prismaField({
     type: ScheduleRef,
     description: 'Enables or disables a schedule (flips it when `enabled` is left out); enabling sets a fresh next run from now',
-    authScopes: { scope: 'scrape' },
+    authScopes: authScopesOf(SCOPE.scrape),
     errors: {},
     args: { id: t.arg.int({ required: true }), enabled: t.arg.boolean() },
     resolve: (_query, _root, args, ctx) => ctx.services.schedules.toggle(ctx.actor!, args.id, { enabled: args.enabled ?? undefined }),

@@ -1,6 +1,7 @@
 // GraphQL surface of webhooks (master key only): the viewer's webhooks and their delivery logs,
 // register, delete and test. The secret is write-only: `hasSecret` says whether one is set.
 import { builder, nodeId } from '../../graphql/builder.js';
+import { authScopesOf, MASTER_KEY } from '../access/index.js';
 import { webhookDeliveryPolicy, webhookPolicy } from './automation.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
 import { DELIVERIES_PAGE, WEBHOOK_DELIVERY_STATES, WEBHOOKS_PAGE, deliveriesWhere, hasSigningSecret, subscribedEvents, type WebhookTestResult } from './webhooks.service.js';
@@ -69,7 +70,7 @@ builder.queryField('webhook', (t) =>
   t.prismaField({
     type: WebhookRef,
     description: "One of the caller's webhooks by its integer id",
-    authScopes: { master: true },
+    authScopes: authScopesOf(MASTER_KEY),
     args: { id: t.arg.int({ required: true }) },
     resolve: (query, _root, args, ctx) => ctx.services.webhooks.getOwned(ctx.actor, args.id, query),
   }),
@@ -108,7 +109,7 @@ const DeletedWebhookRef = builder.objectRef<{ id: number }>('DeletedWebhook').im
 builder.mutationFields((t) => ({
   createWebhook: t.prismaField({
     type: WebhookRef,
-    authScopes: { master: true },
+    authScopes: authScopesOf(MASTER_KEY),
     errors: {},
     args: { input: t.arg({ type: CreateWebhookInput, required: true }) },
     resolve: (_query, _root, { input }, ctx) =>
@@ -116,7 +117,7 @@ builder.mutationFields((t) => ({
   }),
   deleteWebhook: t.field({
     type: DeletedWebhookRef,
-    authScopes: { master: true },
+    authScopes: authScopesOf(MASTER_KEY),
     errors: {},
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, args, ctx) => ctx.services.webhooks.delete(ctx.actor!, args.id),
@@ -124,7 +125,7 @@ builder.mutationFields((t) => ({
   testWebhook: t.field({
     type: WebhookTestResultRef,
     description: 'Posts a webhook.test payload to the URL now and reports the answer',
-    authScopes: { master: true },
+    authScopes: authScopesOf(MASTER_KEY),
     errors: {},
     args: { input: t.arg({ type: TestWebhookInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.webhooks.test(ctx.actor!, { url: input.url, secret: input.secret ?? undefined }),

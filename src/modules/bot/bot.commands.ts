@@ -5,9 +5,8 @@
 // Service errors (AppError) reach the user as their message; anything else is logged.
 import { Composer, InlineKeyboard, InputFile, InputMediaBuilder, type Context } from 'grammy';
 import type { Services } from '../../services.js';
-import { requireKey } from '../access/index.js';
+import { ANY_KEY, MASTER_KEY, SCOPE, requireKey, type KeyRule } from '../access/index.js';
 import type { Actor } from '../accounts/index.js';
-import type { SubKeyScope } from '../api-keys/index.js';
 import { changesOf } from '../intel/index.js';
 import type { Balance } from '../ledger/index.js';
 import { argumentText, parseCallback, parsePolicy, parseProposals, parseResolve, parseWiki, voteButton } from './bot.input.js';
@@ -25,9 +24,6 @@ export interface BotTools {
   /** Base of the absolute links the bot sends (PUBLIC_BASE_URL). */
   baseUrl: string;
 }
-
-/** What a command needs of the key, as the matching REST route: a sub-key scope, the master key, or any key. */
-type KeyNeed = { scope: SubKeyScope } | { master: true } | { any: true };
 
 export const NOT_LINKED =
   'This Telegram account is not linked to an account of the service yet.\n' +
@@ -70,8 +66,8 @@ const isPrivate = (ctx: Context) => ctx.chat?.type === 'private';
 export function botCommands(deps: BotServices, tools: BotTools): Composer<Context> {
   const bot = new Composer<Context>();
 
-  /** Runs `work` as the Telegram user's account, or tells an unlinked user how to link. */
-  const asAccount = async (ctx: Context, need: KeyNeed, work: (actor: Actor) => Promise<unknown>) => {
+  /** Runs `work` as the Telegram user's account (with the key rule of the matching REST route), or tells an unlinked user how to link. */
+  const asAccount = async (ctx: Context, need: KeyRule, work: (actor: Actor) => Promise<unknown>) => {
     if (!ctx.from) return;
     const actor = await deps.botLinks.actorFor(ctx.from.id);
     if (!actor) {
@@ -79,7 +75,7 @@ export function botCommands(deps: BotServices, tools: BotTools): Composer<Contex
       else await ctx.reply(NOT_LINKED);
       return;
     }
-    if (!('any' in need)) requireKey(actor, need);
+    requireKey(actor, need);
     await deps.quota.consume(actor);
     await work(actor);
   };
@@ -114,7 +110,7 @@ export function botCommands(deps: BotServices, tools: BotTools): Composer<Contex
   });
 
   bot.command('connect', (ctx) =>
-    asAccount(ctx, { master: true }, async (actor) => {
+    asAccount(ctx, MASTER_KEY, async (actor) => {
       const partnerAccount = argumentText(ctx.match);
       if (!partnerAccount) {
         const rate = await deps.economy.bridge.rate(actor);
@@ -129,7 +125,7 @@ export function botCommands(deps: BotServices, tools: BotTools): Composer<Contex
   );
 
   bot.command('scrape', (ctx) =>
-    asAccount(ctx, { scope: 'scrape' }, async (actor) => {
+    asAccount(ctx, SCOPE.scrape, async (actor) => {
       const url = argumentText(ctx.match);
       if (!url) return ctx.reply('url: expected a page to scrape. Usage: /scrape <url>');
       const job = await deps.scrape.start(actor, { url });
@@ -140,7 +136,7 @@ export function botCommands(deps: BotServices, tools: BotTools): Composer<Contex
   );
 
   bot.command('generate', (ctx) =>
-    asAccount(ctx, { scope: 'generate' }, async (actor) => {
+    asAccount(ctx, SCOPE.generate, async (actor) => {
       const prompt = argumentText(ctx.match);
       if (!prompt) return ctx.reply('prompt: expected what to draw. Usage: /generate <prompt>');
       await ctx.replyWithChatAction('upload_photo').catch(() => undefined);
@@ -153,7 +149,7 @@ export function botCommands(deps: BotServices, tools: BotTools): Composer<Contex
   );
 
   const search = (ctx: Context, text: string) =>
-    asAccount(ctx, { scope: 'search' }, async (actor) => {
+    asAccount(ctx, SCOPE.search, async (actor) => {
       const photo = await tools.photoOf(ctx);
       if (!photo && !text) return ctx.reply('query: expected words to search for, or a photo. Usage: /search <text>, or a photo with the caption /search');
       const answer = await deps.search.search(actor, photo ? { image_data: photo.toString('base64'), limit: RESULTS_SHOWN } : { query: text, limit: RESULTS_SHOWN }, tools.baseUrl);
@@ -166,7 +162,7 @@ export function botCommands(deps: BotServices, tools: BotTools): Composer<Contex
   bot.command('search', (ctx) => search(ctx, argumentText(ctx.match)));
 
   bot.command('verify', (ctx) =>
-    asAccount(ctx, { scope: 'media' }, async (actor) => {
+    asAccount(ctx, SCOPE.media, async (actor) => {
       const queue = await deps.wiki.verifyQueue(actor, { limit: VERIFY_SHOWN });
       if (queue.length === 0) return ctx.reply('No wiki photos are waiting for your vote now.');
       for (const pending of queue) {
@@ -181,7 +177,7 @@ export function botCommands(deps: BotServices, tools: BotTools): Composer<Contex
   );
 
   const wiki = (ctx: Context, text: string) =>
-    asAccount(ctx, { scope: 'media' }, async (actor) => {
+    asAccount(ctx, SCOPE.media, async (actor) => {
       const photo = await tools.photoOf(ctx);
       const parsed = parseWiki(text);
       if (!photo || !parsed.ok) {
@@ -199,7 +195,7 @@ export function botCommands(deps: BotServices, tools: BotTools): Composer<Contex
   bot.command('wiki', (ctx) => wiki(ctx, argumentText(ctx.match)));
 
   bot.command('policy', (ctx) =>
-    asAccount(ctx, { master: true }, async (actor) => {
+    asAccount(ctx, MASTER_KEY, async (actor) => {
       const parsed = parsePolicy(ctx.match);
       if (!parsed.ok) return ctx.reply(parsed.message);
       const item = await deps.intel.setPolicy(actor, parsed.value.imageId, { policy: parsed.value.policy });
@@ -208,7 +204,7 @@ export function botCommands(deps: BotServices, tools: BotTools): Composer<Contex
   );
 
   bot.command('proposals', (ctx) =>
-    asAccount(ctx, { any: true }, async (actor) => {
+    asAccount(ctx, ANY_KEY, async (actor) => {
       const parsed = parseProposals(ctx.match);
       if (!parsed.ok) return ctx.reply(parsed.message);
       const page = await deps.intel.proposals(actor, parsed.value.imageId, { limit: PROPOSALS_SHOWN });
@@ -222,7 +218,7 @@ export function botCommands(deps: BotServices, tools: BotTools): Composer<Contex
   );
 
   bot.command('resolve', (ctx) =>
-    asAccount(ctx, { master: true }, async (actor) => {
+    asAccount(ctx, MASTER_KEY, async (actor) => {
       const parsed = parseResolve(ctx.match);
       if (!parsed.ok) return ctx.reply(parsed.message);
       const resolution = await deps.intel.resolve(actor, parsed.value.proposalId, { action: parsed.value.action });
@@ -232,7 +228,7 @@ export function botCommands(deps: BotServices, tools: BotTools): Composer<Contex
   );
 
   bot.command('library', (ctx) =>
-    asAccount(ctx, { scope: 'media' }, async (actor) => {
+    asAccount(ctx, SCOPE.media, async (actor) => {
       const page = await deps.media.list(actor, { limit: LIBRARY_SHOWN });
       if (page.items.length === 0) return ctx.reply('Your media library is empty.');
       const lines = page.items.map((item) => `${item.id}. ${item.name} (${item.kind}${item.width && item.height ? `, ${item.width}x${item.height}` : ''})`);
@@ -241,7 +237,7 @@ export function botCommands(deps: BotServices, tools: BotTools): Composer<Contex
   );
 
   bot.command('balance', (ctx) =>
-    asAccount(ctx, { any: true }, async (actor) => {
+    asAccount(ctx, ANY_KEY, async (actor) => {
       // The spendable amount, as every balance the API answers; what pending transfers hold beside it.
       const [coins, credits] = await Promise.all([deps.ledger.balance(actor.accountId, 'coins'), deps.ledger.balance(actor.accountId, 'credits')]);
       const line = (name: string, b: Balance) => `${name}: ${b.balance}${b.held > 0 ? ` spendable, ${b.held} held` : ''}`;
@@ -252,7 +248,7 @@ export function botCommands(deps: BotServices, tools: BotTools): Composer<Contex
   bot.command('api_key', async (ctx) => {
     // Keys never go to a group: refused before anything is read.
     if (!isPrivate(ctx)) return ctx.reply('/api_key works in a private chat with me only: keys are never shown in groups.');
-    await asAccount(ctx, { master: true }, async (actor) => {
+    await asAccount(ctx, MASTER_KEY, async (actor) => {
       if (argumentText(ctx.match).toLowerCase() === 'rotate') {
         const reply_markup = new InlineKeyboard().text('Rotate now', 'ak:rotate').text('Cancel', 'ak:cancel');
         return ctx.reply('Rotating makes a new master key and the current one stops working at once (every program that uses it). Rotate?', { reply_markup });
@@ -269,7 +265,7 @@ export function botCommands(deps: BotServices, tools: BotTools): Composer<Contex
     const action = parseCallback(ctx.callbackQuery.data);
     if (!action) return ctx.answerCallbackQuery({ text: 'This button is no longer valid.' });
     if (action.kind === 'vote') {
-      return asAccount(ctx, { scope: 'media' }, async (actor) => {
+      return asAccount(ctx, SCOPE.media, async (actor) => {
         const result = await deps.wiki.vote(actor, action.photoId, { vote: action.vote });
         const earned = result.coinsEarned > 0 ? `+${result.coinsEarned} coins (balance ${result.balance})` : 'no coins this time (daily cap)';
         await ctx.answerCallbackQuery({ text: `Vote counted: ${action.vote}. ${earned}` });
@@ -281,7 +277,7 @@ export function botCommands(deps: BotServices, tools: BotTools): Composer<Contex
       await ctx.answerCallbackQuery({ text: 'Kept your key.' });
       return ctx.editMessageReplyMarkup({ reply_markup: new InlineKeyboard() }).catch(() => undefined);
     }
-    return asAccount(ctx, { master: true }, async (actor) => {
+    return asAccount(ctx, MASTER_KEY, async (actor) => {
       const { apiKey } = await deps.accounts.rotateKey(actor.handle);
       await ctx.answerCallbackQuery({ text: 'Rotated' });
       await ctx.editMessageReplyMarkup({ reply_markup: new InlineKeyboard() }).catch(() => undefined);

@@ -1,6 +1,7 @@
 // GraphQL surface of the chat bot: the one-time code that links a Telegram account to the caller's
 // account (POST /api/platform/bot-link runs it). Master key only: a link lets the bot act with every scope.
 import { builder } from '../../graphql/builder.js';
+import { authScopesOf, MASTER_KEY } from '../access/index.js';
 import type { LinkCode } from './links.service.js';
 
 const BotLinkCodeRef = builder.objectRef<LinkCode>('BotLinkCode').implement({
@@ -17,7 +18,7 @@ const BotLinkCodeRef = builder.objectRef<LinkCode>('BotLinkCode').implement({
 builder.mutationField('createBotLinkCode', (t) =>
   t.field({
     type: BotLinkCodeRef,
-    authScopes: { master: true },
+    authScopes: authScopesOf(MASTER_KEY),
     errors: {},
     description: 'A one-time code (10 minutes by default, TELEGRAM_LINK_CODE_MINUTES) that links a Telegram account to this account through /start <code>',
     resolve: (_root, _args, ctx) => ctx.services.botLinks.createCode(ctx.actor),

@@ -7,7 +7,7 @@ import type { Database } from '../../platform/database/database.js';
 import { Conflict, Unavailable } from '../../platform/errors.js';
 import { createWithinCap } from '../../platform/database/caps.js';
 import { actorFrom, keyStateRefusal, type Actor } from '../accounts/index.js';
-import { requireKey } from '../access/index.js';
+import { MASTER_KEY, requireKey } from '../access/index.js';
 import type { QuotaService } from '../quota/index.js';
 import type { TelegramConfig } from './bot.settings.js';
 
@@ -55,7 +55,7 @@ export class BotLinksService {
 
   /** POST /api/platform/bot-link: a new one-time code for the caller's account (master key only). */
   async createCode(actor: Actor | null, now = new Date()): Promise<LinkCode> {
-    const caller = requireKey(actor, { master: true });
+    const caller = requireKey(actor, MASTER_KEY);
     if (!this.config) throw new Unavailable('the Telegram bot is not configured on this service (TELEGRAM_BOT_TOKEN)');
     // Old codes go as new ones are asked for: only digests of live codes stay.
     await this.db.prisma.botLinkCode.deleteMany({ where: { accountId: caller.accountId, OR: [{ usedAt: { not: null } }, { expiresAt: { lte: now } }] } });

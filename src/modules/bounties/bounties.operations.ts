@@ -4,6 +4,7 @@
 // bounties.service.ts. Shapes the spec leaves "not shown" are ours (README "Economy: bounties").
 import { z } from 'zod';
 import { defineOperation } from '../../graphql/operation.js';
+import { ANY_KEY, MASTER_KEY, SCOPE } from '../access/index.js';
 import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
 import { BountyClaimRef, BountyPageRef, BountyRef, BountyStatusEnum } from './bounties.schema.js';
 import { BOUNTY_STATUSES, claimBountySchema, createBountySchema, listBountiesSchema } from './bounties.input.js';
@@ -34,11 +35,11 @@ export const bountyOperations = {
   bounties: defineOperation({
     kind: 'query',
     name: 'bounties',
-    key: { anyKey: true },
+    key: ANY_KEY,
     input: listBountiesSchema,
     args: { status: BountyStatusEnum },
     output: BountyPageRef,
-    run: ({ ctx, input }) => ctx.services.bounties.list(input),
+    run: ({ ctx, actor, input }) => ctx.services.bounties.list(actor, input),
     rest: {
       method: 'GET',
       path: '/api/economy/bounties',
@@ -50,7 +51,7 @@ export const bountyOperations = {
   createBounty: defineOperation({
     kind: 'mutation',
     name: 'createBounty',
-    key: { master: true },
+    key: MASTER_KEY,
     input: createBountySchema,
     output: BountyRef,
     run: ({ ctx, actor, input }) => ctx.services.bounties.create(actor, input),
@@ -66,7 +67,7 @@ export const bountyOperations = {
   claimBounty: defineOperation({
     kind: 'mutation',
     name: 'claimBounty',
-    key: { scope: 'media' },
+    key: SCOPE.media,
     ids: { id: 'bounty' },
     input: claimBountySchema,
     output: BountyClaimRef,
@@ -92,7 +93,7 @@ export const bountyOperations = {
   cancelBounty: defineOperation({
     kind: 'mutation',
     name: 'cancelBounty',
-    key: { master: true },
+    key: MASTER_KEY,
     ids: { id: 'bounty' },
     output: BountyRef,
     run: ({ ctx, actor, id }) => ctx.services.bounties.cancel(actor, id),

@@ -20,6 +20,7 @@ import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
 import type { CommunityService, SubjectCheck } from '../community/index.js';
 import { fromMinor, LedgerAction, type Balance, type LedgerService, type Tx } from '../ledger/index.js';
+import { bountyPolicy } from './bounties.access.js';
 import { claimBountySchema, createBountySchema, listBountiesSchema, slugify } from './bounties.input.js';
 
 export type { Bounty };
@@ -77,10 +78,10 @@ export class BountiesService {
     });
   }
 
-  /** Bounties, newest first, by status; any key reads them (a bounty is an open call). */
-  async list(input: z.input<typeof listBountiesSchema>): Promise<{ bounties: Bounty[]; total: number; limit: number; offset: number }> {
+  /** Bounties, newest first, by status; any key reads them (bounties.access.ts). */
+  async list(actor: Actor, input: z.input<typeof listBountiesSchema>): Promise<{ bounties: Bounty[]; total: number; limit: number; offset: number }> {
     const { status, limit, offset } = parseInput(listBountiesSchema, input);
-    const where = status ? { status } : {};
+    const where = { ...(status ? { status } : {}), AND: bountyPolicy.where(actor) };
     const [bounties, total] = await Promise.all([
       this.db.prisma.bounty.findMany({ where, orderBy: { id: 'desc' }, take: limit, skip: offset }),
       this.db.prisma.bounty.count({ where }),
@@ -88,10 +89,8 @@ export class BountiesService {
     return { bounties, total, limit, offset };
   }
 
-  async get(id: number): Promise<Bounty> {
-    const bounty = await this.db.prisma.bounty.findUnique({ where: { id } });
-    if (!bounty) throw new NotFound(`no bounty ${id}`);
-    return bounty;
+  async get(actor: Actor, id: number): Promise<Bounty> {
+    return bountyPolicy.findOne(actor, id, (where) => this.db.prisma.bounty.findFirst({ where }));
   }
 
   /**
@@ -101,7 +100,7 @@ export class BountiesService {
    */
   async claim(actor: Actor, bountyId: number, input: z.input<typeof claimBountySchema>): Promise<BountyClaimResult> {
     const { crowdsource_id: itemId } = parseInput(claimBountySchema, input);
-    await this.get(bountyId);
+    await this.get(actor, bountyId);
     const item = await this.community.get(actor, itemId);
     if (item.accountId !== actor.accountId) throw new Forbidden('crowdsource_id: a bounty is claimed with your own upload');
     if (item.removedAt) throw new NotFound(`no community item ${itemId}`);
@@ -142,8 +141,9 @@ export class BountiesService {
   /** The poster closes an open bounty: the slots not claimed go back to the poster. */
   async cancel(actor: Actor, bountyId: number): Promise<Bounty> {
     return this.db.prisma.$transaction(async (tx) => {
-      const [locked] = await tx.$queryRaw<Bounty[]>`SELECT * FROM "Bounty" WHERE "id" = ${bountyId} FOR UPDATE`;
-      if (!locked || locked.accountId !== actor.accountId) throw new NotFound(`no bounty ${bountyId} of yours`);
+      const yours = await tx.bounty.findFirst({ where: { id: bountyId, AND: bountyPolicy.where(actor, 'change') }, select: { id: true } });
+      const [locked] = yours ? await tx.$queryRaw<Bounty[]>`SELECT * FROM "Bounty" WHERE "id" = ${bountyId} FOR UPDATE` : [];
+      if (!locked) throw new NotFound(`no bounty ${bountyId} of yours`);
       if (locked.status !== 'open') throw new Conflict(`bounty ${bountyId} is ${locked.status} already`);
       return this.close(tx, locked, 'cancelled');
     });

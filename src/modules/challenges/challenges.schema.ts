@@ -2,6 +2,7 @@
 // vote on, the challenge vote (a wiki vote at the challenge multiplier), and the operator's
 // challenges. Thin: the rules live in challenges.service.ts.
 import { builder } from '../../graphql/builder.js';
+import { ANY_KEY, authScopesOf, SCOPE } from '../access/index.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import type { Context } from '../../graphql/context.js';
 import { WikiPhotoRef } from '../wiki/wiki.schema.js';
@@ -61,7 +62,7 @@ const PageRef = builder.objectRef<{ challenges: Challenge[]; total: number; limi
 builder.queryFields((t) => ({
   communityChallenge: t.field({
     type: BoardRef,
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     description: 'The active fact-checking challenge (or none), what a vote in it pays, and the pending photos of its scope the caller may vote on',
     args: { limit: t.arg.int() },
@@ -80,7 +81,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   voteChallengePhoto: t.field({
     type: VoteResultRef,
-    authScopes: { scope: 'media' },
+    authScopes: authScopesOf(SCOPE.media),
     errors: {},
     description: 'A wiki vote on a pending photo of the active challenge’s scope, its reward multiplied by challenge_multiplier (default 2)',
     args: { id: t.arg.int({ required: true }), vote: t.arg({ type: VoteEnum, required: true }) },

@@ -10,9 +10,9 @@
 // [starts_at, ends_at); ending it early moves ends_at to that moment (to starts_at for one that had
 // not started: it is then never active) and records ended_at.
 import type { z } from 'zod';
-import type { Challenge } from '../../generated/prisma/client.js';
+import type { Challenge, Prisma } from '../../generated/prisma/client.js';
 import type { Database } from '../../platform/database/database.js';
-import { Conflict, InvalidInput, NotFound } from '../../platform/errors.js';
+import { Conflict, InvalidInput } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
 import { fromMinor, rewardAmount, type Balance, type RewardsService } from '../ledger/index.js';
@@ -27,6 +27,7 @@ import {
   type ChallengeScope,
   type ChallengeStatus,
 } from './challenges.input.js';
+import { challengePolicy } from './challenges.access.js';
 
 export type { Challenge };
 
@@ -164,8 +165,7 @@ export class ChallengesService {
   /** The operator ends a challenge now (a scheduled one is called off); a second end is a 409. */
   async end(id: number): Promise<Challenge> {
     const now = new Date();
-    const found = await this.deps.db.prisma.challenge.findUnique({ where: { id } });
-    if (!found) throw new NotFound(`no challenge ${id}`);
+    const found = (await this.deps.db.prisma.challenge.findUnique({ where: { id } })) ?? challengePolicy.notFound(id);
     if (challengeStatus(found, now) === 'ended') throw new Conflict(`challenge ${id} ended already (${iso(found.endedAt ?? found.endsAt)})`);
     // Shrinking a window never overlaps another; the guard makes a concurrent second end lose.
     const moved = await this.deps.db.prisma.challenge.updateMany({
@@ -176,9 +176,9 @@ export class ChallengesService {
     return this.deps.db.prisma.challenge.findUniqueOrThrow({ where: { id } });
   }
 
-  /** The challenge running now, if any. */
-  async active(now = new Date()): Promise<Challenge | null> {
-    return this.deps.db.prisma.challenge.findFirst({ where: { startsAt: { lte: now }, endsAt: { gt: now } }, orderBy: { id: 'asc' } });
+  /** The challenge running now, if any, among those the filter lets through (the caller's, by challenges.access.ts). */
+  async active(visible: Prisma.ChallengeWhereInput, now = new Date()): Promise<Challenge | null> {
+    return this.deps.db.prisma.challenge.findFirst({ where: { startsAt: { lte: now }, endsAt: { gt: now }, AND: visible }, orderBy: { id: 'asc' } });
   }
 
   /**
@@ -187,7 +187,7 @@ export class ChallengesService {
    */
   async board(actor: Actor, input: z.input<typeof boardSchema>): Promise<ChallengeBoard> {
     const { limit } = parseInput(boardSchema, input);
-    const challenge = await this.active();
+    const challenge = await this.active(challengePolicy.where(actor));
     if (!challenge) return { challenge: null, coinsPerVote: null, photos: [] };
     const [photos, coinsPerVote] = await Promise.all([
       this.deps.db.prisma.wikiMedia.findMany({
@@ -208,7 +208,7 @@ export class ChallengesService {
    */
   async vote(actor: Actor, id: number, input: z.input<typeof challengeVoteSchema>): Promise<ChallengeVoteResult> {
     const { vote } = parseInput(challengeVoteSchema, input);
-    const challenge = await this.active();
+    const challenge = await this.active(challengePolicy.where(actor));
     if (!challenge) throw new Conflict('no challenge is active now: votes pay the normal rate through the wiki vote (POST /api/wiki/metadata/{id}/vote)');
     const photo = await this.deps.wiki.media(actor, id);
     if (!inScope(challenge, photo.subject)) {

@@ -1,6 +1,7 @@
 // GraphQL surface of collections (scope `media`): the viewer's collections, one collection with its
 // items, create, add items, delete, share. Thin: the rules live in collections.service.ts.
 import { builder, nodeId } from '../../graphql/builder.js';
+import { authScopesOf, SCOPE } from '../access/index.js';
 import { collectionPolicy } from './collections.access.js';
 import type { Context } from '../../graphql/context.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
@@ -8,7 +9,7 @@ import { galleryPath, type Collection } from './collections.service.js';
 import { MediaRef } from '../media/media.schema.js';
 import { COLLECTION_ITEMS_PAGE, COLLECTIONS_PAGE } from './collections.input.js';
 
-const media = { scope: 'media' } as const;
+const media = authScopesOf(SCOPE.media);
 const shareUrl = (c: Collection) => (c.shareToken ? galleryPath(c.shareToken) : null);
 const shareLink = (c: Collection, ctx: Context) => (c.shareToken ? ctx.baseUrl + galleryPath(c.shareToken) : null);
 

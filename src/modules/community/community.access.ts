@@ -2,12 +2,13 @@
 // down; a contributor always reads their own, unlisted and removed ones included. Changes are rules
 // of the community service (anyone adds tags, the contributor replaces them).
 import type { Prisma } from '../../generated/prisma/client.js';
-import { definePolicy } from '../access/index.js';
+import type { Actor } from '../accounts/index.js';
+import { ANY_KEY, definePolicy } from '../access/index.js';
 
 export const communityItemPolicy = definePolicy<Prisma.CommunityItemWhereInput>({
   model: 'CommunityItem',
   noun: 'community item',
-  key: { anyKey: true },
+  key: ANY_KEY,
   read: (actor) => ({ OR: [{ public: true, removedAt: null }, { accountId: actor.accountId }] }),
   change: (actor) => ({ accountId: actor.accountId }),
 });
@@ -15,8 +16,18 @@ export const communityItemPolicy = definePolicy<Prisma.CommunityItemWhereInput>(
 export const ownershipClaimPolicy = definePolicy<Prisma.OwnershipClaimWhereInput>({
   model: 'OwnershipClaim',
   noun: 'ownership claim',
-  key: { anyKey: true },
+  key: ANY_KEY,
   // The claimant, and the contributor of the claimed item.
   read: (actor) => ({ OR: [{ accountId: actor.accountId }, { item: { accountId: actor.accountId } }] }),
   change: (actor) => ({ accountId: actor.accountId }),
 });
+
+/**
+ * Position privacy: a latitude or longitude of a community image (its own, or one proposed for it) is
+ * exact for the accounts it belongs to (the contributor; a proposal's author too) and rounded to 2
+ * decimals, about 1 km, for anyone else.
+ */
+export function visibleCoordinate<V extends number | null | undefined>(value: V, viewer: Actor | null, ownerIds: readonly number[]): V {
+  if (value === null || value === undefined || (viewer !== null && ownerIds.includes(viewer.accountId))) return value;
+  return (Math.round(value * 100) / 100) as V;
+}

@@ -2,21 +2,19 @@
 // mobile ingest, tags, unlocks, ownership claims (and the operator's review), the leaderboard and
 // portfolios. Thin: the rules live in community.service.ts and claims.service.ts.
 import { builder, nodeId } from '../../graphql/builder.js';
+import { ANY_KEY, authScopesOf, MASTER_KEY, SCOPE } from '../access/index.js';
 import type { Context } from '../../graphql/context.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import { fromMinor } from '../ledger/index.js';
 import { ImageObjectRef } from '../image-objects/image-objects.schema.js';
-import { communityItemPolicy, ownershipClaimPolicy } from './community.access.js';
+import { communityItemPolicy, ownershipClaimPolicy, visibleCoordinate } from './community.access.js';
 import { CLAIM_KINDS, CLAIM_STATUSES, COMMUNITY_TAG_ACTIONS, LEADERBOARD_PERIODS } from './community.input.js';
 import type { CommunityItem, ContributionResult, LeaderboardEntry, Portfolio, TagResult, UnlockResult } from './community.service.js';
 import type { OwnershipClaim } from './claims.service.js';
 
-const media = { scope: 'media' } as const;
-const master = { master: true } as const;
+const media = authScopesOf(SCOPE.media);
+const master = authScopesOf(MASTER_KEY);
 const actor = (ctx: Context) => ctx.actor!;
-const isContributor = (item: CommunityItem, ctx: Context) => item.accountId === ctx.actor?.accountId;
-/** Others see a position to 2 decimals (about 1 km); the contributor sees it exactly. */
-const coarse = (value: number | null, item: CommunityItem, ctx: Context) => (value === null || isContributor(item, ctx) ? value : Math.round(value * 100) / 100);
 
 const TagActionEnum = builder.enumType('CommunityTagAction', { values: COMMUNITY_TAG_ACTIONS });
 const PeriodEnum = builder.enumType('LeaderboardPeriod', { values: LEADERBOARD_PERIODS });
@@ -69,8 +67,8 @@ export const CommunityItemRef = builder.prismaNode('CommunityItem', {
       },
       resolve: (item) => item.id,
     }),
-    latitude: t.float({ nullable: true, resolve: (item, _a, ctx) => coarse(item.latitude, item, ctx) }),
-    longitude: t.float({ nullable: true, resolve: (item, _a, ctx) => coarse(item.longitude, item, ctx) }),
+    latitude: t.float({ nullable: true, resolve: (item, _a, ctx) => visibleCoordinate(item.latitude, ctx.actor, [item.accountId]) }),
+    longitude: t.float({ nullable: true, resolve: (item, _a, ctx) => visibleCoordinate(item.longitude, ctx.actor, [item.accountId]) }),
     public: t.exposeBoolean('public', { description: 'Listed by the public search' }),
     removed: t.boolean({ description: 'An approved removal claim took it down (only its contributor still sees it)', resolve: (item) => item.removedAt !== null }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -202,21 +200,21 @@ builder.queryFields((t) => ({
   }),
   myCommunity: t.field({
     type: CommunityPageRef,
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     args: { limit: t.arg.int(), offset: t.arg.int() },
     resolve: (_r, a, ctx) => ctx.services.community.my(actor(ctx), { limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
   }),
   communityItem: t.field({
     type: CommunityItemRef,
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     args: { id: t.arg.int({ required: true }) },
     resolve: (_r, a, ctx) => ctx.services.community.get(ctx.actor, a.id),
   }),
   communityClaims: t.field({
     type: [OwnershipClaimRef],
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     description: "Claims on an item: the caller's own, or all of them when the caller contributed it",
     args: { itemId: t.arg.int({ required: true }) },
@@ -224,7 +222,7 @@ builder.queryFields((t) => ({
   }),
   communityLeaderboard: t.field({
     type: LeaderboardRef,
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     args: { period: t.arg({ type: PeriodEnum }), limit: t.arg.int() },
     resolve: (_r, a, ctx) => ctx.services.community.leaderboard({ period: a.period ?? undefined, limit: a.limit ?? undefined }),
@@ -232,7 +230,7 @@ builder.queryFields((t) => ({
   communityPortfolio: t.field({
     type: PortfolioRef,
     description: "A contributor's public portfolio by handle (any valid key); without a handle, the caller's own with its private figures",
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     args: { handle: t.arg.string() },
     resolve: (_r, a, ctx) => {

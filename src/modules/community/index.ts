@@ -1,6 +1,6 @@
 // Public surface of the community module. Other modules import only this.
 export { CommunityService, communityFilePath, COMMUNITY_VARIANTS, UPLOADER_SHARE_PERCENT, INGEST_PUBLIC_MAX_SIDE, type CommunityItem, type Analyzer } from './community.service.js';
 export { ClaimsService, type OwnershipClaim } from './claims.service.js';
-export { communityItemPolicy, ownershipClaimPolicy } from './community.access.js';
+export { communityItemPolicy, ownershipClaimPolicy, visibleCoordinate } from './community.access.js';
 export { confirmTags, ocrWords, normaliseWord, slugify, subjectKey, subjectKeys, showsPicture, SUBJECT_EVIDENCE, type TagConfirmation, type TagEvidence } from './tag-confirmation.js';
 export { showsSubjectSql, subjectKeysOf, type Subject, type SubjectCheck } from './subject-evidence.js';

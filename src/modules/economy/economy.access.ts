@@ -3,13 +3,9 @@
 // unlocking a style) or changing where it goes (linking a partner account) takes the master key,
 // since no sub-key scope (scrape, generate, search, media) is about money. Stored economy rows are
 // the account's own (conversions, its partner link): services filter them by the actor's account.
-import { routeKeyRule, type KeyRule } from '../access/index.js';
+import { ANY_KEY, MASTER_KEY, type KeyRule } from '../access/index.js';
 
 /** GET routes and queries: any valid key. */
-export const ECONOMY_READ: KeyRule = routeKeyRule('any');
+export const ECONOMY_READ: KeyRule = ANY_KEY;
 /** Money moves and links: the account's master key. */
-export const ECONOMY_SPEND: KeyRule = routeKeyRule('master');
-
-/** The Pothos scopes of the same rules. */
-export const READ_SCOPES = { authenticated: true } as const;
-export const SPEND_SCOPES = { master: true } as const;
+export const ECONOMY_SPEND: KeyRule = MASTER_KEY;

@@ -5,7 +5,8 @@
 import { builder } from '../../graphql/builder.js';
 import { defineAdminGrant } from '../ledger/ledger.schema.js';
 import { CONVERSION_STATUSES, type BridgeLinkView, type BridgeRateView, type ConversionView } from './bridge.service.js';
-import { READ_SCOPES, SPEND_SCOPES } from './economy.access.js';
+import { authScopesOf } from '../access/index.js';
+import { ECONOMY_READ, ECONOMY_SPEND } from './economy.access.js';
 import { referralUrl, type ReferralView } from './referral.service.js';
 import type { StyleView, UnlockResult } from './styles.service.js';
 
@@ -87,13 +88,13 @@ builder.queryFields((t) => ({
   bridgeRate: t.field({
     type: BridgeRateRef,
     description: 'The coin-to-credit rate, the credit partner, and whether the caller is linked to it',
-    authScopes: READ_SCOPES,
+    authScopes: authScopesOf(ECONOMY_READ),
     resolve: (_root, _args, ctx) => ctx.services.economy.bridge.rate(ctx.actor),
   }),
   bridgeConversion: t.field({
     type: BridgeConversionRef,
     description: "One of the caller's coin conversions, by conversionId",
-    authScopes: READ_SCOPES,
+    authScopes: authScopesOf(ECONOMY_READ),
     errors: {},
     args: { conversionId: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => ctx.services.economy.bridge.conversion(ctx.actor, args.conversionId),
@@ -101,13 +102,13 @@ builder.queryFields((t) => ({
   referral: t.field({
     type: ReferralRef,
     description: "The caller's referral code and link, its referrals and the commission they earned it",
-    authScopes: READ_SCOPES,
+    authScopes: authScopesOf(ECONOMY_READ),
     resolve: (_root, _args, ctx) => ctx.services.economy.referrals.referral(ctx.actor),
   }),
   styles: t.field({
     type: [StylePresetRef],
     description: 'Style presets: the free ones, then premium ones that are unlocked with coins',
-    authScopes: READ_SCOPES,
+    authScopes: authScopesOf(ECONOMY_READ),
     resolve: (_root, _args, ctx) => ctx.services.economy.styles.list(ctx.actor),
   }),
 }));
@@ -116,7 +117,7 @@ builder.mutationFields((t) => ({
   convertCoins: t.field({
     type: BridgeConversionRef,
     description: 'Converts coins into API credits at bridgeRate (credits rounded down to 0.0001; only the coins that make them are burned); idempotencyKey makes a retry convert once',
-    authScopes: SPEND_SCOPES,
+    authScopes: authScopesOf(ECONOMY_SPEND),
     errors: {},
     args: { coins: t.arg.float({ required: true }), idempotencyKey: t.arg.string() },
     resolve: (_root, args, ctx) => ctx.services.economy.bridge.convert(ctx.actor, { coins: args.coins, idempotency_key: args.idempotencyKey }),
@@ -124,7 +125,7 @@ builder.mutationFields((t) => ({
   linkBridgeAccount: t.field({
     type: BridgeLinkRef,
     description: "Links the caller's account at the credit partner (needed before converting when the partner is http)",
-    authScopes: SPEND_SCOPES,
+    authScopes: authScopesOf(ECONOMY_SPEND),
     errors: {},
     args: { partnerAccount: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => ctx.services.economy.bridge.link(ctx.actor, { partner_account: args.partnerAccount }),
@@ -132,7 +133,7 @@ builder.mutationFields((t) => ({
   unlockStyle: t.field({
     type: StyleUnlockRef,
     description: 'Unlocks a premium style preset, charging its price once; again (or a free preset) charges nothing',
-    authScopes: SPEND_SCOPES,
+    authScopes: authScopesOf(ECONOMY_SPEND),
     errors: {},
     args: { slug: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => ctx.services.economy.styles.unlock(ctx.actor, args.slug),

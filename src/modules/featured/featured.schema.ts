@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.js';
+import { authScopesOf, SCOPE } from '../access/index.js';
 import type { FeaturedCandidate } from './featured.extractor.js';
 import type { FeaturedImageResult } from './featured.service.js';
 import { FEATURED_SOURCES } from './featured.extractor.js';
@@ -29,7 +30,7 @@ builder.queryField('featuredImage', (t) =>
   t.field({
     type: FeaturedImageRef,
     description: "The page's featured image with a confidence score (spec \"Featured image\")",
-    authScopes: { scope: 'scrape' },
+    authScopes: authScopesOf(SCOPE.scrape),
     errors: {},
     args: { url: t.arg.string({ required: true }), all: t.arg.boolean(), minScore: t.arg.int() },
     resolve: (_root, args, ctx) => ctx.services.featured.find({ url: args.url, all: args.all, min_score: args.minScore }),

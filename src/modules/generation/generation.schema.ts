@@ -2,6 +2,7 @@
 // (POST /api/replace/generate, a job to follow with job / jobUpdated), generateBatch (POST
 // /api/replace/batch) and the providers' state. Thin: the rules live in generation.service.ts.
 import { builder } from '../../graphql/builder.js';
+import { authScopesOf, SCOPE } from '../access/index.js';
 import type { Job } from '../jobs/index.js';
 import { ORIENTATIONS } from './generation.prompts.js';
 import { GENERATION_PROVIDERS } from './generation.settings.js';
@@ -106,7 +107,7 @@ builder.mutationFields((t) => ({
   generateImages: t.field({
     type: GenerationResultRef,
     description: 'Text-to-image: the configured providers in cost order, the first that delivers answers (spec "Generation")',
-    authScopes: { scope: 'generate' },
+    authScopes: authScopesOf(SCOPE.generate),
     errors: {},
     args: { input: t.arg({ type: GenerateImagesInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
@@ -121,7 +122,7 @@ builder.mutationFields((t) => ({
   startReplaceGeneration: t.field({
     type: QueuedJobRef,
     description: 'A queued generation job: its PNGs become the job assets and media library items',
-    authScopes: { scope: 'generate' },
+    authScopes: authScopesOf(SCOPE.generate),
     errors: {},
     args: { input: t.arg({ type: ReplaceGenerationInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
@@ -130,7 +131,7 @@ builder.mutationFields((t) => ({
   generateBatch: t.field({
     type: BatchResultRef,
     description: 'One image per description (1 to 10), generated in parallel; one result or error per description, in order',
-    authScopes: { scope: 'generate' },
+    authScopes: authScopesOf(SCOPE.generate),
     errors: {},
     args: { input: t.arg({ type: GenerateBatchInput, required: true }) },
     resolve: (_root, { input }, ctx) => ctx.services.generation.batch(ctx.actor, { descriptions: input.descriptions, style: input.style ?? undefined }),
@@ -141,7 +142,7 @@ builder.queryField('generationProviders', (t) =>
   t.field({
     type: [ProviderStateRef],
     description: 'The configured generation providers in the order they are tried, with their circuit state',
-    authScopes: { scope: 'generate' },
+    authScopes: authScopesOf(SCOPE.generate),
     resolve: (_root, _args, ctx) => ctx.services.generation.chain.states().map((p, position) => ({ ...p, position })),
   }),
 );

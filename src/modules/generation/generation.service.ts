@@ -10,7 +10,7 @@ import type { JobQueue } from '../../platform/queue/job-queue.js';
 import { AppError } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
-import { requireKey } from '../access/index.js';
+import { SCOPE, requireKey } from '../access/index.js';
 import type { StylePreset, StylesService } from '../economy/index.js';
 import type { Job, JobsService } from '../jobs/index.js';
 import { InsufficientCredits, toMinor, fromMinor, type CreditHold } from '../ledger/index.js';
@@ -22,7 +22,6 @@ import type { GenerationProviderName } from './generation.settings.js';
 import type { GeneratedImage, ProviderChain } from './provider-chain.js';
 
 export const GENERATION_JOB_KIND = 'generate';
-const GENERATE = { scope: 'generate' } as const;
 
 export interface ImageView {
   index: number;
@@ -132,7 +131,7 @@ export class GenerationService {
 
   /** The checks every route makes first, in order: the generate scope, the input (400), the style (400, 402), a configured provider (503). */
   private async admit<S extends z.ZodType<{ style: string }>>(actor: Actor | null, schema: S, input: Record<string, unknown>): Promise<{ caller: Actor; request: z.output<S>; style: StylePreset }> {
-    const caller = requireKey(actor, GENERATE);
+    const caller = requireKey(actor, SCOPE.generate);
     const request = parseInput(schema, input);
     const style = await this.deps.styles.requireUsable(caller, request.style);
     this.deps.chain.requireConfigured();

@@ -2,6 +2,7 @@
 // query reverse search and mirrors build on). Any key reads them: an object holds hashes and sizes,
 // never pixels or who uploaded them. Thin: the rules live in image-objects.service.ts.
 import { builder } from '../../graphql/builder.js';
+import { ANY_KEY, authScopesOf } from '../access/index.js';
 import { InvalidInput } from '../../platform/errors.js';
 import { SAME_OBJECT_MAX_DISTANCE, type Neighbour } from './image-objects.service.js';
 import type { ImageObject } from '../../generated/prisma/client.js';
@@ -35,13 +36,13 @@ builder.queryFields((t) => ({
   imageObject: t.field({
     type: ImageObjectRef,
     nullable: true,
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     args: { id: t.arg.int({ required: true }) },
     resolve: (_r, a, ctx) => ctx.services.imageObjects.byId(a.id),
   }),
   nearestImageObjects: t.field({
     type: [NeighbourRef],
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     description: `Objects nearest to a blockhash, nearest first (maxDistance default ${SAME_OBJECT_MAX_DISTANCE}, at most 47; limit default 10, at most ${MAX_NEIGHBOURS})`,
     args: { blockhash: t.arg.string({ required: true }), limit: t.arg.int(), maxDistance: t.arg.int() },

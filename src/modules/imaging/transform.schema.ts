@@ -1,5 +1,6 @@
 // GraphQL surface of transformation URLs: optimizeMedia (REST POST /api/media/{id}/optimize).
 import { builder } from '../../graphql/builder.js';
+import { authScopesOf, SCOPE } from '../access/index.js';
 import type { Context } from '../../graphql/context.js';
 import { AUTO_QUALITY, type Transformation } from './transform.service.js';
 import { DEFAULT_WIDTH, TRANSFORM_FORMATS } from './imaging.input.js';
@@ -29,7 +30,7 @@ builder.mutationField('optimizeMedia', (t) =>
     description:
       `A transformation URL of one of the caller's images (spec "Media library", optimize). Defaults: width ${DEFAULT_WIDTH}, quality auto ` +
       `(webp ${AUTO_QUALITY.webp}, jpg ${AUTO_QUALITY.jpg}, avif ${AUTO_QUALITY.avif}, png lossless), format webp.`,
-    authScopes: { scope: 'media' },
+    authScopes: authScopesOf(SCOPE.media),
     errors: {},
     args: {
       id: t.arg.int({ required: true }),

@@ -1,5 +1,6 @@
 // GraphQL surface of the watermark overlay (REST GET or POST /api/watermark).
 import { builder } from '../../graphql/builder.js';
+import { authScopesOf, SCOPE } from '../access/index.js';
 import { WATERMARK_FORMATS, type WatermarkResult } from './watermark.service.js';
 import { DEFAULT_OPACITY, DEFAULT_POSITION, POSITIONS } from './imaging.input.js';
 
@@ -20,7 +21,7 @@ builder.mutationField('watermark', (t) =>
   t.field({
     type: WatermarkResultRef,
     description: 'Composites an overlay onto an image, both fetched by URL (spec "Watermark")',
-    authScopes: { scope: 'media' },
+    authScopes: authScopesOf(SCOPE.media),
     errors: {},
     args: {
       image: t.arg.string({ required: true, description: 'URL of the image' }),

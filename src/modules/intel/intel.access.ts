@@ -2,7 +2,7 @@
 // approved comment or a merged proposal), any key that can see the image. Only the image's owner
 // resolves a proposal.
 import type { Prisma } from '../../generated/prisma/client.js';
-import { definePolicy } from '../access/index.js';
+import { ANY_KEY, definePolicy } from '../access/index.js';
 import { communityItemPolicy } from '../community/index.js';
 
 /** Statuses anyone who can see the image may read. */
@@ -11,7 +11,7 @@ export const PUBLISHED: string[] = ['approved', 'merged'];
 export const intelPostPolicy = definePolicy<Prisma.IntelPostWhereInput>({
   model: 'IntelPost',
   noun: 'intel post',
-  key: { anyKey: true },
+  key: ANY_KEY,
   read: (actor) => ({
     OR: [
       { accountId: actor.accountId },

@@ -2,9 +2,11 @@
 // resolution of proposals and the item's intel policy, the published intel and the proposals of an
 // item. Thin: the rules live in intel.service.ts.
 import { builder, nodeId } from '../../graphql/builder.js';
+import { ANY_KEY, authScopesOf, MASTER_KEY, SCOPE } from '../access/index.js';
 import type { Context } from '../../graphql/context.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import { CommunityItemRef } from '../community/community.schema.js';
+import { visibleCoordinate } from '../community/index.js';
 import { intelPostPolicy } from './intel.access.js';
 import { INTEL_ACTIONS, INTEL_KINDS, INTEL_POLICIES, INTEL_STATUSES, PROPOSAL_STATUSES, type IntelChanges, type IntelKind, type IntelPolicy, type IntelStatus } from './intel.input.js';
 import { changesOf, type IntelPage, type IntelPostResult, type IntelResolution } from './intel.service.js';
@@ -33,9 +35,6 @@ const ChangesInput = builder.inputType('IntelChangesInput', {
   fields: (t) => ({ caption: t.string(), tags: t.stringList(), name: t.string(), latitude: t.float(), longitude: t.float() }),
 });
 
-/** A proposed position to 2 decimals (about 1 km) for all but its author and the image's owner, as the item's own position is. */
-const coarse = (value: number | undefined) => (value === undefined ? undefined : Math.round(value * 100) / 100);
-
 export const IntelPostRef = builder.prismaNode('IntelPost', {
   id: { field: 'id' },
   nullable: true,
@@ -62,8 +61,9 @@ export const IntelPostRef = builder.prismaNode('IntelPost', {
       select: { changes: true, accountId: true, item: { select: { accountId: true } } },
       resolve: (p, _a, ctx) => {
         const changes = changesOf(p);
-        if (!changes || ctx.actor?.accountId === p.accountId || ctx.actor?.accountId === p.item.accountId) return changes;
-        return { ...changes, latitude: coarse(changes.latitude), longitude: coarse(changes.longitude) };
+        if (!changes) return changes;
+        const owners = [p.accountId, p.item.accountId];
+        return { ...changes, latitude: visibleCoordinate(changes.latitude, ctx.actor, owners), longitude: visibleCoordinate(changes.longitude, ctx.actor, owners) };
       },
     }),
     status: t.field({ type: StatusEnum, description: 'comment: approved; proposal: pending, merged or rejected', resolve: (p) => p.status as IntelStatus }),
@@ -108,14 +108,14 @@ const PageRef = builder.objectRef<IntelPage>('IntelPage').implement({
 builder.queryFields((t) => ({
   intelPost: t.field({
     type: IntelPostRef,
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     args: { id: t.arg.int({ required: true }) },
     resolve: (_r, a, ctx) => ctx.services.intel.get(ctx.actor, a.id),
   }),
   imageIntel: t.field({
     type: PageRef,
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     description: "An image's published intel (approved comments and merged proposals), newest first",
     args: { itemId: t.arg.int({ required: true }), limit: t.arg.int(), offset: t.arg.int() },
@@ -123,7 +123,7 @@ builder.queryFields((t) => ({
   }),
   intelProposals: t.field({
     type: PageRef,
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     description: "An image's proposals of a status (default pending), oldest first: all of them for its owner, the caller's own (and merged ones) for others",
     args: { itemId: t.arg.int({ required: true }), status: t.arg({ type: ProposalStatusEnum }), limit: t.arg.int(), offset: t.arg.int() },
@@ -134,7 +134,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   postIntel: t.field({
     type: PostResultRef,
-    authScopes: { scope: 'media' },
+    authScopes: authScopesOf(SCOPE.media),
     errors: {},
     description: "Intel on an image, as its policy says: a comment (open), a proposal (restricted, or any post with changes), refused when locked",
     args: { itemId: t.arg.int({ required: true }), text: t.arg.string(), changes: t.arg({ type: ChangesInput }) },
@@ -154,7 +154,7 @@ builder.mutationFields((t) => ({
   }),
   resolveIntel: t.field({
     type: ResolutionRef,
-    authScopes: { master: true },
+    authScopes: authScopesOf(MASTER_KEY),
     errors: {},
     description: "The image owner's decision on a pending proposal: approve merges it (the image changes, the proposer is paid), reject closes it",
     args: { id: t.arg.int({ required: true }), action: t.arg({ type: ActionEnum, required: true }) },
@@ -162,7 +162,7 @@ builder.mutationFields((t) => ({
   }),
   setIntelPolicy: t.field({
     type: CommunityItemRef,
-    authScopes: { master: true },
+    authScopes: authScopesOf(MASTER_KEY),
     errors: {},
     args: { itemId: t.arg.int({ required: true }), policy: t.arg({ type: PolicyEnum, required: true }) },
     resolve: (_r, a, ctx) => ctx.services.intel.setPolicy(actor(ctx), a.itemId, { policy: a.policy }),

@@ -1,17 +1,17 @@
 // Who may see jobs and their stored files: the owning account, with a key holding the scrape scope.
 import type { Prisma } from '../../generated/prisma/client.js';
-import { definePolicy } from '../access/index.js';
+import { definePolicy, SCOPE } from '../access/index.js';
 
 export const jobPolicy = definePolicy<Prisma.JobWhereInput>({
   model: 'Job',
   noun: 'job',
-  key: { scope: 'scrape' },
+  key: SCOPE.scrape,
   read: (actor) => ({ accountId: actor.accountId }),
 });
 
 export const assetPolicy = definePolicy<Prisma.AssetWhereInput>({
   model: 'Asset',
   noun: 'asset',
-  key: { scope: 'scrape' },
+  key: SCOPE.scrape,
   read: (actor) => ({ job: { accountId: actor.accountId } }),
 });

@@ -1,5 +1,6 @@
 // GraphQL surface of jobs: one job, the caller's jobs, and live updates of one job.
 import { builder, nodeId } from '../../graphql/builder.js';
+import { authScopesOf, SCOPE } from '../access/index.js';
 import { assetPolicy, jobPolicy } from './jobs.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
 import type { Context } from '../../graphql/context.js';
@@ -69,7 +70,7 @@ builder.queryField('job', (t) =>
   t.prismaField({
     type: JobRef,
     description: "One of the caller's jobs by its integer id",
-    authScopes: { scope: 'scrape' },
+    authScopes: authScopesOf(SCOPE.scrape),
     args: { id: t.arg.int({ required: true }) },
     resolve: (query, _root, args, ctx) => ctx.services.jobs.getOwned(ctx.actor, args.id, query),
   }),
@@ -78,7 +79,7 @@ builder.queryField('job', (t) =>
 builder.prismaObjectField(AccountRef, 'jobs', (t) =>
   t.relatedConnection('jobs', {
     description: "The account's jobs, newest first",
-    authScopes: { scope: 'scrape' },
+    authScopes: authScopesOf(SCOPE.scrape),
     cursor: 'id',
     maxSize: 200,
     defaultSize: 50,
@@ -95,7 +96,7 @@ builder.subscriptionField('jobUpdated', (t) =>
   t.prismaField({
     type: JobRef,
     description: 'The job now, then at every state or progress change; ends when it completes or fails',
-    authScopes: { scope: 'scrape' },
+    authScopes: authScopesOf(SCOPE.scrape),
     args: { id: t.arg.int({ required: true }) },
     subscribe: (_root, args, ctx) => jobUpdates(ctx, args.id),
     resolve: (query, _update, args, ctx) => ctx.services.jobs.getOwned(ctx.actor, args.id, query),

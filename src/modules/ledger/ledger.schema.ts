@@ -1,6 +1,7 @@
 // GraphQL surface of money: the caller's API credits (GET /api/media/credits), and the operator's
 // credit grants and reward settings (admin token). Thin: the rules live in the services.
 import { builder } from '../../graphql/builder.js';
+import { ANY_KEY, authScopesOf, SCOPE } from '../access/index.js';
 import type { CreditEntryView, CreditSummary } from './credits.service.js';
 import type { Context } from '../../graphql/context.js';
 import type { RewardSettings } from './rewards.service.js';
@@ -123,7 +124,7 @@ builder.queryField('wallet', (t) =>
   t.field({
     type: WalletRef,
     description: "The caller's coins (default) or API credits, with the history of posted movements (limit default 50, max 200; offset)",
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     args: { currency: t.arg({ type: CurrencyEnum }), limit: t.arg.int(), offset: t.arg.int() },
     resolve: async (_root, args, ctx) => {
@@ -141,7 +142,7 @@ builder.queryField('credits', (t) =>
   t.field({
     type: CreditsRef,
     description: "The caller's API credits: balance, totals and entries (newest first)",
-    authScopes: { scope: 'media' },
+    authScopes: authScopesOf(SCOPE.media),
     errors: {},
     args: { limit: t.arg.int(), offset: t.arg.int() },
     resolve: (_root, args, ctx) => ctx.services.credits.summary(ctx.actor!, { limit: args.limit ?? undefined, offset: args.offset ?? undefined }),

@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.js';
+import { ANY_KEY, authScopesOf } from '../access/index.js';
 import { liveEditorStatus, type LiveEditorStatus } from './live-editor.service.js';
 
 const LiveEditorStatusRef = builder.objectRef<LiveEditorStatus>('LiveEditorStatus').implement({
@@ -10,5 +11,5 @@ const LiveEditorStatusRef = builder.objectRef<LiveEditorStatus>('LiveEditorStatu
 });
 
 builder.queryField('liveEditorStatus', (t) =>
-  t.field({ type: LiveEditorStatusRef, authScopes: { authenticated: true }, resolve: () => liveEditorStatus() }),
+  t.field({ type: LiveEditorStatusRef, authScopes: authScopesOf(ANY_KEY), resolve: () => liveEditorStatus() }),
 );

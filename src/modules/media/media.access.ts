@@ -1,19 +1,19 @@
 // Who may see and change library items and folders: the owning account, with the media scope.
 import { Prisma } from '../../generated/prisma/client.js';
 import type { Actor } from '../accounts/index.js';
-import { definePolicy } from '../access/index.js';
+import { definePolicy, SCOPE } from '../access/index.js';
 
 export const mediaItemPolicy = definePolicy<Prisma.MediaItemWhereInput>({
   model: 'MediaItem',
   noun: 'media item',
-  key: { scope: 'media' },
+  key: SCOPE.media,
   read: (actor) => ({ accountId: actor.accountId }),
 });
 
 export const folderPolicy = definePolicy<Prisma.MediaFolderWhereInput>({
   model: 'MediaFolder',
   noun: 'folder',
-  key: { scope: 'media' },
+  key: SCOPE.media,
   read: (actor) => ({ accountId: actor.accountId }),
 });
 

@@ -2,6 +2,7 @@
 // and every change (the credits query lives in the ledger module). Thin: the rules live in the services.
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import { builder, nodeId } from '../../graphql/builder.js';
+import { authScopesOf, SCOPE } from '../access/index.js';
 import { prismaSelection } from '../../graphql/prisma-selection.js';
 import { folderPolicy, mediaItemPolicy } from './media.access.js';
 import type { Context } from '../../graphql/context.js';
@@ -122,7 +123,7 @@ function searchFilters(args: SearchFilterArgs) {
     color: args.color ?? undefined,
   };
 }
-const media = { scope: 'media' } as const;
+const media = authScopesOf(SCOPE.media);
 
 
 builder.queryFields((t) => ({

@@ -2,7 +2,7 @@
 // action's params (type, required, default, allowed values, description) and outputs, as flat lists
 // and as the JSON Schema they come from (z.toJSONSchema). Nothing here is written by hand.
 import { z } from 'zod';
-import type { KeyRule } from '../access/index.js';
+import { keyRuleName } from '../access/index.js';
 import type { ActionDefinition, ActionName } from './actions/action.js';
 import type { JsonSchema } from './pipeline.references.js';
 
@@ -52,7 +52,6 @@ export function typeName(schema: JsonSchema): string {
 }
 
 const describe = (schema: JsonSchema) => (typeof schema.description === 'string' ? schema.description : null);
-const scopeOf = (rule: KeyRule) => ('scope' in rule ? rule.scope : 'master' in rule ? 'master' : 'any');
 
 export function catalogEntry(action: ActionDefinition): ActionEntry {
   const paramsSchema = jsonSchemaOf(action.params, 'input');
@@ -62,7 +61,7 @@ export function catalogEntry(action: ActionDefinition): ActionEntry {
   return {
     name: action.name,
     summary: action.summary,
-    scope: scopeOf(action.key),
+    scope: keyRuleName(action.key),
     params: properties(paramsSchema).map(([name, schema]) => ({
       name,
       type: typeName(schema),

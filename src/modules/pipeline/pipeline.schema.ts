@@ -2,6 +2,7 @@
 // /api/pipeline/actions). Params and outputs are JSON values: their shapes are what pipelineActions
 // lists. Thin: the rules live in pipeline.service.ts.
 import { builder } from '../../graphql/builder.js';
+import { ANY_KEY, authScopesOf } from '../access/index.js';
 import { ACTION_NAMES } from './actions/action.js';
 import type { ActionEntry, OutputEntry, ParamEntry } from './pipeline.catalog.js';
 import type { PipelineCatalog, PipelineResult, StepError, StepResult } from './pipeline.service.js';
@@ -104,7 +105,7 @@ builder.mutationField('runPipeline', (t) =>
   t.field({
     type: PipelineResultRef,
     description: 'Runs steps in order (spec "Pipeline"); each step needs the scope of its action\'s single route',
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     args: { input: t.arg({ type: RunPipelineInput, required: true }) },
     resolve: (_root, { input }, ctx) =>
@@ -120,7 +121,7 @@ builder.queryField('pipelineActions', (t) =>
   t.field({
     type: CatalogRef,
     description: 'Every pipeline action: params (types, defaults, required) and outputs, generated from the schemas steps are validated with',
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     resolve: (_root, _args, ctx) => ctx.services.pipeline.catalog(ctx.actor),
   }),
 );

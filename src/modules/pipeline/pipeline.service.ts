@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import type { z } from 'zod';
 import { AppError, ErrorCode, Forbidden, InvalidInput } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
-import { requireKey } from '../access/index.js';
+import { ANY_KEY, requireKey } from '../access/index.js';
 import type { Actor } from '../accounts/index.js';
 import { DeadlinePassed, type ActionDefinition, type ActionName, type StepContext } from './actions/action.js';
 import { filterAction } from './actions/filter.action.js';
@@ -87,13 +87,13 @@ export class PipelineService {
 
   /** GET /api/pipeline/actions: any valid key. */
   catalog(actor: Actor | null): PipelineCatalog {
-    requireKey(actor, { anyKey: true });
+    requireKey(actor, ANY_KEY);
     return { maxSteps: MAX_STEPS, deadlineMs: this.deps.config.deadlineMs, actions: [...this.actions.values()].map((a) => a.entry) };
   }
 
   /** POST /api/pipeline. `baseUrl` makes the links steps answer with absolute. */
   async run(actor: Actor | null, input: unknown, baseUrl: string): Promise<PipelineResult> {
-    const caller = requireKey(actor, { anyKey: true });
+    const caller = requireKey(actor, ANY_KEY);
     const request = parseInput(pipelineRequestSchema, input);
     this.checkKey(caller, request);
     this.checkParams(request);

@@ -1,6 +1,7 @@
 // GraphQL surface of ReplaceFlow (spec "ReplaceFlow"): the keyed mutation and the public demo.
 // Thin: the pipeline lives in replaceflow.service.ts.
 import { builder } from '../../graphql/builder.js';
+import { authScopesOf, SCOPE } from '../access/index.js';
 import type { ReplaceFlowEntry, ReplaceFlowResult, SearchReport } from './replaceflow.service.js';
 import { DEFAULT_MAX_RESULTS, MAX_RESULTS } from './replaceflow.input.js';
 
@@ -52,7 +53,7 @@ builder.mutationField('replaceFlow', (t) =>
   t.field({
     type: ResultRef,
     description: `Clean versions of an article's watermarked featured image (spec "ReplaceFlow"): maxResults ${DEFAULT_MAX_RESULTS} by default, at most ${MAX_RESULTS}`,
-    authScopes: { scope: 'search' },
+    authScopes: authScopesOf(SCOPE.search),
     errors: {},
     args: {
       articleUrl: t.arg.string({ required: true }),

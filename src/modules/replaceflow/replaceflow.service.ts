@@ -29,7 +29,7 @@ import type { Logger } from '../../platform/logger.js';
 import { AppError, ErrorCode, InvalidInput, QuotaExceeded } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import { loadSharp } from '../../platform/sharp.js';
-import { requireKey } from '../access/index.js';
+import { SCOPE, requireKey } from '../access/index.js';
 import type { Actor } from '../accounts/index.js';
 import type { FeaturedService } from '../featured/index.js';
 import { compareImages, isLowInformation, SAME_PHOTO_MAX_PHASH_DISTANCE, type ImageObjectsService } from '../image-objects/index.js';
@@ -174,7 +174,7 @@ export class ReplaceFlowService {
 
   /** POST /api/replaceflow: a key with the search scope. */
   async find(actor: Actor | null, input: z.input<typeof replaceflowSchema>, baseUrl: string): Promise<ReplaceFlowResult> {
-    const checked = requireKey(actor, { scope: 'search' });
+    const checked = requireKey(actor, SCOPE.search);
     const options = parseInput(replaceflowSchema, input);
     return this.run({ articleUrl: options.article_url, maxResults: options.max_results, phash: options.phash, accountId: checked.accountId, baseUrl });
   }

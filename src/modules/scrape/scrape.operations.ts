@@ -2,6 +2,7 @@
 // with job / jobUpdated (GET /api/jobs/{id}). Spec "Scraping": POST /api/scrape.
 import { z } from 'zod';
 import { defineOperation } from '../../graphql/operation.js';
+import { SCOPE } from '../access/index.js';
 import { answerFrom, id } from '../../platform/wire.js';
 import { JobRef } from '../jobs/jobs.schema.js';
 import { JOB_STATES } from '../jobs/index.js';
@@ -11,7 +12,7 @@ export const scrapeOperations = {
   startScrape: defineOperation({
     kind: 'mutation',
     name: 'startScrape',
-    key: { scope: 'scrape' },
+    key: SCOPE.scrape,
     input: scrapeInputSchema,
     inputType: 'ScrapeInput',
     output: JobRef,

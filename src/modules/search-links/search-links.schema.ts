@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.js';
+import { authScopesOf, SCOPE } from '../access/index.js';
 import { searchLinks, type SearchLink } from './search-links.service.js';
 import { SEARCH_LINK_KINDS } from './search-links.service.js';
 
@@ -23,7 +24,7 @@ builder.queryField('searchLinks', (t) =>
   t.field({
     type: SearchLinksRef,
     description: 'Deep links to web and reverse image search engines for a text or an image URL',
-    authScopes: { scope: 'search' },
+    authScopes: authScopesOf(SCOPE.search),
     errors: {},
     args: { query: t.arg.string({ required: true }) },
     resolve: (_root, args) => searchLinks(args),

@@ -15,7 +15,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { UrlSigner } from '../../platform/url-signer.js';
 import { AppError, InvalidInput } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
-import { requireKey } from '../access/index.js';
+import { SCOPE, requireKey } from '../access/index.js';
 import type { Actor } from '../accounts/index.js';
 import type { ImageObjectsService, Likeness } from '../image-objects/index.js';
 import { fetchImageBytes, processUpload } from '../images/index.js';
@@ -76,7 +76,7 @@ export class SearchService {
   /** `baseUrl` makes the service's own file links absolute. */
   async search(actor: Actor | null, input: unknown, baseUrl: string): Promise<SearchAnswer> {
     // A key that is sent must be allowed to search; no key searches the public tiers.
-    if (actor) requireKey(actor, { scope: 'search' });
+    if (actor) requireKey(actor, SCOPE.search);
     const request = parseInput(searchRequestSchema, input);
     const { limit, orientation } = request;
     const probe = await this.probe(request.image_data, request.image_url);

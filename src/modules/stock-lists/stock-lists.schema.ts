@@ -2,13 +2,14 @@
 // its items and members, and every change (create, delete, add and remove items, save into the
 // library, share, join). Thin: the rules live in stock-lists.service.ts.
 import { builder, nodeId } from '../../graphql/builder.js';
+import { authScopesOf, SCOPE } from '../access/index.js';
 import { stockItemPolicy, stockListPolicy } from './stock-lists.access.js';
 import type { Context } from '../../graphql/context.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
 import { SAVE_STATUSES, STOCK_LIST_ROLES, joinPath, type SaveItemResult, type SaveResult, type StockItem, type StockList, type StockListMember } from './stock-lists.service.js';
 import { STOCK_ITEMS_PAGE, STOCK_LISTS_PAGE } from './stock-lists.input.js';
 
-const media = { scope: 'media' } as const;
+const media = authScopesOf(SCOPE.media);
 const isOwner = (list: StockList, ctx: Context) => list.accountId === ctx.actor?.accountId;
 
 const StockListRoleEnum = builder.enumType('StockListRole', { values: STOCK_LIST_ROLES });

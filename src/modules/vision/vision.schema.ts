@@ -1,6 +1,7 @@
 // GraphQL surface of image analysis: the analyzeImage mutation (a mutation: it may call paid
 // providers, charged to the caller's credits, and it takes an upload).
 import { builder } from '../../graphql/builder.js';
+import { authScopesOf, SCOPE } from '../access/index.js';
 import { PROVIDER_CHOICES, VISION_TASKS } from './vision.types.js';
 import type { TimedVisionResult } from './vision.service.js';
 
@@ -40,7 +41,7 @@ builder.mutationField('analyzeImage', (t) =>
   t.field({
     type: VisionResultRef,
     description: 'Text (OCR), a caption and labels for an image (spec "Vision")',
-    authScopes: { scope: 'media' },
+    authScopes: authScopesOf(SCOPE.media),
     errors: {},
     args: { input: t.arg({ type: AnalyzeImageInput, required: true }) },
     resolve: (_root, { input }, ctx) =>

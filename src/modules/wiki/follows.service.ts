@@ -8,6 +8,7 @@ import type { EventBus, SubjectEventPayload } from '../../platform/events.js';
 import type { Logger } from '../../platform/logger.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
+import { wikiSubjectPolicy } from './wiki.access.js';
 import { followingSchema } from './wiki.input.js';
 import type { WikiService, WikiSubject } from './wiki.service.js';
 
@@ -44,7 +45,7 @@ export class FollowsService {
   /** The subjects the caller follows, most recently followed first (subjects taken down by review are left out). */
   async following(actor: Actor, input: { limit?: number; offset?: number }): Promise<{ subjects: Array<WikiSubject & { followedAt: Date }>; total: number; limit: number; offset: number }> {
     const { limit, offset } = parseInput(followingSchema, input);
-    const where = { accountId: actor.accountId, subject: { OR: [{ status: 'approved' }, { accountId: actor.accountId }] } };
+    const where = { accountId: actor.accountId, subject: wikiSubjectPolicy.where(actor) };
     const [rows, total] = await Promise.all([
       this.db.prisma.subjectFollow.findMany({ where, include: { subject: true }, orderBy: [{ createdAt: 'desc' }, { subjectId: 'desc' }], take: limit, skip: offset }),
       this.db.prisma.subjectFollow.count({ where }),

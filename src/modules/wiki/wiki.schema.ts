@@ -1,6 +1,7 @@
 // GraphQL surface of the image wiki: subjects (the list needs no key), photos and their votes, the
 // verify queue, the paid query, and the operator's review. Thin: the rules live in wiki.service.ts.
 import { builder } from '../../graphql/builder.js';
+import { ANY_KEY, authScopesOf, SCOPE } from '../access/index.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import type { Context } from '../../graphql/context.js';
 import { MEDIA_STATUSES, SUBJECT_SORTS, SUBJECT_STATUSES, VOTES, type MediaStatus, type SubjectStatus } from './wiki.input.js';
@@ -112,14 +113,14 @@ builder.queryFields((t) => ({
   }),
   wikiSubject: t.field({
     type: WikiSubjectRef,
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     args: { slug: t.arg.string({ required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.wiki.subject(ctx.actor, a.slug),
+    resolve: (_r, a, ctx) => ctx.services.wiki.subject(actor(ctx), a.slug),
   }),
   wikiVerifyQueue: t.field({
     type: [WikiPhotoRef],
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     description: 'Pending photos the caller may vote on (not their own, not voted yet), oldest first',
     args: { limit: t.arg.int() },
@@ -127,7 +128,7 @@ builder.queryFields((t) => ({
   }),
   wikiQuery: t.field({
     type: QueryResultRef,
-    authScopes: { scope: 'search' },
+    authScopes: authScopesOf(SCOPE.search),
     errors: {},
     description: 'Verified photos of a subject at or above a confidence; costs API credits (WIKI_QUERY_CREDITS, default 1), taken only when it answers',
     args: { slug: t.arg.string({ required: true }), type: t.arg.string(), minConfidence: t.arg.float(), limit: t.arg.int() },
@@ -145,7 +146,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createWikiSubject: t.field({
     type: WikiSubjectRef,
-    authScopes: { scope: 'media' },
+    authScopes: authScopesOf(SCOPE.media),
     errors: {},
     description: 'Proposes a subject; the operator reviews it, and approval pays the creator the subject rate',
     args: { name: t.arg.string({ required: true }), category: t.arg.string({ required: true }), description: t.arg.string(), featuredImageUrl: t.arg.string() },
@@ -154,7 +155,7 @@ builder.mutationFields((t) => ({
   }),
   contributeWikiPhoto: t.field({
     type: ContributionRef,
-    authScopes: { scope: 'media' },
+    authScopes: authScopesOf(SCOPE.media),
     errors: {},
     args: { slug: t.arg.string({ required: true }), file: t.arg({ type: 'File', required: true }), photoType: t.arg.string(), context: t.arg.string() },
     resolve: async (_r, a, ctx) =>
@@ -162,7 +163,7 @@ builder.mutationFields((t) => ({
   }),
   voteWikiPhoto: t.field({
     type: VoteResultRef,
-    authScopes: { scope: 'media' },
+    authScopes: authScopesOf(SCOPE.media),
     errors: {},
     args: { id: t.arg.int({ required: true }), vote: t.arg({ type: VoteEnum, required: true }) },
     resolve: (_r, a, ctx) => ctx.services.wiki.vote(actor(ctx), a.id, { vote: a.vote }),
@@ -221,7 +222,7 @@ const SubjectEventRef = builder.objectRef<SubjectEvent>('SubjectEvent').implemen
 builder.queryField('followedSubjects', (t) =>
   t.field({
     type: FollowedPageRef,
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     description: 'Subjects the caller follows, most recently followed first',
     args: { limit: t.arg.int(), offset: t.arg.int() },
@@ -232,14 +233,14 @@ builder.queryField('followedSubjects', (t) =>
 builder.mutationFields((t) => ({
   followSubject: t.field({
     type: FollowRef,
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     args: { slug: t.arg.string({ required: true }) },
     resolve: (_r, a, ctx) => ctx.services.follows.follow(actor(ctx), a.slug),
   }),
   unfollowSubject: t.field({
     type: FollowRef,
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     errors: {},
     args: { slug: t.arg.string({ required: true }) },
     resolve: (_r, a, ctx) => ctx.services.follows.unfollow(actor(ctx), a.slug),
@@ -250,7 +251,7 @@ builder.subscriptionField('followedSubjectEvents', (t) =>
   t.field({
     type: SubjectEventRef,
     description: 'What happens on the subjects the caller follows: a newly verified photo, a merged proposal on a community item tagged with the subject',
-    authScopes: { authenticated: true },
+    authScopes: authScopesOf(ANY_KEY),
     subscribe: (_root, _args, ctx) => ctx.services.events.subscribe('subjectEvents', ctx.actor!.accountId),
     resolve: (event) => event,
   }),

@@ -29,6 +29,7 @@ import { isLowInformation, type ImageObjectsService } from '../image-objects/ind
 import { LedgerAction, type Balance, type CreditsService, type LedgerService, type RewardsService } from '../ledger/index.js';
 import { fetchImageBytes, fingerprintOf, processSharedImage, publicDerivative } from '../images/index.js';
 import type { FollowsService } from './follows.service.js';
+import { wikiPhotoPolicy, wikiSubjectPolicy } from './wiki.access.js';
 import { contributeSchema, createSubjectSchema, listSubjectsSchema, queueSchema, querySchema, reviewListSchema, voteSchema, type Vote } from './wiki.input.js';
 
 export type { WikiMedia, WikiSubject };
@@ -150,11 +151,10 @@ export class WikiService {
     return { subjects: rows.map((r) => ({ ...byId.get(r.id)!, verifiedCount: r.verified_count })), total: counted[0]?.total ?? 0, limit, offset };
   }
 
-  /** A subject by slug: approved ones for everyone, a pending or rejected one for its creator only. */
-  async subject(actor: Actor | null, slug: string): Promise<WikiSubject> {
-    const subject = await this.deps.db.prisma.wikiSubject.findUnique({ where: { slug: slug.normalize('NFKC').toLowerCase() } });
-    if (!subject || (subject.status !== 'approved' && subject.accountId !== actor?.accountId)) throw new NotFound(`no wiki subject ${slug.slice(0, 100)}`);
-    return subject;
+  /** A subject by slug that the caller may see (wiki.access.ts). */
+  async subject(actor: Actor, slug: string): Promise<WikiSubject> {
+    const subject = await this.deps.db.prisma.wikiSubject.findFirst({ where: { slug: slug.normalize('NFKC').toLowerCase(), AND: wikiSubjectPolicy.where(actor) } });
+    return subject ?? wikiSubjectPolicy.notFound(slug.slice(0, 100));
   }
 
   /** Verified photos of a subject, most confident first. */
@@ -268,11 +268,9 @@ export class WikiService {
     });
   }
 
-  /** A pending photo the caller may see (its subject approved, or theirs). */
+  /** A photo the caller may see (wiki.access.ts), with its subject. */
   async media(actor: Actor, id: number): Promise<WikiMedia & { subject: WikiSubject }> {
-    const media = await this.deps.db.prisma.wikiMedia.findUnique({ where: { id }, include: { subject: true } });
-    if (!media || (media.subject.status !== 'approved' && media.subject.accountId !== actor.accountId)) throw new NotFound(`no wiki photo ${id}`);
-    return media;
+    return wikiPhotoPolicy.findOne(actor, id, (where) => this.deps.db.prisma.wikiMedia.findFirst({ where, include: { subject: true } }));
   }
 
   /**

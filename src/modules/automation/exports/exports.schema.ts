@@ -1,6 +1,7 @@
 // GraphQL surface of exports (master key only): start a WordPress or Shopify export job, and read
 // an export job's per-item outcome as `Job.export` (null for other jobs). Secrets are input only.
 import { builder } from '../../../graphql/builder.js';
+import { authScopesOf, MASTER_KEY } from '../../access/index.js';
 import { JobRef } from '../../jobs/jobs.schema.js';
 import { EXPORT_ITEM_STATES, EXPORT_KINDS, SHOPIFY_EXPORT_KIND, type ShopifyJobInput, type WordPressJobInput } from './exports.service.js';
 
@@ -79,7 +80,7 @@ builder.mutationFields((t) => ({
   exportToWordPress: t.prismaField({
     type: JobRef,
     description: 'Starts a job that uploads the media items to a WordPress site (poll it with `job`)',
-    authScopes: { master: true },
+    authScopes: authScopesOf(MASTER_KEY),
     errors: {},
     args: { input: t.arg({ type: WordPressExportInput, required: true }) },
     resolve: (_query, _root, { input }, ctx) =>
@@ -88,7 +89,7 @@ builder.mutationFields((t) => ({
   exportToShopify: t.prismaField({
     type: JobRef,
     description: "Starts a job that creates the media items as files of a Shopify shop, attached to a product when one is given",
-    authScopes: { master: true },
+    authScopes: authScopesOf(MASTER_KEY),
     errors: {},
     args: { input: t.arg({ type: ShopifyExportInput, required: true }) },
     resolve: (_query, _root, { input }, ctx) =>

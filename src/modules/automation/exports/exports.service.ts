@@ -11,7 +11,7 @@ import type { Prisma } from '../../../generated/prisma/client.js';
 import type { Actor } from '../../accounts/index.js';
 import type { Job, JobsService } from '../../jobs/index.js';
 import { mediaItemPolicy } from '../../media/index.js';
-import { requireKey } from '../../access/index.js';
+import { MASTER_KEY, requireKey } from '../../access/index.js';
 import type { CredentialBox } from './credential-box.js';
 import { shopifyExportSchema, wordpressExportSchema } from './exports.input.js';
 
@@ -42,7 +42,6 @@ export interface ShopifySecret {
 }
 
 /** Exports send the account's files, with its credentials for another service, to a third party: the master key only. */
-const EXPORT_KEY = { master: true } as const;
 
 export interface ExportsOptions {
   allowHttp: boolean;
@@ -60,7 +59,7 @@ export class ExportsService {
   ) {}
 
   async startWordPress(actor: Actor, input: Record<string, unknown>): Promise<Job> {
-    requireKey(actor, EXPORT_KEY);
+    requireKey(actor, MASTER_KEY);
     const data = parseInput(wordpressExportSchema, input);
     const site = this.siteAddress(data.wp_url);
     await this.requireLibraryItems(actor, data.media_ids);
@@ -70,7 +69,7 @@ export class ExportsService {
   }
 
   async startShopify(actor: Actor, input: Record<string, unknown>): Promise<Job> {
-    requireKey(actor, EXPORT_KEY);
+    requireKey(actor, MASTER_KEY);
     const data = parseInput(shopifyExportSchema, input);
     await this.requireLibraryItems(actor, data.media_ids);
     const jobInput: ShopifyJobInput = { shop: data.shop, product_id: data.product_id ?? null, media_ids: data.media_ids };

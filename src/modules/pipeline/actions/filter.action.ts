@@ -6,6 +6,7 @@
 // measured is dropped and counted in `unmeasured`. Any key may filter (it calls no paid service).
 import PQueue from 'p-queue';
 import { z } from 'zod';
+import { ANY_KEY } from '../../access/index.js';
 import { AppError } from '../../../platform/errors.js';
 import type { PipelineDeps } from '../pipeline.deps.js';
 import { defineAction, type StepContext } from './action.js';
@@ -69,7 +70,7 @@ export function filterAction(_deps: PipelineDeps) {
   return defineAction({
     name: 'filter',
     summary: 'Keeps the images (or URLs) that match a label, keyword, type, least width and height, or orientation',
-    key: { anyKey: true },
+    key: ANY_KEY,
     params: filterParams,
     outputs: filterOutputs,
     run: async (ctx, params) => {

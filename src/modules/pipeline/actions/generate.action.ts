@@ -3,6 +3,7 @@
 // answer): each is stored in the caller's media library, tagged `generated`, and answered as its
 // signed file link (no key needed to load it) with its media_id. Later steps read the bytes directly.
 import { z } from 'zod';
+import { SCOPE } from '../../access/index.js';
 import { InvalidInput } from '../../../platform/errors.js';
 import { GENERATION_PROVIDERS, generateSchema } from '../../generation/index.js';
 import { signedMediaPath } from '../../media/index.js';
@@ -34,7 +35,7 @@ export function generateAction(deps: PipelineDeps) {
   return defineAction({
     name: 'generate',
     summary: 'Text-to-image (the params of POST /api/generate); the images are stored in your media library and answered as links',
-    key: { scope: 'generate' },
+    key: SCOPE.generate,
     params: generateSchema,
     outputs: generateOutputs,
     run: async (ctx, params, raw) => {

@@ -1,6 +1,7 @@
 // replace: ReplaceFlow (POST /api/replaceflow: the `search` scope, the same service) for an article:
 // its watermarked featured image and clean versions of it.
 import { z } from 'zod';
+import { SCOPE } from '../../access/index.js';
 import { replaceflowSchema } from '../../replaceflow/index.js';
 import type { PipelineDeps } from '../pipeline.deps.js';
 import { defineAction } from './action.js';
@@ -31,7 +32,7 @@ export function replaceAction(deps: PipelineDeps) {
   return defineAction({
     name: 'replace',
     summary: "ReplaceFlow (the params of POST /api/replaceflow): an article's watermarked featured image and clean versions of it",
-    key: { scope: 'search' },
+    key: SCOPE.search,
     params: replaceflowSchema,
     outputs: replaceOutputs,
     run: async (ctx, params) => {

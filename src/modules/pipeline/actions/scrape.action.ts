@@ -1,6 +1,7 @@
 // scrape: POST /api/scrape's job (same options, same service, same `scrape` scope), waited for
 // within the pipeline's deadline. Its files are this run's images from then on (pipeline.images.ts).
 import { z } from 'zod';
+import { SCOPE } from '../../access/index.js';
 import type { Asset, Job } from '../../../generated/prisma/client.js';
 import { AppError, ErrorCode } from '../../../platform/errors.js';
 import { scrapeInputSchema } from '../../scrape/index.js';
@@ -33,7 +34,7 @@ export function scrapeAction(deps: PipelineDeps) {
   return defineAction({
     name: 'scrape',
     summary: 'Runs a scrape job (the options of POST /api/scrape) and waits for it within the deadline: the files it stored',
-    key: { scope: 'scrape' },
+    key: SCOPE.scrape,
     params: scrapeInputSchema,
     outputs: scrapeOutputs,
     ownDeadline: true,

@@ -2,6 +2,7 @@
 // scope and the caller's private tiers). An image_url this run already holds (a generated image, a
 // scraped file) is searched by its bytes, as image_data, instead of being fetched again.
 import { z } from 'zod';
+import { SCOPE } from '../../access/index.js';
 import { searchRequestSchema } from '../../search/index.js';
 import type { PipelineDeps } from '../pipeline.deps.js';
 import { defineAction } from './action.js';
@@ -31,7 +32,7 @@ export function searchAction(deps: PipelineDeps) {
   return defineAction({
     name: 'search',
     summary: 'Unified ranked image search (the params of POST /api/images/search): query text, or image_url / image_data for near copies',
-    key: { scope: 'search' },
+    key: SCOPE.search,
     params: searchRequestSchema,
     outputs: searchOutputs,
     run: async (ctx, params, raw) => {

@@ -4,6 +4,7 @@
 // fetcher. An image that cannot be read or analysed is listed under `errors`; the step fails only
 // when no image could be analysed.
 import { z } from 'zod';
+import { SCOPE } from '../../access/index.js';
 import { AppError } from '../../../platform/errors.js';
 import { loadSharp } from '../../../platform/sharp.js';
 import { PROVIDER_CHOICES } from '../../vision/index.js';
@@ -102,7 +103,7 @@ export function analyzeAction(deps: PipelineDeps) {
   return defineAction({
     name: 'analyze',
     summary: 'Captions and labels of images by URL (the vision service of POST /api/vision/analyze, task describe), with the most common labels',
-    key: { scope: 'media' },
+    key: SCOPE.media,
     params: analyzeParams,
     outputs: analyzeOutputs,
     run: async (ctx, params) => {
@@ -135,7 +136,7 @@ export function ocrAction(deps: PipelineDeps) {
   return defineAction({
     name: 'ocr',
     summary: 'The text in images by URL (the vision service of POST /api/ocr)',
-    key: { scope: 'media' },
+    key: SCOPE.media,
     params: ocrParams,
     outputs: ocrOutputs,
     run: async (ctx, params) => {
