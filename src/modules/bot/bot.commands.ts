@@ -4,7 +4,7 @@
 // API) and calls the same service the route calls, so credits, rewards and limits apply alike.
 // Service errors (AppError) reach the user as their message; anything else is logged.
 import { Composer, InlineKeyboard, InputFile, InputMediaBuilder, type Context } from 'grammy';
-import type { Services } from '../../services.js';
+import type { Services } from '../../platform/service-registry.js';
 import { requireKey } from '../access/index.js';
 import type { Actor } from '../accounts/index.js';
 import type { SubKeyScope } from '../api-keys/index.js';
@@ -14,7 +14,7 @@ import { argumentText, parseCallback, parsePolicy, parseProposals, parseResolve,
 
 export type BotServices = Pick<
   Services,
-  'config' | 'logger' | 'quota' | 'scrape' | 'generation' | 'search' | 'wiki' | 'intel' | 'media' | 'ledger' | 'economy' | 'accounts' | 'blobs' | 'botLinks' | 'botNotices'
+  'logger' | 'quota' | 'scrape' | 'generation' | 'search' | 'wiki' | 'intel' | 'media' | 'ledger' | 'economy' | 'accounts' | 'blobs' | 'botLinks' | 'botNotices'
 >;
 
 export interface BotTools {

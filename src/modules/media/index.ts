@@ -11,3 +11,4 @@ export { gpsOf } from './exif.js';
 export { fetchImageBytes, fingerprintOf, processSharedImage, publicDerivative, type PublicFile, type SharedImage } from './shared-image.js';
 // The library's word rules, for the unified search (src/modules/search).
 export { buildSearchQuery, type SearchQuery } from './search-query.js';
+export { setupMedia } from './media.setup.js';
