@@ -1,4 +1,8 @@
 // Reads and validates the whole environment in one place. Every variable is listed in the README.
+// The service-wide variables (server, database, storage, outgoing fetches, GraphQL limits) are here;
+// each module owns its own in <module>.settings.ts (schema, defaults, messages), composed below in
+// the order the variables have always been checked and listed. Modules never import this file: the
+// composition root (src/services.ts, src/app.ts) hands each one its settings.
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { boolish } from './platform/env.js';
@@ -11,7 +15,7 @@ import { automationConfigFrom, automationEnvShape, type ExportsConfig, type Sche
 import { visionConfigFrom, visionEnvShape, type VisionConfig } from './modules/vision/vision.settings.js';
 import { imagingConfigFrom, imagingEnvShape, type TransformConfig, type WatermarkConfig } from './modules/imaging/imaging.settings.js';
 import { economyConfigFrom, economyEnvShape, type EconomyConfig } from './modules/economy/economy.settings.js';
-import { wikiConfigFrom, wikiEnvShape, type WikiConfig } from './modules/wiki/wiki.settings.js';
+import { wikiConfigFrom, wikiEnvShape, type WikiSettings } from './modules/wiki/wiki.settings.js';
 import { generationConfigFrom, generationEnvShape, type GenerationConfig } from './modules/generation/generation.settings.js';
 import { mirrorsConfigFrom, mirrorsEnvShape, type MirrorsConfig } from './modules/mirrors/mirrors.settings.js';
 import { telegramConfigFrom, telegramEnvShape, type TelegramConfig } from './modules/bot/bot.settings.js';
@@ -133,7 +137,7 @@ export interface Config {
   /** The coin economy: the bridge's rate and credit partner, premium style presets. */
   economy: EconomyConfig;
   /** The image wiki: votes that verify or reject a photo, and the price of a paid query in API credits. */
-  wiki: WikiConfig;
+  wiki: WikiSettings;
   /** The unified search's external stock libraries: each is on when its key is set (Openverse needs none: SEARCH_OPENVERSE_ENABLED). */
   search: SearchConfig;
   /** Image generation (spec "Generation"): providers in cost order, breaker, limits, the price per image. */

@@ -2,8 +2,7 @@
 // module setup after the other (each builds its services from the narrow dependencies it names).
 // The type `Services` lives in src/platform/service-registry.ts, completed by each module's setup
 // file, so nothing below the root imports this file.
-import type { Config } from './config.js';
-import { CONFIG_VARIABLES } from './config.js';
+import { CONFIG_VARIABLES, type Config } from './config.js';
 import type { Database } from './platform/database/database.js';
 import type { EventBus } from './platform/events.js';
 import type { Logger } from './platform/logger.js';

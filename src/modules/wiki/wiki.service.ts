@@ -29,16 +29,12 @@ import { isLowInformation, type ImageObjectsService } from '../image-objects/ind
 import type { Balance, CreditsService, LedgerService, RewardsService } from '../ledger/index.js';
 import { fetchImageBytes, fingerprintOf, processSharedImage, publicDerivative } from '../media/index.js';
 import type { FollowsService } from './follows.service.js';
+import type { WikiSettings } from './wiki.settings.js';
 import { contributeSchema, createSubjectSchema, listSubjectsSchema, queueSchema, querySchema, reviewListSchema, voteSchema, type Vote } from './wiki.input.js';
 
 export type { WikiMedia, WikiSubject };
 
-export interface WikiSettings {
-  confirmations: number;
-  rejections: number;
-  /** API credits one paid query costs. */
-  queryCredits: number;
-}
+export type { WikiSettings };
 
 export interface WikiDeps {
   db: Database;

@@ -2,9 +2,10 @@
 // a photo, and the price of a paid query in API credits. A leaf file (zod only).
 import { z } from 'zod';
 
-export interface WikiConfig {
+export interface WikiSettings {
   confirmations: number;
   rejections: number;
+  /** API credits one paid query costs. */
   queryCredits: number;
 }
 
@@ -17,6 +18,6 @@ export const wikiEnvShape = {
 
 type WikiEnv = z.output<z.ZodObject<typeof wikiEnvShape>>;
 
-export function wikiConfigFrom(e: WikiEnv): WikiConfig {
+export function wikiConfigFrom(e: WikiEnv): WikiSettings {
   return { confirmations: e.WIKI_CONFIRMATIONS, rejections: e.WIKI_REJECTIONS, queryCredits: e.WIKI_QUERY_CREDITS };
 }

@@ -4,7 +4,7 @@ import type { Services, UploadLimits } from '../../platform/service-registry.js'
 import { AtlasService } from './atlas.service.js';
 import { FollowsService } from './follows.service.js';
 import { WikiService } from './wiki.service.js';
-import type { WikiConfig } from './wiki.settings.js';
+import type { WikiSettings } from './wiki.settings.js';
 
 declare module '../../platform/service-registry.js' {
   interface Services {
@@ -19,7 +19,7 @@ declare module '../../platform/service-registry.js' {
 
 export type WikiSetup = Pick<Services, 'db' | 'blobs' | 'fetcher' | 'imageObjects' | 'rewards' | 'credits' | 'ledger' | 'signer' | 'logger' | 'events' | 'vision'> & {
   limits: UploadLimits;
-  settings: WikiConfig;
+  settings: WikiSettings;
 };
 
 export function setupWiki({ vision, events, ...deps }: WikiSetup): Pick<Services, 'wiki' | 'follows' | 'atlas'> {
