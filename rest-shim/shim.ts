@@ -9,7 +9,6 @@ import type { Context, Credentials } from '../src/graphql/context.js';
 import { credentialsFromHeaders } from '../src/graphql/context.js';
 import { InvalidInput, Unauthenticated } from '../src/platform/errors.js';
 import type { AnyRoute, CachedRoute, RouteDefinition, RestInput, StreamRouteDefinition } from './route.js';
-import type { Services } from '../src/services.js';
 import { ANY_KEY, MISSING_KEY_MESSAGE, requireKey } from '../src/modules/access/index.js';
 import { readRequest, type Source } from './input.js';
 import { sendJsonText } from '../src/http/respond.js';
@@ -17,10 +16,18 @@ import { AnswerCache } from './answer-cache.js';
 import { isRefusal } from '../src/graphql/request-budget.js';
 import { refuseUnstorableText } from '../src/platform/validation.js';
 
-export function createRestRouter(yoga: Yoga, services: Services, table: AnyRoute[]): Router {
+/** What the shim reads of the configuration (src/config.ts's Config is one). */
+export interface RestLimits {
+  /** Memory for answers of list routes kept to serve again (ANSWER_CACHE_MB; 0: none kept). */
+  answerCacheBytes: number;
+  /** Largest uploaded file of a multipart route (UPLOAD_MAX_BYTES). */
+  uploadMaxBytes: number;
+}
+
+export function createRestRouter(yoga: Yoga, table: AnyRoute[], limits: RestLimits): Router {
   const router = Router();
   const { schema } = yoga.getEnveloped({});
-  const answers = new AnswerCache(services.config.answerCacheBytes);
+  const answers = new AnswerCache(limits.answerCacheBytes);
   // Routes without parameters are also found by their exact method and path, in one lookup instead
   // of Express trying its routes one by one (about 6% of the CPU of an authenticated request to a
   // late row, in a profile).
@@ -34,7 +41,7 @@ export function createRestRouter(yoga: Yoga, services: Services, table: AnyRoute
     // Mounted rows are served by their own routers (src/http); the table only documents them.
     if (route.kind === 'mounted') continue;
     // A multipart body is read only once its key, scope and quotas checked out.
-    if (route.multipart) add(route, judgedBeforeBody(yoga, route), multipartBody(route.multipart.files, services.config.uploadMaxBytes));
+    if (route.multipart) add(route, judgedBeforeBody(yoga, route), multipartBody(route.multipart.files, limits.uploadMaxBytes));
     if (route.kind === 'stream') {
       add(route, streamHandler(yoga, route));
       continue;

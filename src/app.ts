@@ -12,7 +12,7 @@ import { attachWebSocketServer, createGraphQLServer, type Yoga } from './graphql
 import { checkCredentials } from './graphql/context.js';
 import { createHttpApp, type RestSurface } from './http/app.js';
 import { routes } from '../rest-shim/routes.js';
-import { createRestRouter } from '../rest-shim/shim.js';
+import { createRestRouter, type RestLimits } from '../rest-shim/shim.js';
 import type { AnyRoute } from '../rest-shim/route.js';
 import { TelegramRuntime, type TelegramRuntimeOptions } from './modules/bot/index.js';
 
@@ -34,9 +34,9 @@ export interface App {
 }
 
 /** The REST shim over a route table: its router, its paths and its OpenAPI document. */
-export function restSurface(yoga: Yoga, services: Services, table: AnyRoute[]): RestSurface {
+export function restSurface(yoga: Yoga, table: AnyRoute[], limits: RestLimits): RestSurface {
   return {
-    router: createRestRouter(yoga, services, table),
+    router: createRestRouter(yoga, table, limits),
     routes: table,
     // The OpenAPI builder loads with the first request of /openapi.json.
     buildOpenApiDocument: async (info) => (await import('../rest-shim/openapi.js')).buildOpenApiDocument(table, info) as unknown as Record<string, unknown>,
@@ -57,10 +57,10 @@ export async function buildApp(config: Config, options: { logger?: Logger; teleg
     logger.info({ handle: created.account.handle, file }, 'created the first account; its key is in the file');
   }
 
-  const yoga = createGraphQLServer(services, logger);
+  const yoga = createGraphQLServer(services, config, logger);
   // The Telegram bot runs in API processes (never in `npm run worker`): it polls, or serves the webhook, by TELEGRAM_MODE.
-  const telegram = config.telegram ? new TelegramRuntime(services, config.telegram, logger, options.telegram) : null;
-  const server = createServer(createHttpApp({ config, logger, yoga, services, rest: restSurface(yoga, services, routes), telegramWebhook: telegram?.webhook }));
+  const telegram = config.telegram ? new TelegramRuntime(services, config.telegram, config, logger, options.telegram) : null;
+  const server = createServer(createHttpApp({ config, logger, yoga, services, rest: restSurface(yoga, routes, config), telegramWebhook: telegram?.webhook }));
   const closeWebSockets = attachWebSocketServer(server, yoga, config.bodyLimitBytes, (credentials) => checkCredentials(services, credentials), services.keyWatch);
 
   return {

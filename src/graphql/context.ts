@@ -2,7 +2,7 @@
 // it authenticates the key, counts the request against the quotas, and carries the services.
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { Actor } from '../modules/accounts/index.js';
-import type { Services } from '../services.js';
+import type { Services } from '../platform/service-registry.js';
 import { Unauthenticated } from '../platform/errors.js';
 import type { BudgetHolder } from './request-budget.js';
 import type { DataVersions } from '../modules/quota/index.js';
@@ -32,7 +32,13 @@ export interface Context extends BudgetHolder {
   clientAddress?: string;
 }
 
-export async function createContext(services: Services, credentials: Credentials): Promise<Context> {
+/** Where this service is reached: absolute URLs use PUBLIC_BASE_URL, else the caller's origin, else localhost:PORT. */
+export interface SiteAddress {
+  publicBaseUrl?: string;
+  port: number;
+}
+
+export async function createContext(services: Services, credentials: Credentials, site: SiteAddress): Promise<Context> {
   const admin = credentials.adminToken !== undefined && checkAdminToken(credentials.adminToken, services.adminToken);
   if (credentials.adminToken !== undefined && !admin) throw new Unauthenticated('invalid admin token');
   let actor: Actor | null = null;
@@ -44,7 +50,7 @@ export async function createContext(services: Services, credentials: Credentials
     quotaHeaders = admitted.headers;
     dataVersions = admitted.dataVersions;
   }
-  const baseUrl = services.config.publicBaseUrl ?? credentials.origin ?? `http://localhost:${services.config.port}`;
+  const baseUrl = site.publicBaseUrl ?? credentials.origin ?? `http://localhost:${site.port}`;
   let refunded = false;
   const refundBudget = async () => {
     if (!actor || refunded) return;
@@ -81,7 +87,7 @@ export async function createContext(services: Services, credentials: Credentials
  * whose operations are each authenticated and counted again when they start. Throws what
  * createContext throws for the same credentials; returns the key's actor (null for the admin token alone).
  */
-export async function checkCredentials(services: Services, credentials: Credentials): Promise<Actor | null> {
+export async function checkCredentials(services: Pick<Services, 'adminToken' | 'auth'>, credentials: Credentials): Promise<Actor | null> {
   if (credentials.adminToken !== undefined) {
     if (!checkAdminToken(credentials.adminToken, services.adminToken)) throw new Unauthenticated('invalid admin token');
     if (credentials.apiKey === undefined) return null;

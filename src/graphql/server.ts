@@ -8,7 +8,7 @@ import { WebSocketServer } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { GraphQLError } from 'graphql';
 import { schema } from './schema.js';
-import { createContext, credentialsFromHeaders, type Context, type Credentials } from './context.js';
+import { createContext, credentialsFromHeaders, type Context, type Credentials, type SiteAddress } from './context.js';
 import { makeMaskError, toGraphQLError } from './errors.js';
 import { useRequestBudget } from './request-budget.js';
 import { useStorableText } from './storable-text.js';
@@ -17,7 +17,7 @@ import { useProductionSecrecy } from './production.js';
 import { useSubscriptionKeyWatch } from './key-watch.js';
 import type { Actor, KeyWatch } from '../modules/accounts/index.js';
 import { AppError } from '../platform/errors.js';
-import type { Services } from '../services.js';
+import type { Services } from '../platform/service-registry.js';
 import type { Logger } from '../platform/logger.js';
 import { randomUUID } from 'node:crypto';
 
@@ -34,8 +34,15 @@ export type Yoga = YogaServerInstance<ServerContext, Context>;
 
 export const GRAPHQL_PATH = '/graphql';
 
-export function createGraphQLServer(services: Services, logger: Logger): Yoga {
-  const { config } = services;
+/** What the GraphQL server reads of the configuration (src/config.ts's Config is one). */
+export interface GraphQLServerSettings extends SiteAddress {
+  env: 'development' | 'production' | 'test';
+  /** GraphQL multipart uploads get the same size limit as REST uploads. */
+  uploadMaxBytes: number;
+  graphql: { maxDepth: number; maxAliases: number; maxCost: number; corsOrigins: '*' | string[] };
+}
+
+export function createGraphQLServer(services: Services, config: GraphQLServerSettings, logger: Logger): Yoga {
   const production = config.env === 'production';
   return createYoga<ServerContext, Context>({
     schema,
@@ -62,7 +69,7 @@ export function createGraphQLServer(services: Services, logger: Logger): Yoga {
         clientAddress: (initial.req as { ip?: string } | undefined)?.ip ?? initial.req?.socket?.remoteAddress,
       };
       try {
-        const context = await createContext(services, credentials);
+        const context = await createContext(services, credentials, config);
         for (const [name, value] of Object.entries(context.quotaHeaders)) initial.res?.setHeader(name, value);
         return context;
       } catch (error) {

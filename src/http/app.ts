@@ -4,9 +4,8 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import cors from 'cors';
 import { isGraphQLError } from '../graphql/errors.js';
 import { match } from 'path-to-regexp';
-import type { Config } from '../config.js';
 import type { Logger } from '../platform/logger.js';
-import type { Services } from '../services.js';
+import type { Services } from '../platform/service-registry.js';
 import { AppError } from '../platform/errors.js';
 import { jsonNestsTooDeep, tooDeeplyNested } from '../platform/validation.js';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../platform/database/unavailable.js';
@@ -23,11 +22,26 @@ import { docsRouter } from './docs.js';
 import { sendError, sendJson } from './respond.js';
 import { TELEGRAM_WEBHOOK_PATH } from '../modules/bot/index.js';
 
+/** What the HTTP application reads of the configuration (src/config.ts's Config is one). */
+export interface HttpAppSettings {
+  trustProxy: boolean;
+  publicBaseUrl?: string;
+  bodyLimit: string;
+  uploadMaxBytes: number;
+  graphql: { corsOrigins: '*' | string[] };
+}
+
+/** The services the routers here use: the health check's database, the key check, the file and gallery routes. */
+export type HttpServices = Pick<
+  Services,
+  'db' | 'adminToken' | 'auth' | 'media' | 'blobs' | 'community' | 'wiki' | 'transforms' | 'watermarks' | 'gallery' | 'collections' | 'signer' | 'logger'
+>;
+
 export interface HttpAppOptions {
-  config: Config;
+  config: HttpAppSettings;
   logger: Logger;
   yoga: Yoga;
-  services: Services;
+  services: HttpServices;
   /** The REST shim, built by the composition root (src/app.ts): src/ never imports rest-shim/ itself. */
   rest: RestSurface;
   /** POST /telegram/webhook when the Telegram bot runs here (src/modules/bot); 404 otherwise. */
@@ -124,7 +138,7 @@ function decodeOrLatin1(body: Buffer, encoding: string): string {
  * (or admin token), sent in headers, is checked first: a stranger gets 401 with nothing of the body
  * read. The operation's scope and the quotas are judged as for any request once the body is in.
  */
-function credentialsBeforeMultipart(services: Services) {
+function credentialsBeforeMultipart(services: Pick<Services, 'adminToken' | 'auth'>) {
   return async (req: Request, _res: Response, next: NextFunction) => {
     if (!req.is('multipart/form-data')) return next();
     try {

@@ -9,13 +9,12 @@
 // path only. A wrong password shows the form again; too many are refused (429). Unknown, revoked or
 // malformed tokens answer the same 404 page.
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import type { Context } from '../graphql/context.js';
-import type { Services } from '../services.js';
+import type { Services } from '../platform/service-registry.js';
 import type { Collection } from '../generated/prisma/client.js';
 import type { MediaItem } from '../modules/media/media.service.js';
 import { galleryPath } from '../modules/collections/collections.service.js';
 import { GALLERY_COOKIE } from '../modules/collections/gallery.service.js';
-import { mediaFileUrl } from '../modules/media/media-urls.js';
+import { signedMediaPath } from '../modules/media/media-urls.js';
 import { html, SafeHtml } from './html.js';
 
 export const GALLERY_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -30,7 +29,10 @@ const SECURITY_HEADERS = {
   'X-Robots-Tag': 'noindex, nofollow',
 };
 
-export function galleryRouter(services: Services): Router {
+/** What the gallery pages use of the services. */
+type GalleryDeps = Pick<Services, 'gallery' | 'collections' | 'signer' | 'logger'>;
+
+export function galleryRouter(services: GalleryDeps): Router {
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 });
 
@@ -43,7 +45,7 @@ export function galleryRouter(services: Services): Router {
   return router;
 }
 
-async function guarded(res: Response, services: Services, handle: () => Promise<void>): Promise<void> {
+async function guarded(res: Response, services: GalleryDeps, handle: () => Promise<void>): Promise<void> {
   try {
     await handle();
   } catch (error) {
@@ -52,7 +54,7 @@ async function guarded(res: Response, services: Services, handle: () => Promise<
   }
 }
 
-async function showGallery(services: Services, req: Request, res: Response): Promise<void> {
+async function showGallery(services: GalleryDeps, req: Request, res: Response): Promise<void> {
   const token = String(req.params.token);
   const view = await services.gallery.view(token, cookieValues(req.get('cookie'), GALLERY_COOKIE));
   if (view.state === 'missing') return send(res, 404, notFoundPage());
@@ -61,11 +63,10 @@ async function showGallery(services: Services, req: Request, res: Response): Pro
   const pageNumber = Math.max(1, Math.min(1_000_000, Number.parseInt(String(req.query.page ?? '1'), 10) || 1));
   const { items, total } = await services.collections.galleryItems(view.collection.id, { limit: GALLERY_PAGE_SIZE, offset: (pageNumber - 1) * GALLERY_PAGE_SIZE });
   // Relative signed URLs: same origin as the page (img-src 'self'), whatever PUBLIC_BASE_URL says.
-  const urls = { baseUrl: '', services } as Pick<Context, 'baseUrl' | 'services'> as Context;
-  send(res, 200, galleryPage(token, view.collection, items, total, pageNumber, (media, variant) => mediaFileUrl(urls, media, variant)));
+  send(res, 200, galleryPage(token, view.collection, items, total, pageNumber, (media, variant) => signedMediaPath(services.signer, media, variant)));
 }
 
-async function checkPassword(services: Services, req: Request, res: Response): Promise<void> {
+async function checkPassword(services: GalleryDeps, req: Request, res: Response): Promise<void> {
   const token = String(req.params.token);
   const body = (req.body ?? {}) as Record<string, unknown>;
   const password = typeof body.password === 'string' ? body.password : '';

@@ -3,10 +3,10 @@
 // Ranges, If-Range and conditional GETs as every file route: see send-blob.ts.
 import type { Request, Response, Router } from 'express';
 import { Router as createRouter } from 'express';
-import type { Services } from '../services.js';
+import type { Services } from '../platform/service-registry.js';
 import { sendBlob } from './send-blob.js';
 
-export function mediaFilesRouter(services: Services): Router {
+export function mediaFilesRouter(services: Pick<Services, 'media' | 'blobs'>): Router {
   const router = createRouter();
   router.get('/media/:id/:variant', async (req: Request, res: Response) => {
     const { media, info, body } = await services.media.openSigned(String(req.params.id), String(req.params.variant), req.query as Record<string, unknown>);

@@ -5,7 +5,7 @@
 // Served inert, like library files: nosniff and a sandboxing CSP; ranges and conditional GETs by send-blob.ts.
 import type { Request, Response, Router } from 'express';
 import { Router as createRouter } from 'express';
-import type { Services } from '../services.js';
+import type { Services } from '../platform/service-registry.js';
 import { sendBlob } from './send-blob.js';
 
 /** The public files may sit in shared caches; an original is the buyer's alone. */
@@ -16,7 +16,7 @@ const inert = (cache: 'public' | 'private', name: string) => ({
   'Content-Disposition': `inline; filename="${name}"`,
 });
 
-export function sharedFilesRouter(services: Services): Router {
+export function sharedFilesRouter(services: Pick<Services, 'community' | 'wiki' | 'blobs'>): Router {
   const router = createRouter();
   router.get('/community/:id/:variant', async (req: Request, res: Response) => {
     const { item, info, body } = await services.community.openSigned(String(req.params.id), String(req.params.variant), req.query as Record<string, unknown>);

@@ -8,12 +8,12 @@
 // answer); this router only streams.
 import type { Request, Response, Router } from 'express';
 import { Router as createRouter } from 'express';
-import type { Services } from '../services.js';
+import type { Services } from '../platform/service-registry.js';
 import { sendBlob, type StoredBytes } from './send-blob.js';
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-export function transformRouter(services: Services): Router {
+export function transformRouter(services: Pick<Services, 'transforms' | 'watermarks' | 'blobs'>): Router {
   const router = createRouter();
 
   router.get('/media/:id/t/:variant', async (req: Request, res: Response) => {
@@ -34,7 +34,7 @@ export function transformRouter(services: Services): Router {
   return router;
 }
 
-function sendImmutable(req: Request, res: Response, services: Services, stored: StoredBytes, headers: Record<string, string>): Promise<void> {
+function sendImmutable(req: Request, res: Response, services: Pick<Services, 'blobs'>, stored: StoredBytes, headers: Record<string, string>): Promise<void> {
   return sendBlob(req, res, services.blobs, stored, {
     'Cache-Control': IMMUTABLE,
     'X-Content-Type-Options': 'nosniff',

@@ -39,7 +39,7 @@ beforeAll(async () => {
       throw new Error('boom: internal detail that must not leak');
     },
   });
-  const app = createHttpApp({ config: t.config, logger: createLogger('info', sink), yoga: t.app.yoga, services: t.app.services, rest: restSurface(t.app.yoga, t.app.services, [...routes, failing]) });
+  const app = createHttpApp({ config: t.config, logger: createLogger('info', sink), yoga: t.app.yoga, services: t.app.services, rest: restSurface(t.app.yoga, [...routes, failing], t.config) });
   server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_SCRAPES, LOCAL_FETCH, startTestApp, type TestApp } from '../helpers/app.js';
 import { waitForJob } from '../helpers/jobs.js';
 import { until } from '../helpers/until.js';
-import { loadConfig } from '../../src/config.js';
+import { CONFIG_VARIABLES, loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { CrawlProcessPool } from '../../src/modules/scrape/crawl-process-pool.js';
 import type { CrawledAsset, CrawlHooks } from '../../src/modules/scrape/scrape.crawler.js';
@@ -164,6 +164,7 @@ describe('the crawl process pool', () => {
         dataDir,
         logLevel: 'silent',
       },
+      withheldEnv: CONFIG_VARIABLES,
       maxHeapMb: options.maxHeapMb ?? 256,
       idleMs: options.idleMs ?? 60_000,
       logger: createLogger('silent'),

@@ -4,3 +4,4 @@ export { SUB_KEY_PREFIX, displayPrefix, generateKey, keyMatches } from './api-ke
 export { AccountsService } from './accounts.service.js';
 export { AuthService, actorFrom, keyStateRefusal, type KeyState } from './auth.service.js';
 export { KeyWatch } from './key-watch.js';
+export { setupAccounts } from './accounts.setup.js';

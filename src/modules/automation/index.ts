@@ -5,3 +5,4 @@ export { WebhooksService } from './webhooks.service.js';
 export { ExportsService } from './exports/exports.service.js';
 export { setUpExports } from './exports/exports.setup.js';
 export { CredentialBox } from './exports/credential-box.js';
+export { setupAutomation } from './automation.setup.js';

@@ -4,7 +4,7 @@
 // API) and calls the same service the route calls, so credits, rewards and limits apply alike.
 // Service errors (AppError) reach the user as their message; anything else is logged.
 import { Composer, InlineKeyboard, InputFile, InputMediaBuilder, type Context } from 'grammy';
-import type { Services } from '../../services.js';
+import type { Services } from '../../platform/service-registry.js';
 import { ANY_KEY, MASTER_KEY, SCOPE, requireKey, type KeyRule } from '../access/index.js';
 import type { Actor } from '../accounts/index.js';
 import { changesOf } from '../intel/index.js';
@@ -13,7 +13,7 @@ import { argumentText, parseCallback, parsePolicy, parseProposals, parseResolve,
 
 export type BotServices = Pick<
   Services,
-  'config' | 'logger' | 'quota' | 'scrape' | 'generation' | 'search' | 'wiki' | 'intel' | 'media' | 'ledger' | 'economy' | 'accounts' | 'blobs' | 'botLinks' | 'botNotices'
+  'logger' | 'quota' | 'scrape' | 'generation' | 'search' | 'wiki' | 'intel' | 'media' | 'ledger' | 'economy' | 'accounts' | 'blobs' | 'botLinks' | 'botNotices'
 >;
 
 export interface BotTools {

@@ -1,6 +1,7 @@
 // What configuration says about the Telegram chat bot (src/config.ts reads it). A leaf file (zod
 // only), so the configuration reads it without loading grammY.
 import { z } from 'zod';
+import { optionalSecret } from '../../platform/env.js';
 
 export const TELEGRAM_MODES = ['polling', 'webhook', 'none'] as const;
 export type TelegramMode = (typeof TELEGRAM_MODES)[number];
@@ -26,10 +27,6 @@ export interface TelegramConfig {
 }
 
 const TOKEN_PATTERN = /^\d{1,20}:[A-Za-z0-9_-]{20,100}$/;
-const optionalSecret = z
-  .string()
-  .optional()
-  .transform((v) => v?.trim() || undefined);
 
 /** The TELEGRAM_* variables, spread into the configuration's schema. */
 export const telegramEnvShape = {

@@ -10,7 +10,7 @@ import { Bot, GrammyError, HttpError, type Context } from 'grammy';
 import type { Update } from 'grammy/types';
 import { autoRetry } from '@grammyjs/auto-retry';
 import { apiThrottler, type APIThrottlerOptions } from '@grammyjs/transformer-throttler';
-import type { Services } from '../../services.js';
+import type { Services } from '../../platform/service-registry.js';
 import { AppError, PayloadTooLarge, Unavailable } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import type { TelegramConfig } from './bot.settings.js';
@@ -35,6 +35,16 @@ export interface TelegramRuntimeOptions {
   maxRetries?: number;
 }
 
+/** What the runtime reads of the service's configuration beyond TELEGRAM_* (src/config.ts's Config is one). */
+export interface BotSite {
+  /** Base of the links the bot sends (PUBLIC_BASE_URL; else http://localhost:PORT). */
+  publicBaseUrl?: string;
+  port: number;
+  /** Largest photo taken from Telegram (UPLOAD_MAX_BYTES, at most the Bot API's 20 MB). */
+  uploadMaxBytes: number;
+  fetch: { timeoutMs: number };
+}
+
 export class TelegramRuntime {
   readonly bot: Bot<Context>;
   private readonly queue: PQueue;
@@ -49,6 +59,7 @@ export class TelegramRuntime {
   constructor(
     private readonly services: BotServices & Pick<Services, 'events'>,
     private readonly config: TelegramConfig,
+    private readonly site: BotSite,
     private readonly logger: Logger,
     private readonly options: TelegramRuntimeOptions = {},
   ) {
@@ -65,7 +76,7 @@ export class TelegramRuntime {
       botCommands(services, {
         photoOf: (ctx) => this.photoOf(ctx),
         watchJob: (jobId) => this.watchJob(jobId),
-        baseUrl: services.config.publicBaseUrl ?? `http://localhost:${services.config.port}`,
+        baseUrl: site.publicBaseUrl ?? `http://localhost:${site.port}`,
       }),
     );
   }
@@ -144,7 +155,7 @@ export class TelegramRuntime {
   }
 
   private async registerWebhook(): Promise<void> {
-    const base = this.services.config.publicBaseUrl;
+    const base = this.site.publicBaseUrl;
     if (!base) {
       this.logger.warn('Telegram bot: TELEGRAM_MODE is webhook but PUBLIC_BASE_URL is unset, so the webhook was not registered with Telegram');
       return;
@@ -158,7 +169,7 @@ export class TelegramRuntime {
 
   /** The photo of the message (or of the message it replies to), downloaded through the Bot API. */
   private async photoOf(ctx: Context): Promise<Buffer | null> {
-    const maxBytes = Math.min(this.services.config.uploadMaxBytes, BOT_API_FILE_LIMIT);
+    const maxBytes = Math.min(this.site.uploadMaxBytes, BOT_API_FILE_LIMIT);
     for (const message of [ctx.msg, ctx.msg?.reply_to_message]) {
       const file = message?.photo?.at(-1) ?? (message?.document?.mime_type?.startsWith('image/') ? message.document : undefined);
       if (!file) continue;
@@ -176,7 +187,7 @@ export class TelegramRuntime {
   private async download(filePath: string, maxBytes: number): Promise<Buffer> {
     let answer: globalThis.Response;
     try {
-      answer = await fetch(`${this.config.apiRoot}/file/bot${this.config.token}/${filePath}`, { signal: AbortSignal.timeout(this.services.config.fetch.timeoutMs) });
+      answer = await fetch(`${this.config.apiRoot}/file/bot${this.config.token}/${filePath}`, { signal: AbortSignal.timeout(this.site.fetch.timeoutMs) });
     } catch {
       throw new Unavailable('photo: Telegram did not hand over the file; send it again');
     }
@@ -240,7 +251,7 @@ export class TelegramRuntime {
   }
 
   private async sendNotice(notice: DueNotice): Promise<void> {
-    const base = this.services.config.publicBaseUrl ?? `http://localhost:${this.services.config.port}`;
+    const base = this.site.publicBaseUrl ?? `http://localhost:${this.site.port}`;
     const text =
       notice.state === 'completed'
         ? `Scrape job ${notice.jobId} finished: ${notice.assetsStored} file(s).\nZIP: ${base}/download/${notice.jobId} (send your API key in the X-API-Key header)`

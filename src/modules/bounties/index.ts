@@ -2,3 +2,4 @@
 export { BountiesService, type Bounty, type BountyClaimResult } from './bounties.service.js';
 export { BOUNTY_STATUSES, slugify } from './bounties.input.js';
 export { bountyPolicy } from './bounties.access.js';
+export { setupBounties } from './bounties.setup.js';

@@ -4,3 +4,4 @@ export { ClaimsService, type OwnershipClaim } from './claims.service.js';
 export { communityItemPolicy, ownershipClaimPolicy, visibleCoordinate } from './community.access.js';
 export { confirmTags, ocrWords, normaliseWord, slugify, subjectKey, subjectKeys, showsPicture, SUBJECT_EVIDENCE, type TagConfirmation, type TagEvidence } from './tag-confirmation.js';
 export { showsSubjectSql, subjectKeysOf, type Subject, type SubjectCheck } from './subject-evidence.js';
+export { setupCommunity } from './community.setup.js';

@@ -91,3 +91,30 @@ export function styleName(slug: string): string {
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join(' ');
 }
+
+/** The BRIDGE_* variables and STYLES_PREMIUM, spread into the configuration's schema. */
+export const economyEnvShape = {
+  BRIDGE_COINS_PER_CREDIT: coinsPerCreditSchema.default(DEFAULT_COINS_PER_CREDIT),
+  BRIDGE_PARTNER: z.enum(['local', 'http'], { error: 'BRIDGE_PARTNER must be local or http' }).default('local'),
+  BRIDGE_PARTNER_URL: z.string().url('BRIDGE_PARTNER_URL must be an http(s) URL').regex(/^https?:\/\//i, 'BRIDGE_PARTNER_URL must be an http(s) URL').optional(),
+  BRIDGE_PARTNER_SECRET: z.string().min(16, 'BRIDGE_PARTNER_SECRET must be at least 16 characters').optional(),
+  BRIDGE_PARTNER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(DEFAULT_PARTNER_TIMEOUT_MS),
+  STYLES_PREMIUM: premiumStylesSchema.optional(),
+};
+
+type EconomyEnv = z.output<z.ZodObject<typeof economyEnvShape>>;
+
+/** The economy's configuration. Throws for an http partner without its URL and secret. */
+export function economyConfigFrom(e: EconomyEnv): EconomyConfig {
+  if (e.BRIDGE_PARTNER === 'http' && (!e.BRIDGE_PARTNER_URL || !e.BRIDGE_PARTNER_SECRET)) {
+    throw new Error('invalid configuration:\n  BRIDGE_PARTNER_URL, BRIDGE_PARTNER_SECRET: both are required when BRIDGE_PARTNER is http');
+  }
+  return {
+    coinsPerCredit: e.BRIDGE_COINS_PER_CREDIT,
+    partner:
+      e.BRIDGE_PARTNER === 'http'
+        ? { kind: 'http', url: e.BRIDGE_PARTNER_URL!, secret: e.BRIDGE_PARTNER_SECRET!, timeoutMs: e.BRIDGE_PARTNER_TIMEOUT_MS }
+        : { kind: 'local' },
+    premiumStyles: e.STYLES_PREMIUM ?? DEFAULT_PREMIUM_STYLES,
+  };
+}

@@ -17,6 +17,13 @@ export { CoinsService } from './coins.service.js';
 export { HttpCreditPartner, LocalCreditPartner, signPartnerRequest, type CreditPartner, type PartnerAnswer, type PartnerDelivery } from './credit-partner.js';
 export { FREE_STYLES, DEFAULT_PREMIUM_STYLES, DEFAULT_COINS_PER_CREDIT, DEFAULT_ECONOMY, type EconomyConfig, type BridgePartnerConfig } from './economy.settings.js';
 
+declare module '../../platform/service-registry.js' {
+  interface Services {
+    /** The coin economy: the coin-to-credit bridge, referrals, style presets, the operator's coin grants. */
+    economy: Economy;
+  }
+}
+
 export interface Economy {
   bridge: BridgeService;
   referrals: ReferralService;

@@ -2,6 +2,7 @@
 // order, timeouts, the circuit breaker, limits and the price. A leaf module (zod and the platform's
 // input helpers only), so the configuration reads it without loading the generation services.
 import { z } from 'zod';
+import { boolish, optionalSecret } from '../../platform/env.js';
 import { hasAtMost4Decimals } from '../../platform/validation.js';
 
 export const GENERATION_PROVIDERS = ['pollinations', 'bfl', 'openai'] as const;
@@ -29,13 +30,6 @@ export interface GenerationConfig {
   batchConcurrency: number;
 }
 
-const boolish = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'])
-  .transform((v) => v === 'true' || v === '1' || v === 'yes');
-const optionalSecret = z
-  .string()
-  .optional()
-  .transform((v) => v?.trim() || undefined);
 const timeout = (fallback: number) => z.coerce.number().int().min(100).max(600_000).default(fallback);
 const httpUrl = (name: string) => z.string().url(`${name} must be an http(s) URL`).regex(/^https?:\/\//i, `${name} must be an http(s) URL`);
 

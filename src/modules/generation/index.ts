@@ -26,6 +26,13 @@ export { GENERATION_PROVIDERS, DEFAULT_PROVIDER_ORDER, type GenerationConfig, ty
 export { generateSchema } from './generation.input.js';
 export { BflProvider, PollinationsProvider, OpenAiImagesProvider, type GenerationProvider, type ResultDownloader };
 
+declare module '../../platform/service-registry.js' {
+  interface Services {
+    /** Text-to-image generation: providers in cost order with fallback, the queued job, the batch. */
+    generation: GenerationService;
+  }
+}
+
 export interface Generation {
   service: GenerationService;
   /** The queued job's handler (register it under GENERATION_JOB_KIND). */

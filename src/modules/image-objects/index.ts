@@ -15,3 +15,4 @@ export {
   type Neighbour,
   type Probe,
 } from './image-objects.service.js';
+export { setupImageObjects } from './image-objects.setup.js';

@@ -14,3 +14,4 @@ export {
   type RewardCaps,
   type RewardRateKey,
 } from './reward-rates.js';
+export { setupLedger } from './ledger.setup.js';

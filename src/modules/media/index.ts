@@ -8,3 +8,4 @@ export { signedMediaPath } from './media-urls.js';
 export { tagsSchema } from './media.input.js';
 // The library's word rules, for the unified search (src/modules/search).
 export { buildSearchQuery, type SearchQuery } from './search-query.js';
+export { setupMedia } from './media.setup.js';

@@ -15,6 +15,13 @@ import type { MirrorsConfig } from './mirrors.settings.js';
 export { MirrorsService, BULK_MIRROR_JOB_KIND, BULK_MIRROR_STATUSES, type BulkMirrorStatus, type BulkMirrorView } from './mirrors.service.js';
 export { mirrorsConfigFrom, mirrorsEnvShape, type MirrorsConfig } from './mirrors.settings.js';
 
+declare module '../../platform/service-registry.js' {
+  interface Services {
+    /** Bulk mirror jobs (URLs checked against the image objects, paid once per URL ever) and the media mirror check. */
+    mirrors: MirrorsService;
+  }
+}
+
 export interface MirrorsSetup {
   settings: MirrorsConfig;
   /** The upload limits: a fetched image is held to them as an uploaded one is. */

@@ -7,7 +7,7 @@
 // apart and cannot refuse all-or-nothing across them, which is why this is our own.
 import type { Database } from '../../platform/database/database.js';
 import { QuotaExceeded } from '../../platform/errors.js';
-import type { TierLimits } from '../../config.js';
+import type { TierLimits } from './quota.settings.js';
 import type { Actor } from '../accounts/index.js';
 
 const DAY_MS = 86_400_000;

@@ -4,3 +4,4 @@ export { GoogleWebDetection } from './google-web-detection.js';
 export { compareMarks, type MarkComparison } from './watermark-detector.js';
 // The request of POST /api/replaceflow, which the pipeline's replace step validates with too.
 export { replaceflowSchema } from './replaceflow.input.js';
+export { setupReplaceflow } from './replaceflow.setup.js';

@@ -6,7 +6,6 @@
 // SCRAPE_PROCESS_IDLE_MS for the next before it exits, taking its memory with it.
 import { fork, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { CONFIG_VARIABLES } from '../../config.js';
 import { AppError, ErrorCode } from '../../platform/errors.js';
 import { childEntry } from '../../platform/child-entry.js';
 import type { Logger } from '../../platform/logger.js';
@@ -19,14 +18,14 @@ import type { ScrapeInput } from './scrape.input.js';
 const { entry: ENTRY, execArgv: LOADER_ARGS } = childEntry(import.meta.url, 'crawl-process');
 const START_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 5_000;
-/**
- * A crawl process gets the settings it needs over IPC, so none of our configuration variables
- * (secrets among them: DATABASE_URL, ADMIN_TOKEN, provider keys ...) is passed on, NODE_ENV aside.
- */
-const WITHHELD_ENV = CONFIG_VARIABLES.filter((name) => name !== 'NODE_ENV');
 
 export interface CrawlProcessPoolOptions {
   settings: CrawlProcessSettings;
+  /**
+   * A crawl process gets the settings it needs over IPC, so none of our configuration variables
+   * (secrets among them: DATABASE_URL, ADMIN_TOKEN, provider keys ...) is passed on, NODE_ENV aside.
+   */
+  withheldEnv: readonly string[];
   /** V8 old-space limit of each crawl process (--max-old-space-size). */
   maxHeapMb: number;
   /** How long a crawl process waits for its next crawl before it exits. */
@@ -68,7 +67,7 @@ export class CrawlProcessPool implements Crawler {
 
   private async start(): Promise<CrawlProcess> {
     const env = { ...process.env };
-    for (const name of WITHHELD_ENV) delete env[name];
+    for (const name of this.options.withheldEnv) if (name !== 'NODE_ENV') delete env[name];
     const child = fork(ENTRY, [], {
       // A smaller heap-growing step makes V8 collect a crawl's garbage sooner (bench/RESULTS.md).
       execArgv: [...LOADER_ARGS, `--max-old-space-size=${this.options.maxHeapMb}`, '--heap-growing-percent=20'],

@@ -1,17 +1,19 @@
 // Messages between a job's process and its crawl processes (Node IPC with the "advanced"
 // serialization, so image bytes travel as bytes). A crawl process runs one crawl at a time.
-import type { Config } from '../../config.js';
 import type { ErrorCode } from '../../platform/errors.js';
+import type { SafeFetchOptions } from '../../platform/http/safe-fetch.js';
+import type { S3Options } from '../../platform/storage/index.js';
 import type { JobProgress } from '../jobs/index.js';
 import type { CrawledAsset } from './scrape.crawler.js';
 import type { ScrapeInput } from './scrape.input.js';
+import type { ScrapeConfig } from './scrape.settings.js';
 
 /** What a crawl process is built from: the parts of the configuration a crawl uses, no more. */
 export interface CrawlProcessSettings {
-  fetch: Config['fetch'];
-  scrape: Config['scrape'];
+  fetch: Required<Omit<SafeFetchOptions, 'maxBytes'>>;
+  scrape: ScrapeConfig;
   dataDir: string;
-  s3?: Config['s3'];
+  s3?: S3Options;
   logLevel: string;
 }
 

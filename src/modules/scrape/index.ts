@@ -4,3 +4,4 @@ export { ScrapeService } from './scrape.service.js';
 export { CrawlProcessPool } from './crawl-process-pool.js';
 export { createScrapeHandler, inlineCrawler, type Crawler } from './scrape.job.js';
 export { SCRAPE_JOB_KIND } from './scrape.service.js';
+export { setupScrape } from './scrape.setup.js';

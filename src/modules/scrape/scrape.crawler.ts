@@ -5,7 +5,7 @@
 // of its own (crawl-process.ts), while the job handler (scrape.job.ts) writes the rows.
 import { createHash } from 'node:crypto';
 import PQueue from 'p-queue';
-import type { Config } from '../../config.js';
+import type { ScrapeConfig } from './scrape.settings.js';
 import { AppError, ErrorCode } from '../../platform/errors.js';
 import type { FetchedResponse, SafeFetcher } from '../../platform/http/safe-fetch.js';
 import type { BlobStore } from '../../platform/storage/blob-store.js';
@@ -21,7 +21,7 @@ export interface CrawlDependencies {
   fetcher: SafeFetcher;
   blobs: BlobStore;
   logger: Logger;
-  scrape: Config['scrape'];
+  scrape: ScrapeConfig;
   userAgent: string;
   /** FETCH_MAX_REDIRECTS: the page budget keeps room for them (PageBudget). */
   maxRedirects: number;

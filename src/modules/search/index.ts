@@ -5,3 +5,4 @@ export { StockSearchService, stockClientsFromConfig, STOCK_MAX_LIMIT, type Stock
 export { STOCK_SOURCES, type StockClient, type StockImage, type StockOrientation, type StockSource } from './stock/stock.types.js';
 export { searchRequestSchema, SEARCH_MAX_LIMIT, SEARCH_DEFAULT_LIMIT, SEARCH_ORIENTATIONS } from './search.input.js';
 export type { RankedImage, SearchSource } from './ranking.js';
+export { setupSearch } from './search.setup.js';

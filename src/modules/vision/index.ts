@@ -7,3 +7,4 @@ export { decodeBase64 } from './vision.input.js';
 export { postJson } from './providers/provider.js';
 // Provider choices of an analysis (the pipeline's ocr and analyze steps take the same).
 export { PROVIDER_CHOICES, type ProviderChoice } from './vision.types.js';
+export { setupVision } from './vision.setup.js';

@@ -7,7 +7,7 @@
 // captured only when the provider answered, released otherwise. In auto mode the external providers
 // are tried only while the account can pay, else the local one answers (free); a named external
 // provider the account cannot pay for is a 402 before any work.
-import type { Config } from '../../config.js';
+import type { VisionConfig } from './vision.settings.js';
 import type { Logger } from '../../platform/logger.js';
 import { AppError, ErrorCode, InvalidInput, PayloadTooLarge, Unavailable } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
@@ -20,7 +20,7 @@ import { OcrSpaceProvider } from './providers/ocr-space.provider.js';
 import { LocalProvider } from './providers/local.provider.js';
 import { fromMinor, InsufficientCredits, InsufficientFunds, LedgerAction, UNITS_PER_WHOLE, type CreditHold, type LedgerActionName } from '../ledger/index.js';
 
-export type VisionConfig = Config['vision'];
+export type { VisionConfig };
 
 /** API credits one analysis by an external provider costs. */
 export const EXTERNAL_ANALYSIS_CREDITS = 1;

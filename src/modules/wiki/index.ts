@@ -3,3 +3,4 @@ export { WikiService, confidenceOf, decision, wikiFilePath, WIKI_FILE_KINDS, typ
 export { FollowsService, type SubjectEvent, type FollowResult } from './follows.service.js';
 export { AtlasService, ORIENTATIONS, type AtlasEntry, type Orientation } from './atlas.service.js';
 export { wikiPhotoPolicy, wikiSubjectPolicy } from './wiki.access.js';
+export { setupWiki } from './wiki.setup.js';

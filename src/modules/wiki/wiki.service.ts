@@ -30,16 +30,12 @@ import { LedgerAction, type Balance, type CreditsService, type LedgerService, ty
 import { fetchImageBytes, fingerprintOf, processSharedImage, publicDerivative } from '../images/index.js';
 import type { FollowsService } from './follows.service.js';
 import { wikiPhotoPolicy, wikiSubjectPolicy } from './wiki.access.js';
+import type { WikiSettings } from './wiki.settings.js';
 import { contributeSchema, createSubjectSchema, listSubjectsSchema, queueSchema, querySchema, reviewListSchema, voteSchema, type Vote } from './wiki.input.js';
 
 export type { WikiMedia, WikiSubject };
 
-export interface WikiSettings {
-  confirmations: number;
-  rejections: number;
-  /** API credits one paid query costs. */
-  queryCredits: number;
-}
+export type { WikiSettings };
 
 export interface WikiDeps {
   db: Database;

@@ -1,6 +1,5 @@
 // Wires exports into a process: the service the API calls, the two job kinds the workers run, and
 // the rule that a finishing export job takes its sealed secret with it.
-import type { Config } from '../../../config.js';
 import type { Database } from '../../../platform/database/database.js';
 import type { SafeFetcher } from '../../../platform/http/safe-fetch.js';
 import type { Logger } from '../../../platform/logger.js';
@@ -8,6 +7,7 @@ import type { JobQueue } from '../../../platform/queue/job-queue.js';
 import type { BlobStore } from '../../../platform/storage/blob-store.js';
 import type { UrlSigner } from '../../../platform/url-signer.js';
 import type { JobRunner, JobsService } from '../../jobs/index.js';
+import type { ExportsConfig } from '../automation.settings.js';
 import type { CredentialBox } from './credential-box.js';
 import { shopifyDestination, wordpressDestination } from './destinations.js';
 import { createExportHandler } from './exports.job.js';
@@ -16,7 +16,7 @@ import { ShopifyClient } from './shopify.client.js';
 import { WordPressClient } from './wordpress.client.js';
 
 export interface ExportsSetup {
-  config: Pick<Config, 'dataDir' | 'publicBaseUrl' | 'exports'>;
+  config: { publicBaseUrl?: string; exports: ExportsConfig };
   db: Database;
   jobs: JobsService;
   jobRunner: JobRunner;

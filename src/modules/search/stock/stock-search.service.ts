@@ -2,7 +2,7 @@
 // all under one deadline; a library that fails or is late is left out and named in `failed`, the
 // others' images are kept. Images are taken from the libraries in turn (the first of each, then the
 // second of each ...), so one library cannot fill the page alone, and an image URL comes once.
-import type { Config } from '../../../config.js';
+import type { SearchConfig } from '../search.settings.js';
 import type { Logger } from '../../../platform/logger.js';
 import { InvalidInput } from '../../../platform/errors.js';
 import { OpenverseClient } from './openverse.client.js';
@@ -29,7 +29,7 @@ export interface StockSearchResult {
 /** Most images one call asks for (Pixabay's page; the others cap lower). */
 export const STOCK_MAX_LIMIT = 200;
 
-export function stockClientsFromConfig(search: Config['search']): StockClient[] {
+export function stockClientsFromConfig(search: SearchConfig): StockClient[] {
   const clients: StockClient[] = [];
   if (search.openverse) clients.push(new OpenverseClient(search.openverse));
   if (search.unsplash) clients.push(new UnsplashClient(search.unsplash));

@@ -2,7 +2,7 @@
 // worker threads, so that the event loop of the server never runs a model. Threads start on the first
 // analysis, load their models once, and end after an idle period (the models' memory goes with them).
 import { Piscina } from 'piscina';
-import type { Config } from '../../../config.js';
+import type { VisionConfig } from '../vision.settings.js';
 import type { Logger } from '../../../platform/logger.js';
 import { InvalidInput, Unavailable } from '../../../platform/errors.js';
 import { localResult } from '../local/local-result.js';
@@ -10,7 +10,7 @@ import type { LocalAnswer, LocalTask } from '../local/local.worker.js';
 import type { InspectedImage, ProviderResult, VisionTask } from '../vision.types.js';
 import { ProviderError, type VisionProvider } from './provider.js';
 
-export type LocalProviderOptions = Omit<Config['vision']['local'], 'enabled'> & { maxPixels: number };
+export type LocalProviderOptions = Omit<VisionConfig['local'], 'enabled'> & { maxPixels: number };
 
 const WORKER_FILE = new URL('../local/worker-entry.mjs', import.meta.url).href;
 

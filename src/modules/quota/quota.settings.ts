@@ -1,0 +1,38 @@
+// What configuration says about quotas (src/config.ts reads it): the tiers and their limits. A leaf
+// file (zod only), so the configuration reads it without loading the quota services.
+import { z } from 'zod';
+
+const tierLimits = z.object({
+  daily: z.number().int().positive(),
+  perMinute: z.number().int().positive(),
+});
+export type TierLimits = z.infer<typeof tierLimits>;
+
+/** Standard is the spec's tier; the others are our defaults (the spec leaves them open). */
+export const DEFAULT_TIERS: Record<string, TierLimits> = {
+  standard: { daily: 20, perMinute: 60 },
+  pro: { daily: 5_000, perMinute: 300 },
+  enterprise: { daily: 100_000, perMinute: 1_200 },
+};
+
+const jsonTiers = z.string().transform((text, ctx) => {
+  try {
+    const parsed = z.record(z.string().regex(/^[a-z][a-z0-9_-]*$/), tierLimits).parse(JSON.parse(text));
+    return { ...DEFAULT_TIERS, ...parsed };
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: `TIERS must be JSON like {"standard":{"daily":20,"perMinute":60}}: ${(error as Error).message}` });
+    return z.NEVER;
+  }
+});
+
+/** TIERS, spread into the configuration's schema. */
+export const quotaEnvShape = {
+  TIERS: jsonTiers.optional(),
+};
+
+type QuotaEnv = z.output<z.ZodObject<typeof quotaEnvShape>>;
+
+/** Every tier's limits: the defaults, with the tiers TIERS names added or replaced. */
+export function tiersFrom(e: QuotaEnv): Record<string, TierLimits> {
+  return e.TIERS ?? DEFAULT_TIERS;
+}
