@@ -10,40 +10,17 @@ import {
   AdminGrantCoinsDocument,
   BridgeConversionDocument,
   BridgeRateDocument,
-  ConvertCoinsDocument,
-  LinkBridgeAccountDocument,
   ReferralDocument,
   StylesDocument,
   UnlockStyleDocument,
-  type BridgeConversionFieldsFragment,
   type StylePresetFieldsFragment,
 } from '../generated/operations.js';
-import { balance, count, timestamp, held } from '../schemas.js';
+import { balance, count, held } from '../schemas.js';
+import { answerOf, restRoutesOf } from '../derive.js';
 import { handleParams } from './accounts.routes.js';
 import { grantJson, grantResponse } from './ledger.routes.js';
-import { coinGrantSchema, convertSchema, linkSchema } from '../../src/modules/economy/economy.input.js';
-import { CONVERSION_STATUSES } from '../../src/modules/economy/bridge.service.js';
-
-const partner = z.enum(['local', 'http']).describe('where the credits land: local (this service) or http (the external credit partner)');
-
-const conversion = z
-  .object({
-    coins_burned: z.number().describe('coins burned (completed), or held to be burned (pending); 0 when refused or failed'),
-    credits_added: z.number().describe('credits added (completed), or to be added (pending); 0 when refused or failed'),
-    new_balance: balance.describe("the caller's spendable coin balance now (held coins not included)"),
-    held: held.describe("the caller's coins held now: this conversion's while it is pending, escrowed bounties ..."),
-    conversion_id: z.string().describe('GET /api/economy/bridge/conversions/{conversion_id}; also the Idempotency-Key sent to the partner'),
-    status: z.enum(CONVERSION_STATUSES).describe('completed, or pending while the partner has not answered (asked again in the background)'),
-    coins_per_credit: z.number(),
-    partner,
-    partner_account: z.string().nullable(),
-    replayed: z.boolean().describe('true when this idempotency_key converted before (nothing more happened now)'),
-    message: z.string().nullable().describe('pending: why the partner has not confirmed yet; refused or failed: why'),
-    attempts: count.describe('times the credit partner was asked'),
-    created_at: timestamp,
-    completed_at: timestamp.nullable(),
-  })
-  .meta({ id: 'BridgeConversion', description: 'A conversion of coins into API credits' });
+import { coinGrantSchema } from '../../src/modules/economy/economy.input.js';
+import { conversion, economyOperations, partner } from '../../src/modules/economy/economy.operations.js';
 
 const styleFields = {
   slug: z.string(),
@@ -53,25 +30,6 @@ const styleFields = {
   unlocked: z.boolean().describe('whether the caller may use it (free ones always)'),
 };
 const style = z.object(styleFields).meta({ id: 'StylePreset', description: 'A style preset of the generate route' });
-
-function conversionJson(c: BridgeConversionFieldsFragment): z.input<typeof conversion> {
-  return {
-    coins_burned: c.coinsBurned,
-    credits_added: c.creditsAdded,
-    new_balance: c.newBalance,
-    held: c.held,
-    conversion_id: c.conversionId,
-    status: c.status,
-    coins_per_credit: c.coinsPerCredit,
-    partner: c.partner,
-    partner_account: c.partnerAccount,
-    replayed: c.replayed,
-    message: c.message,
-    attempts: c.attempts,
-    created_at: c.createdAt,
-    completed_at: c.completedAt,
-  };
-}
 
 function styleJson(s: StylePresetFieldsFragment): z.input<typeof style> {
   return { slug: s.slug, name: s.name, premium: s.premium, price_coins: s.priceCoins, unlocked: s.unlocked };
@@ -97,40 +55,7 @@ export const economyRoutes = [
       return { coins_per_credit: r.coinsPerCredit, partner: r.partner, linked: r.linked, partner_account: r.partnerAccount, minimum_coins: r.minimumCoins };
     },
   }),
-  defineRoute({
-    method: 'POST',
-    path: '/api/economy/bridge/convert',
-    auth: 'key',
-    scope: 'master',
-    summary: 'Convert coins into API credits (coins; idempotency_key optional)',
-    description:
-      'Credits are rounded down to whole 0.0001 credits and only the coins that make them are burned (coins_burned may be a little below coins). ' +
-      'With the http credit partner the coins are held until the partner confirms: status pending means it has not answered yet; the service asks again with the same idempotency key, and the conversion completes, or the coins are released.',
-    operation: ConvertCoinsDocument,
-    request: { body: convertSchema },
-    response: conversion,
-    errors: {
-      402: 'too few coins (INSUFFICIENT_COINS)',
-      409: 'no partner account linked (POST /api/economy/bridge/link), the partner refused the conversion (nothing spent), or the idempotency_key converted another amount',
-    },
-    variables: ({ body }) => ({ coins: body.coins, idempotencyKey: body.idempotency_key }),
-    shape: (data) => conversionJson(unwrap(data.convertCoins)),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: '/api/economy/bridge/link',
-    auth: 'key',
-    scope: 'master',
-    summary: "Link the caller's account at the credit partner (partner_account), needed before converting when the partner is http",
-    operation: LinkBridgeAccountDocument,
-    request: { body: linkSchema },
-    response: z.object({ partner, partner_account: z.string(), linked_at: timestamp }),
-    variables: ({ body }) => ({ partnerAccount: body.partner_account }),
-    shape: (data) => {
-      const l = unwrap(data.linkBridgeAccount);
-      return { partner: l.partner, partner_account: l.partnerAccount, linked_at: l.linkedAt };
-    },
-  }),
+  ...restRoutesOf(economyOperations),
   defineRoute({
     method: 'GET',
     path: '/api/economy/bridge/conversions/:id',
@@ -141,7 +66,8 @@ export const economyRoutes = [
     request: { params: z.object({ id: z.string().describe('the conversion_id') }) },
     response: conversion,
     variables: ({ params }) => ({ conversionId: params.id! }),
-    shape: (data) => conversionJson(unwrap(data.bridgeConversion)),
+    // The same answer as the declared convert row, read by the same mapping.
+    shape: (data) => answerOf(conversion, unwrap(data.bridgeConversion)) as z.input<typeof conversion>,
   }),
   defineRoute({
     method: 'GET',

@@ -1,7 +1,7 @@
-// GraphQL surface of the economy (spec "Economy"): the coin bridge (rate, link, convert, one
-// conversion), the caller's referral figures, style presets and their unlock, and the operator's
-// coin grant. Thin: the rules live in the economy services. Reads take any key; money moves and
-// links take the master key (economy.access.ts).
+// GraphQL surface of the economy (spec "Economy"): the coin bridge (rate, one conversion), the
+// caller's referral figures, style presets and their unlock, and the operator's coin grant; converting
+// coins and linking a partner account are declared in economy.operations.ts. Thin: the rules live in
+// the economy services. Reads take any key; money moves and links take the master key (economy.access.ts).
 import { builder } from '../../graphql/builder.js';
 import { defineAdminGrant } from '../ledger/ledger.schema.js';
 import { CONVERSION_STATUSES, type BridgeLinkView, type BridgeRateView, type ConversionView } from './bridge.service.js';
@@ -25,7 +25,7 @@ const BridgeRateRef = builder.objectRef<BridgeRateView>('BridgeRate').implement(
   }),
 });
 
-const BridgeLinkRef = builder.objectRef<BridgeLinkView>('BridgeLink').implement({
+export const BridgeLinkRef = builder.objectRef<BridgeLinkView>('BridgeLink').implement({
   fields: (t) => ({
     partner: t.field({ type: BridgePartnerEnum, resolve: (l) => l.partner }),
     partnerAccount: t.exposeString('partnerAccount'),
@@ -33,7 +33,7 @@ const BridgeLinkRef = builder.objectRef<BridgeLinkView>('BridgeLink').implement(
   }),
 });
 
-const BridgeConversionRef = builder.objectRef<ConversionView>('BridgeConversion').implement({
+export const BridgeConversionRef = builder.objectRef<ConversionView>('BridgeConversion').implement({
   description: 'A conversion of coins into API credits',
   fields: (t) => ({
     conversionId: t.exposeString('id', { description: 'Also the Idempotency-Key sent to the credit partner' }),
@@ -113,22 +113,6 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  convertCoins: t.field({
-    type: BridgeConversionRef,
-    description: 'Converts coins into API credits at bridgeRate (credits rounded down to 0.0001; only the coins that make them are burned); idempotencyKey makes a retry convert once',
-    authScopes: SPEND_SCOPES,
-    errors: {},
-    args: { coins: t.arg.float({ required: true }), idempotencyKey: t.arg.string() },
-    resolve: (_root, args, ctx) => ctx.services.economy.bridge.convert(ctx.actor, { coins: args.coins, idempotency_key: args.idempotencyKey }),
-  }),
-  linkBridgeAccount: t.field({
-    type: BridgeLinkRef,
-    description: "Links the caller's account at the credit partner (needed before converting when the partner is http)",
-    authScopes: SPEND_SCOPES,
-    errors: {},
-    args: { partnerAccount: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.economy.bridge.link(ctx.actor, { partner_account: args.partnerAccount }),
-  }),
   unlockStyle: t.field({
     type: StyleUnlockRef,
     description: 'Unlocks a premium style preset, charging its price once; again (or a free preset) charges nothing',
