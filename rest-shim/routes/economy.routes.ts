@@ -9,18 +9,16 @@ import { unwrap } from '../result.js';
 import {
   AdminGrantCoinsDocument,
   BridgeConversionDocument,
-  BridgeRateDocument,
-  ReferralDocument,
   StylesDocument,
   UnlockStyleDocument,
   type StylePresetFieldsFragment,
 } from '../generated/operations.js';
-import { balance, count, held } from '../schemas.js';
+import { balance, held } from '../schemas.js';
 import { answerOf, restRoutesOf } from '../derive.js';
 import { handleParams } from './accounts.routes.js';
 import { grantJson, grantResponse } from './ledger.routes.js';
 import { coinGrantSchema } from '../../src/modules/economy/economy.input.js';
-import { conversion, economyOperations, partner } from '../../src/modules/economy/economy.operations.js';
+import { conversion, economyOperations } from '../../src/modules/economy/economy.operations.js';
 
 const styleFields = {
   slug: z.string(),
@@ -35,27 +33,11 @@ function styleJson(s: StylePresetFieldsFragment): z.input<typeof style> {
   return { slug: s.slug, name: s.name, premium: s.premium, price_coins: s.priceCoins, unlocked: s.unlocked };
 }
 
+const { bridgeRate, convertCoins, linkBridgeAccount, referral } = economyOperations;
+
 export const economyRoutes = [
-  defineRoute({
-    method: 'GET',
-    path: '/api/economy/bridge/rate',
-    auth: 'key',
-    scope: 'any',
-    summary: 'The coin-to-credit rate (coins_per_credit), the credit partner and whether the caller is linked to it',
-    operation: BridgeRateDocument,
-    response: z.object({
-      coins_per_credit: z.number().describe('coins that make one API credit (BRIDGE_COINS_PER_CREDIT, default 10)'),
-      partner,
-      linked: z.boolean().describe('whether the caller can convert now (local: always; http: once a partner account is linked)'),
-      partner_account: z.string().nullable().describe("the caller's linked account at the credit partner"),
-      minimum_coins: z.number().describe('the fewest coins that make 0.0001 credit'),
-    }),
-    shape: (data) => {
-      const r = data.bridgeRate;
-      return { coins_per_credit: r.coinsPerCredit, partner: r.partner, linked: r.linked, partner_account: r.partnerAccount, minimum_coins: r.minimumCoins };
-    },
-  }),
-  ...restRoutesOf(economyOperations),
+  // Declared rows in their place among the hand-written ones (the route table's order).
+  ...restRoutesOf({ bridgeRate, convertCoins, linkBridgeAccount }),
   defineRoute({
     method: 'GET',
     path: '/api/economy/bridge/conversions/:id',
@@ -69,24 +51,7 @@ export const economyRoutes = [
     // The same answer as the declared convert row, read by the same mapping.
     shape: (data) => answerOf(conversion, unwrap(data.bridgeConversion)) as z.input<typeof conversion>,
   }),
-  defineRoute({
-    method: 'GET',
-    path: '/api/economy/referral',
-    auth: 'key',
-    scope: 'any',
-    summary: "The caller's referral code and link, its referrals and the commission they earned it",
-    operation: ReferralDocument,
-    response: z.object({
-      referral_code: z.string(),
-      referral_url: z.string().describe('<PUBLIC_BASE_URL or the request origin>/signup?ref=<referral_code>'),
-      total_referrals: count.describe('accounts created with this code'),
-      commission_earned: z.number().describe('coins received as referral commission (10% of what the referrals earn), ever'),
-    }),
-    shape: (data) => {
-      const r = data.referral;
-      return { referral_code: r.code, referral_url: r.url, total_referrals: r.totalReferrals, commission_earned: r.commissionEarned };
-    },
-  }),
+  ...restRoutesOf({ referral }),
   defineRoute({
     method: 'GET',
     path: '/api/economy/styles',

@@ -1,14 +1,15 @@
-// The economy operations declared once (docs/architecture.md): converting coins into API credits and
-// linking the caller's account at the credit partner (master key: they move or direct the account's
-// money). The reads, the style unlock (a slug in its path) and the operator's coin grant (admin
-// token) stay in economy.schema.ts and rest-shim/routes/economy.routes.ts. Shapes the spec leaves
+// The economy operations declared once (docs/architecture.md): the bridge's rate and the referral
+// figures (any key), converting coins into API credits and linking the caller's account at the
+// credit partner (master key: they move or direct the account's money). One conversion (a string id
+// in its path), the styles (a bare list), their unlock (a slug in its path) and the operator's coin
+// grant (admin token) stay in economy.schema.ts and rest-shim/routes/economy.routes.ts. Shapes the spec leaves
 // open are ours (README "Economy: bridge, referral, styles").
 import { z } from 'zod';
 import { defineOperation } from '../../graphql/operation.js';
-import { balance, count, held, timestamp } from '../../platform/wire.js';
-import { BridgeConversionRef, BridgeLinkRef } from './economy.schema.js';
+import { answerFrom, balance, count, held, timestamp } from '../../platform/wire.js';
+import { BridgeConversionRef, BridgeLinkRef, BridgeRateRef, ReferralRef } from './economy.schema.js';
 import { CONVERSION_STATUSES } from './bridge.service.js';
-import { ECONOMY_SPEND } from './economy.access.js';
+import { ECONOMY_READ, ECONOMY_SPEND } from './economy.access.js';
 import { convertSchema, linkSchema } from './economy.input.js';
 
 export const partner = z.enum(['local', 'http']).describe('where the credits land: local (this service) or http (the external credit partner)');
@@ -34,6 +35,27 @@ export const conversion = z
   .meta({ id: 'BridgeConversion', description: 'A conversion of coins into API credits' });
 
 export const economyOperations = {
+  bridgeRate: defineOperation({
+    kind: 'query',
+    name: 'bridgeRate',
+    description: 'The coin-to-credit rate, the credit partner, and whether the caller is linked to it',
+    key: ECONOMY_READ,
+    plain: true,
+    output: BridgeRateRef,
+    run: ({ ctx, actor }) => ctx.services.economy.bridge.rate(actor),
+    rest: {
+      method: 'GET',
+      path: '/api/economy/bridge/rate',
+      summary: 'The coin-to-credit rate (coins_per_credit), the credit partner and whether the caller is linked to it',
+      response: z.object({
+        coins_per_credit: z.number().describe('coins that make one API credit (BRIDGE_COINS_PER_CREDIT, default 10)'),
+        partner,
+        linked: z.boolean().describe('whether the caller can convert now (local: always; http: once a partner account is linked)'),
+        partner_account: z.string().nullable().describe("the caller's linked account at the credit partner"),
+        minimum_coins: z.number().describe('the fewest coins that make 0.0001 credit'),
+      }),
+    },
+  }),
   convertCoins: defineOperation({
     kind: 'mutation',
     name: 'convertCoins',
@@ -69,6 +91,29 @@ export const economyOperations = {
       path: '/api/economy/bridge/link',
       summary: "Link the caller's account at the credit partner (partner_account), needed before converting when the partner is http",
       response: z.object({ partner, partner_account: z.string(), linked_at: timestamp }),
+    },
+  }),
+  referral: defineOperation({
+    kind: 'query',
+    name: 'referral',
+    description: "The caller's referral code and link, its referrals and the commission they earned it",
+    key: ECONOMY_READ,
+    plain: true,
+    output: ReferralRef,
+    run: ({ ctx, actor }) => ctx.services.economy.referrals.referral(actor),
+    rest: {
+      method: 'GET',
+      path: '/api/economy/referral',
+      summary: "The caller's referral code and link, its referrals and the commission they earned it",
+      response: answerFrom(
+        z.object({
+          referral_code: z.string(),
+          referral_url: z.string().describe('<PUBLIC_BASE_URL or the request origin>/signup?ref=<referral_code>'),
+          total_referrals: count.describe('accounts created with this code'),
+          commission_earned: z.number().describe('coins received as referral commission (10% of what the referrals earn), ever'),
+        }),
+        { referral_code: 'code', referral_url: 'url' },
+      ),
     },
   }),
 };

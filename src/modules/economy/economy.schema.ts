@@ -1,6 +1,6 @@
-// GraphQL surface of the economy (spec "Economy"): the coin bridge (rate, one conversion), the
-// caller's referral figures, style presets and their unlock, and the operator's coin grant; converting
-// coins and linking a partner account are declared in economy.operations.ts. Thin: the rules live in
+// GraphQL surface of the economy (spec "Economy"): one conversion of the coin bridge, style presets
+// and their unlock, and the operator's coin grant; the bridge's rate, converting coins, linking a
+// partner account and the referral figures are declared in economy.operations.ts. Thin: the rules live in
 // the economy services. Reads take any key; money moves and links take the master key (economy.access.ts).
 import { builder } from '../../graphql/builder.js';
 import { defineAdminGrant } from '../ledger/ledger.schema.js';
@@ -15,7 +15,7 @@ const BridgePartnerEnum = builder.enumType('BridgePartner', {
 });
 const ConversionStatusEnum = builder.enumType('BridgeConversionStatus', { values: CONVERSION_STATUSES });
 
-const BridgeRateRef = builder.objectRef<BridgeRateView>('BridgeRate').implement({
+export const BridgeRateRef = builder.objectRef<BridgeRateView>('BridgeRate').implement({
   fields: (t) => ({
     coinsPerCredit: t.exposeFloat('coinsPerCredit', { description: 'Coins that make one API credit' }),
     partner: t.field({ type: BridgePartnerEnum, resolve: (r) => r.partner }),
@@ -53,7 +53,7 @@ export const BridgeConversionRef = builder.objectRef<ConversionView>('BridgeConv
   }),
 });
 
-const ReferralRef = builder.objectRef<ReferralView>('Referral').implement({
+export const ReferralRef = builder.objectRef<ReferralView>('Referral').implement({
   fields: (t) => ({
     code: t.exposeString('code'),
     url: t.string({ description: 'Sign-up link with the code: <base URL>/signup?ref=<code>', resolve: (r, _a, ctx) => referralUrl(ctx.baseUrl, r.code) }),
@@ -84,12 +84,6 @@ const StyleUnlockRef = builder.objectRef<UnlockResult>('StyleUnlock').implement(
 
 
 builder.queryFields((t) => ({
-  bridgeRate: t.field({
-    type: BridgeRateRef,
-    description: 'The coin-to-credit rate, the credit partner, and whether the caller is linked to it',
-    authScopes: READ_SCOPES,
-    resolve: (_root, _args, ctx) => ctx.services.economy.bridge.rate(ctx.actor),
-  }),
   bridgeConversion: t.field({
     type: BridgeConversionRef,
     description: "One of the caller's coin conversions, by conversionId",
@@ -97,12 +91,6 @@ builder.queryFields((t) => ({
     errors: {},
     args: { conversionId: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => ctx.services.economy.bridge.conversion(ctx.actor, args.conversionId),
-  }),
-  referral: t.field({
-    type: ReferralRef,
-    description: "The caller's referral code and link, its referrals and the commission they earned it",
-    authScopes: READ_SCOPES,
-    resolve: (_root, _args, ctx) => ctx.services.economy.referrals.referral(ctx.actor),
   }),
   styles: t.field({
     type: [StylePresetRef],
