@@ -44,11 +44,12 @@ function restRoute(operation: Operation): RouteDefinition {
     get operation() {
       const fragments = new Map<string, string>();
       const text = operationText(operation, fragments);
-      return (document ??= parse([text, ...fragments.values(), SERVICE_ERROR_FRAGMENT].join('\n')));
+      return (document ??= parse([text, ...fragments.values(), ...(operation.plain ? [] : [SERVICE_ERROR_FRAGMENT])].join('\n')));
     },
     variables: (input: RestInput) => variablesOf(operation, ids, restName, input, carries === 'query' ? 'query' : 'body'),
     shape: (data: unknown, input: RestInput) => {
-      const result = unwrapResult((data as Record<string, Parameters<typeof unwrapResult>[0]>)[operation.name]!);
+      const field = (data as Record<string, Parameters<typeof unwrapResult>[0]>)[operation.name]!;
+      const result = operation.plain ? field : unwrapResult(field);
       const answer = answerOf(rest.response, result);
       return rest.shape ? rest.shape(answer, result, input) : answer;
     },
@@ -74,7 +75,8 @@ export function operationText(operation: Operation, fragments = new Map<string, 
   const passes = args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
   const success = `${operation.kind === 'query' ? 'Query' : 'Mutation'}${operation.name.charAt(0).toUpperCase()}${operation.name.slice(1)}Success`;
   const selection = selectionOf(operation.rest!.response, fragments);
-  const text = `${operation.kind} ${name}${declarations ? `(${declarations})` : ''} { ${operation.name}${passes ? `(${passes})` : ''} { __typename ... on ${success} { data ${selection} } ...ServiceErrorFields } }`;
+  const answer = operation.plain ? selection : `{ __typename ... on ${success} { data ${selection} } ...ServiceErrorFields }`;
+  const text = `${operation.kind} ${name}${declarations ? `(${declarations})` : ''} { ${operation.name}${passes ? `(${passes})` : ''} ${answer} }`;
   return print(parse(text));
 }
 

@@ -63,6 +63,8 @@ export interface OperationDeclaration<Input extends z.ZodObject | undefined, Ids
   prisma?: boolean;
   output: OutputType;
   nullable?: boolean;
+  /** The field answers its output itself, not a result union with ServiceError (a read that cannot fail). */
+  plain?: boolean;
   run: (call: { actor: Actor; ctx: Context; input: Input extends z.ZodObject ? z.input<Input> : Record<string, never>; query: Record<string, unknown> } & Record<Ids, number>) => Promise<Result> | Result;
   rest?: RestBinding;
 }
@@ -94,7 +96,7 @@ function addField(operation: Operation): void {
       nullable: operation.nullable ?? false,
       description: operation.description,
       authScopes: authScopesOf(operation.key),
-      errors: {},
+      ...(operation.plain ? {} : { errors: {} }),
       args: Object.fromEntries(args.map((arg) => [arg.name, t.arg({ type: arg.type as never, required: arg.required, description: arg.description })])),
       resolve: (...params: unknown[]) => {
         // t.prismaField's resolvers take Pothos's selection first.

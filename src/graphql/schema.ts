@@ -15,7 +15,7 @@ import '../modules/imaging/watermark.schema.js';
 import '../modules/collections/collections.schema.js';
 import '../modules/stock-lists/stock-lists.schema.js';
 import '../modules/ledger/ledger.schema.js';
-import '../modules/economy/economy.schema.js';
+import '../modules/economy/economy.operations.js';
 import '../modules/image-objects/image-objects.schema.js';
 import '../modules/community/community.schema.js';
 import '../modules/bounties/bounties.operations.js';

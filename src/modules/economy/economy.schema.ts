@@ -1,7 +1,7 @@
-// GraphQL surface of the economy (spec "Economy"): the coin bridge (rate, link, convert, one
-// conversion), the caller's referral figures, style presets and their unlock, and the operator's
-// coin grant. Thin: the rules live in the economy services. Reads take any key; money moves and
-// links take the master key (economy.access.ts).
+// GraphQL surface of the economy (spec "Economy"): one conversion of the coin bridge, style presets
+// and their unlock, and the operator's coin grant; the bridge's rate, converting coins, linking a
+// partner account and the referral figures are declared in economy.operations.ts. Thin: the rules live in
+// the economy services. Reads take any key; money moves and links take the master key (economy.access.ts).
 import { builder } from '../../graphql/builder.js';
 import { defineAdminGrant } from '../ledger/ledger.schema.js';
 import { CONVERSION_STATUSES, type BridgeLinkView, type BridgeRateView, type ConversionView } from './bridge.service.js';
@@ -16,7 +16,7 @@ const BridgePartnerEnum = builder.enumType('BridgePartner', {
 });
 const ConversionStatusEnum = builder.enumType('BridgeConversionStatus', { values: CONVERSION_STATUSES });
 
-const BridgeRateRef = builder.objectRef<BridgeRateView>('BridgeRate').implement({
+export const BridgeRateRef = builder.objectRef<BridgeRateView>('BridgeRate').implement({
   fields: (t) => ({
     coinsPerCredit: t.exposeFloat('coinsPerCredit', { description: 'Coins that make one API credit' }),
     partner: t.field({ type: BridgePartnerEnum, resolve: (r) => r.partner }),
@@ -26,7 +26,7 @@ const BridgeRateRef = builder.objectRef<BridgeRateView>('BridgeRate').implement(
   }),
 });
 
-const BridgeLinkRef = builder.objectRef<BridgeLinkView>('BridgeLink').implement({
+export const BridgeLinkRef = builder.objectRef<BridgeLinkView>('BridgeLink').implement({
   fields: (t) => ({
     partner: t.field({ type: BridgePartnerEnum, resolve: (l) => l.partner }),
     partnerAccount: t.exposeString('partnerAccount'),
@@ -34,7 +34,7 @@ const BridgeLinkRef = builder.objectRef<BridgeLinkView>('BridgeLink').implement(
   }),
 });
 
-const BridgeConversionRef = builder.objectRef<ConversionView>('BridgeConversion').implement({
+export const BridgeConversionRef = builder.objectRef<ConversionView>('BridgeConversion').implement({
   description: 'A conversion of coins into API credits',
   fields: (t) => ({
     conversionId: t.exposeString('id', { description: 'Also the Idempotency-Key sent to the credit partner' }),
@@ -54,7 +54,7 @@ const BridgeConversionRef = builder.objectRef<ConversionView>('BridgeConversion'
   }),
 });
 
-const ReferralRef = builder.objectRef<ReferralView>('Referral').implement({
+export const ReferralRef = builder.objectRef<ReferralView>('Referral').implement({
   fields: (t) => ({
     code: t.exposeString('code'),
     url: t.string({ description: 'Sign-up link with the code: <base URL>/signup?ref=<code>', resolve: (r, _a, ctx) => referralUrl(ctx.baseUrl, r.code) }),
@@ -85,12 +85,6 @@ const StyleUnlockRef = builder.objectRef<UnlockResult>('StyleUnlock').implement(
 
 
 builder.queryFields((t) => ({
-  bridgeRate: t.field({
-    type: BridgeRateRef,
-    description: 'The coin-to-credit rate, the credit partner, and whether the caller is linked to it',
-    authScopes: authScopesOf(ECONOMY_READ),
-    resolve: (_root, _args, ctx) => ctx.services.economy.bridge.rate(ctx.actor),
-  }),
   bridgeConversion: t.field({
     type: BridgeConversionRef,
     description: "One of the caller's coin conversions, by conversionId",
@@ -98,12 +92,6 @@ builder.queryFields((t) => ({
     errors: {},
     args: { conversionId: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => ctx.services.economy.bridge.conversion(ctx.actor, args.conversionId),
-  }),
-  referral: t.field({
-    type: ReferralRef,
-    description: "The caller's referral code and link, its referrals and the commission they earned it",
-    authScopes: authScopesOf(ECONOMY_READ),
-    resolve: (_root, _args, ctx) => ctx.services.economy.referrals.referral(ctx.actor),
   }),
   styles: t.field({
     type: [StylePresetRef],
@@ -114,22 +102,6 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  convertCoins: t.field({
-    type: BridgeConversionRef,
-    description: 'Converts coins into API credits at bridgeRate (credits rounded down to 0.0001; only the coins that make them are burned); idempotencyKey makes a retry convert once',
-    authScopes: authScopesOf(ECONOMY_SPEND),
-    errors: {},
-    args: { coins: t.arg.float({ required: true }), idempotencyKey: t.arg.string() },
-    resolve: (_root, args, ctx) => ctx.services.economy.bridge.convert(ctx.actor, { coins: args.coins, idempotency_key: args.idempotencyKey }),
-  }),
-  linkBridgeAccount: t.field({
-    type: BridgeLinkRef,
-    description: "Links the caller's account at the credit partner (needed before converting when the partner is http)",
-    authScopes: authScopesOf(ECONOMY_SPEND),
-    errors: {},
-    args: { partnerAccount: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.economy.bridge.link(ctx.actor, { partner_account: args.partnerAccount }),
-  }),
   unlockStyle: t.field({
     type: StyleUnlockRef,
     description: 'Unlocks a premium style preset, charging its price once; again (or a free preset) charges nothing',
