@@ -4,3 +4,4 @@ export { type JobHandler } from './job-runner.js';
 export { type Job, type JobProgress, JobsService, jobFilesPrefix } from './jobs.service.js';
 export { JobFilesService } from './job-files.service.js';
 export { JobRunner } from './job-runner.js';
+export { queuedJobAnswer } from './queued-job.js';
