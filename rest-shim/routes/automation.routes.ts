@@ -1,14 +1,16 @@
-// Spec "Automation": webhooks (with their delivery log, our route), schedules and exports.
+// Spec "Automation": webhooks (with their delivery log, our route), schedules and exports. The two
+// deletes are declared in src/modules/automation/automation.operations.ts; the other rows are
+// connections (lists) or take inputs whose GraphQL and REST descriptions differ, written here.
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
+import { restRoutesOf } from '../derive.js';
 import { MASTER_KEY, SCOPE } from '../../src/modules/access/index.js';
+import { automationOperations, scheduleFields } from '../../src/modules/automation/automation.operations.js';
 import { pathId } from '../input.js';
 import { unwrap } from '../result.js';
 import {
   CreateScheduleDocument,
   CreateWebhookDocument,
-  DeleteScheduleDocument,
-  DeleteWebhookDocument,
   ExportToShopifyDocument,
   ExportToWordPressDocument,
   type GetJobQuery,
@@ -16,12 +18,11 @@ import {
   ListWebhookDeliveriesDocument,
   ListWebhooksDocument,
   TestWebhookDocument,
-  ToggleScheduleDocument,
   type ScheduleFieldsFragment,
   type WebhookDeliveryFieldsFragment,
   type WebhookFieldsFragment,
 } from '../generated/operations.js';
-import { createSchema as createScheduleSchema, FREQUENCIES, SCHEDULES_PAGE, toggleSchema } from '../../src/modules/automation/schedules.service.js';
+import { createSchema as createScheduleSchema, SCHEDULES_PAGE } from '../../src/modules/automation/schedules.service.js';
 import {
   createWebhookSchema,
   DELIVERIES_PAGE,
@@ -55,26 +56,8 @@ const delivery = z
   })
   .meta({ id: 'WebhookDelivery', description: 'One delivery of an event to a webhook, with its attempts' });
 
-const scheduleFields = {
-  name: z.string(),
-  url: z.string(),
-  schedule: z.enum(FREQUENCIES),
-  hour: z.int().min(0).max(23).describe('UTC hour'),
-  day_of_week: z.int().min(0).max(6).nullable().describe('0 = Monday to 6 = Sunday (weekly schedules)'),
-  max_files: z.int().nullable(),
-  sniper_mode: z.boolean(),
-  ai_labeling: z.boolean(),
-  enabled: z.boolean(),
-  next_run: timestamp.nullable().describe('null while disabled'),
-  last_run_at: timestamp.nullable(),
-  last_job_id: id.nullable(),
-  last_error: z.string().nullable(),
-  run_count: count,
-  created_at: timestamp,
-};
 const schedule = z.object({ id, ...scheduleFields }).meta({ id: 'Schedule', description: 'A recurring scrape' });
 const { next_run, ...scheduleFieldsButNextRun } = scheduleFields;
-const { enabled, ...scheduleFieldsButState } = scheduleFieldsButNextRun;
 
 const createScheduleBody = createScheduleSchema.safeExtend({
   hour: createScheduleSchema.shape.hour.describe('UTC hour'),
@@ -209,18 +192,7 @@ export const automationRoutes = [
       };
     },
   }),
-  defineRoute({
-    method: 'DELETE',
-    path: '/api/automation/webhooks/:id',
-    auth: 'key',
-    key: MASTER_KEY,
-    summary: 'Delete a webhook and its delivery log',
-    operation: DeleteWebhookDocument,
-    request: { params: idParams('webhook') },
-    response: z.object({ deleted: z.literal(true), webhook_id: id }),
-    variables: ({ params }) => ({ id: pathId(params, 'webhook') }),
-    shape: (data) => ({ deleted: true as const, webhook_id: unwrap(data.deleteWebhook).databaseId }),
-  }),
+  ...restRoutesOf({ deleteWebhook: automationOperations.deleteWebhook }),
   defineRoute({
     method: 'POST',
     path: '/api/automation/webhooks/test',
@@ -317,33 +289,8 @@ export const automationRoutes = [
       };
     },
   }),
-  defineRoute({
-    method: 'DELETE',
-    path: '/api/automation/schedules/:id',
-    auth: 'key',
-    key: SCOPE.scrape,
-    summary: 'Delete a schedule (jobs it started stay)',
-    operation: DeleteScheduleDocument,
-    request: { params: idParams('schedule') },
-    response: z.object({ deleted: z.literal(true), schedule_id: id }),
-    variables: ({ params }) => ({ id: pathId(params, 'schedule') }),
-    shape: (data) => ({ deleted: true as const, schedule_id: unwrap(data.deleteSchedule).databaseId }),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: '/api/automation/schedules/:id/toggle',
-    auth: 'key',
-    key: SCOPE.scrape,
-    summary: 'Enable or disable a schedule (body enabled: true or false; omitted flips it); enabling sets a fresh next_run',
-    operation: ToggleScheduleDocument,
-    request: { params: idParams('schedule'), body: toggleSchema },
-    response: z.object({ schedule_id: id, enabled, next_run, ...scheduleFieldsButState }),
-    variables: ({ params, body }) => ({ id: pathId(params, 'schedule'), enabled: body.enabled }),
-    shape: (data) => {
-      const { id, enabled, next_run, ...rest } = scheduleJson(unwrap(data.toggleSchedule));
-      return { schedule_id: id, enabled, next_run, ...rest };
-    },
-  }),
+  ...restRoutesOf({ deleteSchedule: automationOperations.deleteSchedule }),
+  ...restRoutesOf({ toggleSchedule: automationOperations.toggleSchedule }),
   defineRoute({
     method: 'POST',
     path: '/api/automation/export/wordpress',

@@ -1,4 +1,5 @@
-// GraphQL surface of schedules (scope `scrape`): the viewer's schedules, create, delete, toggle.
+// GraphQL surface of schedules (scope `scrape`): the viewer's schedules and create
+// (delete and toggle are declared in automation.operations.ts).
 import { builder, nodeId } from '../../graphql/builder.js';
 import { authScopesOf, SCOPE } from '../access/index.js';
 import { schedulePolicy } from './automation.access.js';
@@ -69,7 +70,7 @@ const CreateScheduleInput = builder.inputType('CreateScheduleInput', {
   }),
 });
 
-const DeletedScheduleRef = builder.objectRef<{ id: number }>('DeletedSchedule').implement({
+export const DeletedScheduleRef = builder.objectRef<{ id: number }>('DeletedSchedule').implement({
   fields: (t) => ({ databaseId: t.exposeInt('id') }),
 });
 
@@ -90,20 +91,5 @@ builder.mutationFields((t) => ({
         sniper_mode: input.sniperMode ?? undefined,
         ai_labeling: input.aiLabeling ?? undefined,
       }),
-  }),
-  deleteSchedule: t.field({
-    type: DeletedScheduleRef,
-    authScopes: authScopesOf(SCOPE.scrape),
-    errors: {},
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.schedules.delete(ctx.actor!, args.id),
-  }),
-  toggleSchedule: t.prismaField({
-    type: ScheduleRef,
-    description: 'Enables or disables a schedule (flips it when `enabled` is left out); enabling sets a fresh next run from now',
-    authScopes: authScopesOf(SCOPE.scrape),
-    errors: {},
-    args: { id: t.arg.int({ required: true }), enabled: t.arg.boolean() },
-    resolve: (_query, _root, args, ctx) => ctx.services.schedules.toggle(ctx.actor!, args.id, { enabled: args.enabled ?? undefined }),
   }),
 }));

@@ -1,5 +1,6 @@
 // GraphQL surface of webhooks (master key only): the viewer's webhooks and their delivery logs,
-// register, delete and test. The secret is write-only: `hasSecret` says whether one is set.
+// register and test (delete is declared in automation.operations.ts). The secret is write-only:
+// `hasSecret` says whether one is set.
 import { builder, nodeId } from '../../graphql/builder.js';
 import { authScopesOf, MASTER_KEY } from '../access/index.js';
 import { webhookDeliveryPolicy, webhookPolicy } from './automation.access.js';
@@ -102,7 +103,7 @@ const WebhookTestResultRef = builder.objectRef<WebhookTestResult>('WebhookTestRe
   }),
 });
 
-const DeletedWebhookRef = builder.objectRef<{ id: number }>('DeletedWebhook').implement({
+export const DeletedWebhookRef = builder.objectRef<{ id: number }>('DeletedWebhook').implement({
   fields: (t) => ({ databaseId: t.exposeInt('id') }),
 });
 
@@ -114,13 +115,6 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateWebhookInput, required: true }) },
     resolve: (_query, _root, { input }, ctx) =>
       ctx.services.webhooks.create(ctx.actor!, { url: input.url, secret: input.secret ?? undefined, events: input.events ?? undefined }),
-  }),
-  deleteWebhook: t.field({
-    type: DeletedWebhookRef,
-    authScopes: authScopesOf(MASTER_KEY),
-    errors: {},
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.webhooks.delete(ctx.actor!, args.id),
   }),
   testWebhook: t.field({
     type: WebhookTestResultRef,

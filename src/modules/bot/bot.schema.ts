@@ -1,10 +1,8 @@
-// GraphQL surface of the chat bot: the one-time code that links a Telegram account to the caller's
-// account (POST /api/platform/bot-link runs it). Master key only: a link lets the bot act with every scope.
+// GraphQL types of the chat bot; createBotLinkCode (POST /api/platform/bot-link) is declared in bot.operations.ts.
 import { builder } from '../../graphql/builder.js';
-import { authScopesOf, MASTER_KEY } from '../access/index.js';
 import type { LinkCode } from './links.service.js';
 
-const BotLinkCodeRef = builder.objectRef<LinkCode>('BotLinkCode').implement({
+export const BotLinkCodeRef = builder.objectRef<LinkCode>('BotLinkCode').implement({
   description: 'A one-time code that links a Telegram account to this account: send /start <code> to the bot before it expires',
   fields: (t) => ({
     code: t.exposeString('code', { description: 'The code: shown in this answer only (kept as a digest)' }),
@@ -14,13 +12,3 @@ const BotLinkCodeRef = builder.objectRef<LinkCode>('BotLinkCode').implement({
     link: t.exposeString('link', { nullable: true, description: "The bot's deep link (https://t.me/<bot>?start=<code>), when the bot's username is known" }),
   }),
 });
-
-builder.mutationField('createBotLinkCode', (t) =>
-  t.field({
-    type: BotLinkCodeRef,
-    authScopes: authScopesOf(MASTER_KEY),
-    errors: {},
-    description: 'A one-time code (10 minutes by default, TELEGRAM_LINK_CODE_MINUTES) that links a Telegram account to this account through /start <code>',
-    resolve: (_root, _args, ctx) => ctx.services.botLinks.createCode(ctx.actor),
-  }),
-);

@@ -1,5 +1,5 @@
+// GraphQL types of a page's featured image; the featuredImage query is declared in featured.operations.ts.
 import { builder } from '../../graphql/builder.js';
-import { authScopesOf, SCOPE } from '../access/index.js';
 import type { FeaturedCandidate } from './featured.extractor.js';
 import type { FeaturedImageResult } from './featured.service.js';
 import { FEATURED_SOURCES } from './featured.extractor.js';
@@ -16,7 +16,7 @@ const FeaturedCandidateRef = builder.objectRef<FeaturedCandidate>('FeaturedCandi
   }),
 });
 
-const FeaturedImageRef = builder.objectRef<FeaturedImageResult>('FeaturedImage').implement({
+export const FeaturedImageRef = builder.objectRef<FeaturedImageResult>('FeaturedImage').implement({
   fields: (t) => ({
     url: t.exposeString('url', { nullable: true }),
     score: t.exposeInt('score', { nullable: true }),
@@ -25,14 +25,3 @@ const FeaturedImageRef = builder.objectRef<FeaturedImageResult>('FeaturedImage')
     all: t.field({ type: [FeaturedCandidateRef], nullable: true, description: 'Every candidate, best first (when all is true)', resolve: (r) => r.all }),
   }),
 });
-
-builder.queryField('featuredImage', (t) =>
-  t.field({
-    type: FeaturedImageRef,
-    description: "The page's featured image with a confidence score (spec \"Featured image\")",
-    authScopes: authScopesOf(SCOPE.scrape),
-    errors: {},
-    args: { url: t.arg.string({ required: true }), all: t.arg.boolean(), minScore: t.arg.int() },
-    resolve: (_root, args, ctx) => ctx.services.featured.find({ url: args.url, all: args.all, min_score: args.minScore }),
-  }),
-);

@@ -11,9 +11,16 @@ export const inputSchema = z.object({
     .trim()
     .min(1, 'url is required: the full URL of the page')
     .max(2048, 'expected at most 2048 characters')
-    .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'expected an absolute http or https URL'),
-  all: z.boolean({ error: 'expected true or false (or 1 or 0)' }).default(false),
-  min_score: z.number({ error: 'expected an integer from 0 to 100' }).int('expected an integer from 0 to 100').min(0, 'expected an integer from 0 to 100').max(100, 'expected an integer from 0 to 100').default(0),
+    .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'expected an absolute http or https URL')
+    .describe('the page: an absolute http or https URL'),
+  all: z.boolean({ error: 'expected true or false (or 1 or 0)' }).default(false).describe('rank every candidate (true/false/1/0)'),
+  min_score: z
+    .number({ error: 'expected an integer from 0 to 100' })
+    .int('expected an integer from 0 to 100')
+    .min(0, 'expected an integer from 0 to 100')
+    .max(100, 'expected an integer from 0 to 100')
+    .default(0)
+    .describe('drop candidates scoring less'),
 });
 
 export interface FeaturedImageResult {

@@ -26,13 +26,14 @@ const count = z
   .int(`expected an integer from ${MIN_COUNT} to ${MAX_COUNT}`)
   .min(MIN_COUNT, `expected an integer from ${MIN_COUNT} to ${MAX_COUNT}`)
   .max(MAX_COUNT, `expected an integer from ${MIN_COUNT} to ${MAX_COUNT}`)
-  .default(DEFAULT_COUNT);
+  .default(DEFAULT_COUNT)
+  .describe('1 to 4, default 2');
 
 // The whole input is judged before anything else (a configured provider, credits): a field these
 // routes do not take (`width`, a misspelt `styel`) is a 400 naming it (platform/validation.ts), not
 // silently dropped and answered with 503 or an image the caller did not ask for.
 
-const orientation = z.enum(ORIENTATIONS, { error: `expected one of ${ORIENTATIONS.join(', ')}` }).default('landscape');
+const orientation = z.enum(ORIENTATIONS, { error: `expected one of ${ORIENTATIONS.join(', ')}` }).default('landscape').describe('default landscape');
 
 /** `width: unknown field; expected prompt, style, ...`: a strict object's refusal names the field. */
 const strict = <S extends z.ZodRawShape>(shape: S) => {
@@ -44,7 +45,7 @@ const strict = <S extends z.ZodRawShape>(shape: S) => {
 
 export const generateSchema = strict({
   prompt: text('prompt', 'what the image should show'),
-  style,
+  style: style.describe('professional (default), cinematic, minimalist, cyberpunk, or an unlocked premium preset'),
   orientation,
   count,
   vendor_key: z
@@ -54,22 +55,23 @@ export const generateSchema = strict({
     .max(MAX_VENDOR_KEY_CHARS, `expected at most ${MAX_VENDOR_KEY_CHARS} characters`)
     .regex(/^[\x21-\x7e]+$/, 'expected printable characters without spaces')
     .optional()
-    .describe('your own key for one provider: <provider>:<key> (pollinations, bfl, openai), or a bare key for the first configured provider; never stored'),
-});
+    .describe('Your own key for one provider: <provider>:<key> (pollinations, bfl, openai), or a bare key for the first configured provider; never stored or logged'),
+}).describe('POST /api/generate (same names, same defaults)');
 
 export const replaceGenerateSchema = strict({
   description: text('description', 'what the replacement image should show'),
-  style,
+  style: style.describe('default professional'),
   count,
-});
+}).describe('POST /api/replace/generate');
 
 export const batchSchema = strict({
   descriptions: z
     .array(text('description', 'what the image should show'), { error: `descriptions is required: an array of 1 to ${MAX_DESCRIPTIONS} strings` })
     .min(1, `expected 1 to ${MAX_DESCRIPTIONS} descriptions`)
-    .max(MAX_DESCRIPTIONS, `expected at most ${MAX_DESCRIPTIONS} descriptions`),
-  style,
-});
+    .max(MAX_DESCRIPTIONS, `expected at most ${MAX_DESCRIPTIONS} descriptions`)
+    .describe('1 to 10'),
+  style: style.describe('default professional'),
+}).describe('POST /api/replace/batch: one image per description');
 
 export type GenerateInput = z.output<typeof generateSchema>;
 export type ReplaceGenerateInput = z.output<typeof replaceGenerateSchema>;

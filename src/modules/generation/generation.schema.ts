@@ -1,6 +1,5 @@
-// GraphQL surface of image generation: generateImages (POST /api/generate), startReplaceGeneration
-// (POST /api/replace/generate, a job to follow with job / jobUpdated), generateBatch (POST
-// /api/replace/batch) and the providers' state. Thin: the rules live in generation.service.ts.
+// GraphQL types of image generation and the providers' state; the operations (generateImages,
+// startReplaceGeneration, generateBatch) are declared in generation.operations.ts.
 import { builder } from '../../graphql/builder.js';
 import { authScopesOf, SCOPE } from '../access/index.js';
 import type { Job } from '../jobs/index.js';
@@ -9,7 +8,7 @@ import { GENERATION_PROVIDERS } from './generation.settings.js';
 import type { BatchItem, BatchResult, GenerateResult, ImageView } from './generation.service.js';
 import type { BreakerState } from './provider-chain.js';
 
-const OrientationEnum = builder.enumType('GenerationOrientation', { values: ORIENTATIONS });
+export const OrientationEnum = builder.enumType('GenerationOrientation', { values: ORIENTATIONS });
 const ProviderEnum = builder.enumType('GenerationProvider', { values: GENERATION_PROVIDERS });
 const BreakerStateEnum = builder.enumType('GenerationBreakerState', {
   description: 'closed: tried as usual; open: passed over until its cool-down ends (then one trial call decides); half_open: a trial call is running',
@@ -26,7 +25,7 @@ const GeneratedImageRef = builder.objectRef<ImageView>('GeneratedImage').impleme
   }),
 });
 
-const GenerationResultRef = builder.objectRef<GenerateResult>('GenerationResult').implement({
+export const GenerationResultRef = builder.objectRef<GenerateResult>('GenerationResult').implement({
   fields: (t) => ({
     prompt: t.exposeString('prompt'),
     count: t.exposeInt('count', { description: 'Images delivered (a provider may deliver fewer than asked; only those are charged)' }),
@@ -48,7 +47,7 @@ const BatchItemRef = builder.objectRef<BatchItem>('GenerationBatchItem').impleme
   }),
 });
 
-const BatchResultRef = builder.objectRef<BatchResult>('GenerationBatchResult').implement({
+export const BatchResultRef = builder.objectRef<BatchResult>('GenerationBatchResult').implement({
   fields: (t) => ({
     count: t.exposeInt('count'),
     succeeded: t.exposeInt('succeeded'),
@@ -67,76 +66,13 @@ const ProviderStateRef = builder.objectRef<{ name: (typeof GENERATION_PROVIDERS)
 });
 
 // Its own type rather than Job's: a key with the generate scope starts the job (reading jobs needs scrape).
-const QueuedJobRef = builder.objectRef<Pick<Job, 'id' | 'state'>>('QueuedGenerationJob').implement({
+export const QueuedJobRef = builder.objectRef<Pick<Job, 'id' | 'state'>>('QueuedGenerationJob').implement({
   description: 'A queued generation job: follow it with job / jobUpdated, or GET /api/jobs/{id} (scope scrape)',
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
     state: t.exposeString('state', { description: 'queued' }),
   }),
 });
-
-const GenerateImagesInput = builder.inputType('GenerateImagesInput', {
-  description: 'POST /api/generate (same names, same defaults)',
-  fields: (t) => ({
-    prompt: t.string({ required: true }),
-    style: t.string({ description: 'professional (default), cinematic, minimalist, cyberpunk, or an unlocked premium preset' }),
-    orientation: t.field({ type: OrientationEnum, description: 'default landscape' }),
-    count: t.int({ description: '1 to 4, default 2' }),
-    vendorKey: t.string({ description: 'Your own key for one provider: <provider>:<key>, or a bare key for the first configured provider; never stored or logged' }),
-  }),
-});
-
-const ReplaceGenerationInput = builder.inputType('ReplaceGenerationInput', {
-  description: 'POST /api/replace/generate',
-  fields: (t) => ({
-    description: t.string({ required: true }),
-    style: t.string({ description: 'default professional' }),
-    count: t.int({ description: '1 to 4, default 2' }),
-  }),
-});
-
-const GenerateBatchInput = builder.inputType('GenerateBatchInput', {
-  description: 'POST /api/replace/batch: one image per description',
-  fields: (t) => ({
-    descriptions: t.stringList({ required: true, description: '1 to 10' }),
-    style: t.string({ description: 'default professional' }),
-  }),
-});
-
-builder.mutationFields((t) => ({
-  generateImages: t.field({
-    type: GenerationResultRef,
-    description: 'Text-to-image: the configured providers in cost order, the first that delivers answers (spec "Generation")',
-    authScopes: authScopesOf(SCOPE.generate),
-    errors: {},
-    args: { input: t.arg({ type: GenerateImagesInput, required: true }) },
-    resolve: (_root, { input }, ctx) =>
-      ctx.services.generation.generate(ctx.actor, {
-        prompt: input.prompt,
-        style: input.style ?? undefined,
-        orientation: input.orientation ?? undefined,
-        count: input.count ?? undefined,
-        vendor_key: input.vendorKey ?? undefined,
-      }),
-  }),
-  startReplaceGeneration: t.field({
-    type: QueuedJobRef,
-    description: 'A queued generation job: its PNGs become the job assets and media library items',
-    authScopes: authScopesOf(SCOPE.generate),
-    errors: {},
-    args: { input: t.arg({ type: ReplaceGenerationInput, required: true }) },
-    resolve: (_root, { input }, ctx) =>
-      ctx.services.generation.startReplace(ctx.actor, { description: input.description, style: input.style ?? undefined, count: input.count ?? undefined }),
-  }),
-  generateBatch: t.field({
-    type: BatchResultRef,
-    description: 'One image per description (1 to 10), generated in parallel; one result or error per description, in order',
-    authScopes: authScopesOf(SCOPE.generate),
-    errors: {},
-    args: { input: t.arg({ type: GenerateBatchInput, required: true }) },
-    resolve: (_root, { input }, ctx) => ctx.services.generation.batch(ctx.actor, { descriptions: input.descriptions, style: input.style ?? undefined }),
-  }),
-}));
 
 builder.queryField('generationProviders', (t) =>
   t.field({

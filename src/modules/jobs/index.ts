@@ -5,3 +5,4 @@ export { type Job, type JobProgress, JobsService, jobFilesPrefix } from './jobs.
 export { JobFilesService } from './job-files.service.js';
 export { JobRunner } from './job-runner.js';
 export { setupJobs } from './jobs.setup.js';
+export { queuedJobAnswer } from './queued-job.js';

@@ -1,6 +1,6 @@
+// GraphQL types of search links; the searchLinks query is declared in search-links.operations.ts.
 import { builder } from '../../graphql/builder.js';
-import { authScopesOf, SCOPE } from '../access/index.js';
-import { searchLinks, type SearchLink } from './search-links.service.js';
+import type { searchLinks, SearchLink } from './search-links.service.js';
 import { SEARCH_LINK_KINDS } from './search-links.service.js';
 
 const SearchLinkKind = builder.enumType('SearchLinkKind', { values: SEARCH_LINK_KINDS });
@@ -13,20 +13,9 @@ const SearchLinkRef = builder.objectRef<SearchLink>('SearchLink').implement({
   }),
 });
 
-const SearchLinksRef = builder.objectRef<ReturnType<typeof searchLinks>>('SearchLinks').implement({
+export const SearchLinksRef = builder.objectRef<ReturnType<typeof searchLinks>>('SearchLinks').implement({
   fields: (t) => ({
     query: t.exposeString('query'),
     links: t.field({ type: [SearchLinkRef], resolve: (r) => r.links }),
   }),
 });
-
-builder.queryField('searchLinks', (t) =>
-  t.field({
-    type: SearchLinksRef,
-    description: 'Deep links to web and reverse image search engines for a text or an image URL',
-    authScopes: authScopesOf(SCOPE.search),
-    errors: {},
-    args: { query: t.arg.string({ required: true }) },
-    resolve: (_root, args) => searchLinks(args),
-  }),
-);

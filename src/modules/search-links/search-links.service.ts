@@ -16,7 +16,8 @@ export const querySchema = z.object({
     .string({ error: 'query is required: the text (or image URL) to search for' })
     .trim()
     .min(1, 'query is required: the text (or image URL) to search for')
-    .max(500, 'expected at most 500 characters'),
+    .max(500, 'expected at most 500 characters')
+    .describe('text, or an image URL (adds reverse image search links)'),
 });
 
 const TEXT_ENGINES: Array<[string, SearchLink['kind'], string]> = [

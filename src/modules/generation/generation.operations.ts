@@ -1,0 +1,106 @@
+// The generation operations, each declared once (docs/architecture.md). Spec "Generation": POST
+// /api/generate (sync), POST /api/replace/generate (a queued job, polled at /api/jobs/{id}) and POST
+// /api/replace/batch (sync, up to 10 descriptions; its answer is ours: README "Generation"). The
+// rules live in generation.service.ts.
+import { z } from 'zod';
+import { defineOperation } from '../../graphql/operation.js';
+import { SCOPE } from '../access/index.js';
+import { count } from '../../platform/wire.js';
+import { queuedJobAnswer } from '../jobs/index.js';
+import { BatchResultRef, GenerationResultRef, OrientationEnum, QueuedJobRef } from './generation.schema.js';
+import { batchSchema, generateSchema, replaceGenerateSchema } from './generation.input.js';
+import { GENERATION_PROVIDERS } from './generation.settings.js';
+
+const provider = z.enum(GENERATION_PROVIDERS).describe('the provider that made it');
+const image = z
+  .object({
+    index: count.describe('0-based'),
+    title: z.string().describe('the variation title'),
+    provider,
+    url: z.string().describe('data:image/png;base64,... usable directly as an image source'),
+  })
+  .meta({ id: 'GeneratedImage', description: 'Spec "Generated image"' });
+
+const generationErrors = {
+  402: 'too few API credits for the images asked (INSUFFICIENT_CREDITS), or a premium style not unlocked (STYLE_LOCKED)',
+  502: 'every configured provider failed',
+  503: 'no generation provider is configured (the message names the settings), or every one is cooling down after repeated failures',
+} as const;
+
+export const generationOperations = {
+  generateImages: defineOperation({
+    kind: 'mutation',
+    name: 'generateImages',
+    description: 'Text-to-image: the configured providers in cost order, the first that delivers answers (spec "Generation")',
+    key: SCOPE.generate,
+    input: generateSchema,
+    inputType: 'GenerateImagesInput',
+    args: { orientation: OrientationEnum },
+    output: GenerationResultRef,
+    run: ({ ctx, actor, input }) => ctx.services.generation.generate(actor, input),
+    rest: {
+      method: 'POST',
+      path: '/api/generate',
+      summary: 'Text-to-image: the configured providers in cost order, the first that delivers answers; count 1 to 4 (default 2) PNG data URIs',
+      description:
+        'style: professional (default), cinematic, minimalist, cyberpunk, or a premium preset the account unlocked; orientation: landscape (default), portrait, square. ' +
+        'Costs GENERATE_CREDITS_PER_IMAGE API credits (default 1) per image delivered: held before the providers are called, only delivered images charged. ' +
+        'count in the answer is the number of images delivered (a provider may deliver fewer than asked).',
+      response: z.object({ prompt: z.string(), count: count.describe('images delivered'), provider, images: z.array(image) }),
+      errors: generationErrors,
+    },
+  }),
+  startReplaceGeneration: defineOperation({
+    kind: 'mutation',
+    name: 'startReplaceGeneration',
+    description: 'A queued generation job: its PNGs become the job assets and media library items',
+    key: SCOPE.generate,
+    input: replaceGenerateSchema,
+    inputType: 'ReplaceGenerationInput',
+    output: QueuedJobRef,
+    run: ({ ctx, actor, input }) => ctx.services.generation.startReplace(actor, input),
+    rest: {
+      method: 'POST',
+      path: '/api/replace/generate',
+      summary: 'A queued generation job (description, style, count 1 to 4, default 2): poll /api/jobs/{id}; its PNGs become the job assets and media library items',
+      description: 'Refused at once when no provider is configured (503) or the account lacks the credits for every image asked (402); the job charges only the images it delivers.',
+      errors: { 402: generationErrors[402], 503: 'no generation provider is configured' },
+      successStatus: 202,
+      ...queuedJobAnswer('generation'),
+    },
+  }),
+  generateBatch: defineOperation({
+    kind: 'mutation',
+    name: 'generateBatch',
+    description: 'One image per description (1 to 10), generated in parallel; one result or error per description, in order',
+    key: SCOPE.generate,
+    input: batchSchema,
+    inputType: 'GenerateBatchInput',
+    output: BatchResultRef,
+    run: ({ ctx, actor, input }) => ctx.services.generation.batch(actor, input),
+    rest: {
+      method: 'POST',
+      path: '/api/replace/batch',
+      summary: 'One image per description (1 to 10, generated in parallel), style as for /api/generate: one result or error per description, in order',
+      description: 'The price of every description is held first (402 when the account cannot pay for all); only delivered images are charged.',
+      response: z.object({
+        count: count.describe('descriptions'),
+        succeeded: count,
+        failed: count,
+        results: z.array(
+          z.object({
+            index: count,
+            description: z.string(),
+            success: z.boolean(),
+            provider: provider.nullable(),
+            images: z.array(image).describe('one image on success, none on failure'),
+            error: z.string().nullable().describe('why this description failed'),
+            status: z.int().describe('the HTTP status this description alone would have had'),
+          }),
+        ),
+        credits_charged: z.number(),
+      }),
+      errors: generationErrors,
+    },
+  }),
+};
