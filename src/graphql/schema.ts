@@ -12,7 +12,7 @@ import '../modules/vision/vision.schema.js';
 import '../modules/media/media.schema.js';
 import '../modules/imaging/transform.schema.js';
 import '../modules/imaging/watermark.schema.js';
-import '../modules/collections/collections.schema.js';
+import '../modules/collections/collections.operations.js';
 import '../modules/stock-lists/stock-lists.schema.js';
 import '../modules/ledger/ledger.schema.js';
 import '../modules/economy/economy.schema.js';
