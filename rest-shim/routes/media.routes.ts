@@ -1,33 +1,31 @@
 // Spec "Media library": items, their lifecycle, tags, bulk actions, folders, credits.
 // Our shapes (the spec leaves them open): one item is `media`, pages are `items` with `total`,
-// `limit`, `offset`; a folder is `folder`. See the README's media section.
+// `limit`, `offset`; a folder is `folder`. See the README's media section. Trash, purge, tags,
+// mirrors and folder changes are declared in src/modules/media/media.operations.ts; written here:
+// rows answering MediaItem (its GraphQL type is Media, and `trashed` is computed), list and trash
+// (one GraphQL field, two rows), update and bulk (null clears a field), credits (the ledger's
+// query), the item and folders queries (no error union) and the file stream (mounted).
 import { z } from 'zod';
 import { defineMountedRoute, defineRoute } from '../route.js';
 import { pathId } from '../input.js';
+import { restRoutesOf } from '../derive.js';
 import { unwrap } from '../result.js';
 import {
-  AddMediaMirrorDocument,
   BulkMediaDocument,
-  ChangeMediaTagsDocument,
-  CreateFolderDocument,
   CreditsDocument,
-  DeleteFolderDocument,
   GetMediaDocument,
   ListFoldersDocument,
   ListMediaDocument,
-  PurgeMediaDocument,
-  RenameFolderDocument,
   RestoreMediaDocument,
   SearchMediaDocument,
-  TrashMediaDocument,
   UpdateMediaDocument,
   UploadMediaDocument,
   type MediaFieldsFragment,
   type MediaPageFieldsFragment,
 } from '../generated/operations.js';
-import { BULK_ACTIONS, bulkSchema, MEDIA_KINDS, mirrorSchema, pageSchema, searchSchema, tagChangeSchema, updateSchema, uploadSchema } from '../../src/modules/media/media.input.js';
+import { BULK_ACTIONS, bulkSchema, MEDIA_KINDS, pageSchema, searchSchema, updateSchema, uploadSchema } from '../../src/modules/media/media.input.js';
 import { count, id, idParams, timestamp } from '../schemas.js';
-import { nameSchema as folderName } from '../../src/modules/media/folders.service.js';
+import { mediaOperations } from '../../src/modules/media/media.operations.js';
 import { MEDIA_VARIANTS } from '../../src/modules/media/media-urls.js';
 
 /** One item of the media library, as every media route answers it. */
@@ -64,8 +62,6 @@ export const mediaItem = z
 
 const mediaPage = z.object({ items: z.array(mediaItem), total: count, limit: count, offset: count });
 const mediaParams = idParams('media item');
-const folderParams = idParams('folder');
-const folder = z.object({ id, name: z.string(), created_at: timestamp });
 
 export function mediaJson(m: MediaFieldsFragment): z.input<typeof mediaItem> {
   return {
@@ -210,22 +206,6 @@ export const mediaRoutes = [
     },
   }),
   defineRoute({
-    method: 'POST',
-    path: '/api/media/mirror',
-    auth: 'key',
-    scope: 'media',
-    summary: 'Register another URL where an item\'s image lives (media_id, url)',
-    operation: AddMediaMirrorDocument,
-    request: { body: mirrorSchema },
-    response: z.object({ mirrors: z.array(z.object({ id, url: z.string(), created_at: timestamp })) }),
-    errors: { 404: 'media_id is not one of your media items' },
-    variables: ({ body }) => ({ mediaId: body.media_id, url: body.url }),
-    shape: (data) => {
-      const mirrors = unwrap(data.addMediaMirror);
-      return { mirrors: mirrors.map((m) => ({ id: m.databaseId, url: m.url, created_at: m.createdAt })) };
-    },
-  }),
-  defineRoute({
     method: 'GET',
     path: '/api/media/folders',
     auth: 'key',
@@ -235,51 +215,7 @@ export const mediaRoutes = [
     response: z.object({ folders: z.array(z.object({ id, name: z.string(), item_count: count, created_at: timestamp })) }),
     shape: (data) => ({ folders: data.folders.map((f) => ({ id: f.databaseId, name: f.name, item_count: f.itemCount, created_at: f.createdAt })) }),
   }),
-  defineRoute({
-    method: 'POST',
-    path: '/api/media/folders',
-    auth: 'key',
-    scope: 'media',
-    summary: 'Create a folder (name)',
-    operation: CreateFolderDocument,
-    request: { body: folderName },
-    response: z.object({ folder }),
-    errors: { 409: 'a folder of that name exists' },
-    successStatus: 201,
-    variables: ({ body }) => ({ name: body.name }),
-    shape: (data) => {
-      const f = unwrap(data.createFolder);
-      return { folder: { id: f.databaseId, name: f.name, created_at: f.createdAt } };
-    },
-  }),
-  defineRoute({
-    method: 'PATCH',
-    path: '/api/media/folders/:id',
-    auth: 'key',
-    scope: 'media',
-    summary: 'Rename a folder (name)',
-    operation: RenameFolderDocument,
-    request: { params: folderParams, body: folderName },
-    response: z.object({ folder }),
-    errors: { 409: 'a folder of that name exists' },
-    variables: ({ params, body }) => ({ id: pathId(params, 'folder'), name: body.name }),
-    shape: (data) => {
-      const f = unwrap(data.renameFolder);
-      return { folder: { id: f.databaseId, name: f.name, created_at: f.createdAt } };
-    },
-  }),
-  defineRoute({
-    method: 'DELETE',
-    path: '/api/media/folders/:id',
-    auth: 'key',
-    scope: 'media',
-    summary: 'Delete a folder; its items stay in the library, outside any folder',
-    operation: DeleteFolderDocument,
-    request: { params: folderParams },
-    response: z.object({ deleted: z.literal(true), folder_id: id }),
-    variables: ({ params }) => ({ id: pathId(params, 'folder') }),
-    shape: (data) => ({ deleted: true as const, folder_id: unwrap(data.deleteFolder).databaseId }),
-  }),
+  ...restRoutesOf(mediaOperations),
   defineRoute({
     method: 'GET',
     path: '/api/media/:id',
@@ -308,36 +244,6 @@ export const mediaRoutes = [
     shape: (data) => ({ media: mediaJson(unwrap(data.updateMedia)) }),
   }),
   defineRoute({
-    method: 'DELETE',
-    path: '/api/media/:id',
-    auth: 'key',
-    scope: 'media',
-    summary: 'Move an item to the trash (restore or purge it later)',
-    operation: TrashMediaDocument,
-    request: { params: mediaParams },
-    response: z.object({ media_id: id, trashed: z.literal(true), trashed_at: timestamp.nullable() }),
-    variables: ({ params }) => ({ id: pathId(params, 'media item') }),
-    shape: (data) => {
-      const m = unwrap(data.trashMedia);
-      return { media_id: m.databaseId, trashed: true as const, trashed_at: m.trashedAt };
-    },
-  }),
-  defineRoute({
-    method: 'PATCH',
-    path: '/api/media/:id/tags',
-    auth: 'key',
-    scope: 'media',
-    summary: 'Add, remove or replace tags (action, tags)',
-    operation: ChangeMediaTagsDocument,
-    request: { params: mediaParams, body: tagChangeSchema },
-    response: z.object({ media_id: id, tags: z.array(z.string()) }),
-    variables: ({ params, body }) => ({ id: pathId(params, 'media item'), action: body.action, tags: body.tags }),
-    shape: (data) => {
-      const m = unwrap(data.changeMediaTags);
-      return { media_id: m.databaseId, tags: m.tags };
-    },
-  }),
-  defineRoute({
     method: 'POST',
     path: '/api/media/:id/restore',
     auth: 'key',
@@ -348,19 +254,6 @@ export const mediaRoutes = [
     response: z.object({ media: mediaItem }),
     variables: ({ params }) => ({ id: pathId(params, 'media item') }),
     shape: (data) => ({ media: mediaJson(unwrap(data.restoreMedia)) }),
-  }),
-  defineRoute({
-    method: 'DELETE',
-    path: '/api/media/:id/purge',
-    auth: 'key',
-    scope: 'media',
-    summary: 'Delete a trashed item and its files for good',
-    operation: PurgeMediaDocument,
-    request: { params: mediaParams },
-    response: z.object({ media_id: id, purged: z.literal(true) }),
-    errors: { 409: 'the item is not in the trash' },
-    variables: ({ params }) => ({ id: pathId(params, 'media item') }),
-    shape: (data) => ({ media_id: unwrap(data.purgeMedia).databaseId, purged: true as const }),
   }),
   defineMountedRoute({
     method: 'GET',

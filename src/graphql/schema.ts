@@ -9,7 +9,7 @@ import '../modules/scrape/scrape.operations.js';
 import '../modules/automation/automation.schema.js';
 import '../modules/featured/featured.schema.js';
 import '../modules/vision/vision.schema.js';
-import '../modules/media/media.schema.js';
+import '../modules/media/media.operations.js';
 import '../modules/imaging/transform.schema.js';
 import '../modules/imaging/watermark.schema.js';
 import '../modules/collections/collections.operations.js';

@@ -20,7 +20,7 @@ export const nextCursor = z.string().nullable().describe('pass as cursor for the
  * Where a field of a documented answer comes from in the GraphQL result when it is not the camelCase
  * of its REST name: `{ id: 'databaseId', bounty_id: 'bounty.databaseId' }`. The one mapping between
  * the two namings of an answer (rest-shim/derive.ts selects and renames by it). A null source marks a
- * field the declaration's REST `shape` computes.
+ * field the declaration's REST `shape` computes; `''` is the result itself (`{ folder: '' }`).
  */
 export const graphqlSources = z.registry<{ from: Record<string, string | null> }>();
 

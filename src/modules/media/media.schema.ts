@@ -1,8 +1,8 @@
 // GraphQL surface of the media library: items, pages of items (list, search, trash), folders,
-// and every change (the credits query lives in the ledger module). Thin: the rules live in the services.
+// upload, update, restore and bulk changes (the credits query lives in the ledger module); the other
+// changes are declared in media.operations.ts. Thin: the rules live in the services.
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import { builder, nodeId } from '../../graphql/builder.js';
-import { prismaSelection } from '../../graphql/prisma-selection.js';
 import { folderPolicy, mediaItemPolicy } from './media.access.js';
 import type { Context } from '../../graphql/context.js';
 import { mediaFileUrl } from './media-urls.js';
@@ -11,7 +11,7 @@ import { BULK_ACTIONS, MEDIA_KINDS, TAG_ACTIONS } from './media.input.js';
 import type { FolderWithCount } from './folders.service.js';
 
 const MediaKindEnum = builder.enumType('MediaKind', { values: MEDIA_KINDS });
-const TagActionEnum = builder.enumType('TagAction', { values: TAG_ACTIONS });
+export const TagActionEnum = builder.enumType('TagAction', { values: TAG_ACTIONS });
 const BulkActionEnum = builder.enumType('BulkAction', { values: BULK_ACTIONS });
 
 export const FolderRef = builder.prismaNode('MediaFolder', {
@@ -91,7 +91,7 @@ const BulkResultRef = builder.objectRef<{ action: string; items: MediaItem[] }>(
   }),
 });
 
-const FolderWithCountRef = builder.objectRef<FolderWithCount>('FolderSummary').implement({
+export const FolderWithCountRef = builder.objectRef<FolderWithCount>('FolderSummary').implement({
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
     name: t.exposeString('name'),
@@ -206,16 +206,7 @@ builder.mutationFields((t) => ({
     resolve: (_root, { id, input }, ctx) =>
       ctx.services.media.update(actor(ctx), id, presentOnly({ name: input.name ?? undefined, group: input.group, folder_id: input.folderId, caption: input.caption, tags: input.tags ?? undefined })),
   }),
-  changeMediaTags: t.field({
-    type: MediaRef,
-    authScopes: media,
-    errors: {},
-    args: { id: t.arg.int({ required: true }), action: t.arg({ type: TagActionEnum }), tags: t.arg.stringList({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.media.changeTags(actor(ctx), args.id, { action: args.action ?? undefined, tags: args.tags }),
-  }),
-  trashMedia: t.field({ type: MediaRef, authScopes: media, errors: {}, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.media.trash(actor(ctx), a.id) }),
   restoreMedia: t.field({ type: MediaRef, authScopes: media, errors: {}, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.media.restore(actor(ctx), a.id) }),
-  purgeMedia: t.field({ type: MediaRef, authScopes: media, errors: {}, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.media.purge(actor(ctx), a.id) }),
   bulkMedia: t.field({
     type: BulkResultRef,
     authScopes: media,
@@ -223,41 +214,8 @@ builder.mutationFields((t) => ({
     args: { ids: t.arg.intList({ required: true }), action: t.arg({ type: BulkActionEnum, required: true }), folderId: t.arg.int(), tags: t.arg.stringList() },
     resolve: (_root, args, ctx) => ctx.services.media.bulk(actor(ctx), { ids: args.ids, action: args.action, ...presentOnly({ folder_id: args.folderId, tags: args.tags ?? undefined }) }),
   }),
-  // Mutations answer the folder re-read with the caller's selection (counts included).
-  createFolder: t.prismaField({
-    type: FolderRef,
-    authScopes: media,
-    errors: {},
-    args: { name: t.arg.string({ required: true }) },
-    resolve: async (query, _r, a, ctx) => {
-      const folder = await ctx.services.folders.create(actor(ctx), a);
-      return ctx.services.folders.get(ctx.actor, folder.id, prismaSelection(query));
-    },
-  }),
-  renameFolder: t.prismaField({
-    type: FolderRef,
-    authScopes: media,
-    errors: {},
-    args: { id: t.arg.int({ required: true }), name: t.arg.string({ required: true }) },
-    resolve: async (query, _r, a, ctx) => {
-      const folder = await ctx.services.folders.rename(actor(ctx), a.id, a);
-      return ctx.services.folders.get(ctx.actor, folder.id, prismaSelection(query));
-    },
-  }),
-  deleteFolder: t.field({ type: FolderWithCountRef, authScopes: media, errors: {}, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.folders.delete(actor(ctx), a.id) }),
 }));
 
-const MirrorRef = builder.objectRef<{ id: number; url: string; createdAt: Date }>('MediaMirror').implement({
+export const MirrorRef = builder.objectRef<{ id: number; url: string; createdAt: Date }>('MediaMirror').implement({
   fields: (t) => ({ databaseId: t.exposeInt('id'), url: t.exposeString('url'), createdAt: t.expose('createdAt', { type: 'DateTime' }) }),
 });
-
-builder.mutationField('addMediaMirror', (t) =>
-  t.field({
-    type: [MirrorRef],
-    description: 'Registers another URL of the same image once it is checked (fetched, hashed and found to be the same photo: a 400 naming url otherwise); answers every mirror of the item',
-    authScopes: media,
-    errors: {},
-    args: { mediaId: t.arg.int({ required: true }), url: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.media.addMirror(actor(ctx), { media_id: args.mediaId, url: args.url }),
-  }),
-);
