@@ -124,7 +124,7 @@ function treeOf(schema: z.ZodObject, fragments: Map<string, string>): Tree {
       if (last && nested) {
         const named = z.globalRegistry.get(nested)?.id;
         if (named) {
-          fragments.set(named, `fragment ${named}Fields on ${named} ${selectionOf(nested, fragments)}`);
+          fragments.set(named, `fragment ${named}Fields on ${graphqlSources.get(nested)?.graphqlType ?? named} ${selectionOf(nested, fragments)}`);
           child.set(`...${named}Fields`, null);
         } else for (const [k, v] of treeOf(nested, fragments)) child.set(k, v);
       }

@@ -16,49 +16,17 @@ import {
   GetMediaDocument,
   ListFoldersDocument,
   ListMediaDocument,
-  RestoreMediaDocument,
-  SearchMediaDocument,
   UpdateMediaDocument,
-  UploadMediaDocument,
   type MediaFieldsFragment,
   type MediaPageFieldsFragment,
 } from '../generated/operations.js';
-import { BULK_ACTIONS, bulkSchema, MEDIA_KINDS, pageSchema, searchSchema, updateSchema, uploadSchema } from '../../src/modules/media/media.input.js';
+import { BULK_ACTIONS, bulkSchema, pageSchema, updateSchema } from '../../src/modules/media/media.input.js';
 import { count, id, idParams, timestamp } from '../schemas.js';
-import { mediaOperations } from '../../src/modules/media/media.operations.js';
+import { mediaItem, mediaOperations } from '../../src/modules/media/media.operations.js';
+
+export { mediaItem };
 import { MEDIA_VARIANTS } from '../../src/modules/media/media-urls.js';
 
-/** One item of the media library, as every media route answers it. */
-export const mediaItem = z
-  .object({
-    id,
-    name: z.string(),
-    url: z.string().describe('signed URL of the original file (no key needed)'),
-    thumbnail_url: z.string().nullable().describe('signed URL of the thumbnail (images)'),
-    type: z.enum(MEDIA_KINDS),
-    mime: z.string(),
-    ext: z.string(),
-    bytes: count,
-    width: z.int().nullable(),
-    height: z.int().nullable(),
-    format: z.string().nullable(),
-    tags: z.array(z.string()),
-    group: z.string().nullable(),
-    folder_id: id.nullable(),
-    caption: z.string().nullable(),
-    extracted_text: z.string().nullable(),
-    dominant_color: z.string().nullable().describe('#rrggbb'),
-    phash: z.string().nullable(),
-    blockhash: z.string().nullable(),
-    sha256: z.string(),
-    source_url: z.string().nullable(),
-    attribution: z.string().nullable(),
-    trashed: z.boolean(),
-    trashed_at: timestamp.nullable(),
-    created_at: timestamp,
-    updated_at: timestamp,
-  })
-  .meta({ id: 'MediaItem', description: 'A media library item' });
 
 const mediaPage = z.object({ items: z.array(mediaItem), total: count, limit: count, offset: count });
 const mediaParams = idParams('media item');
@@ -98,24 +66,6 @@ const pageJson = (p: MediaPageFieldsFragment) => ({ items: p.items.map(mediaJson
 
 export const mediaRoutes = [
   defineRoute({
-    method: 'POST',
-    path: '/api/media/upload',
-    auth: 'key',
-    scope: 'media',
-    summary: 'Upload a file (multipart: file, name, group, tags as a JSON array, auto_tag); the same bytes twice answer the first item',
-    multipart: { files: ['file'] },
-    operation: UploadMediaDocument,
-    request: { form: uploadSchema.pick({ name: true, group: true, tags: true, auto_tag: true }).extend({ file: z.file({ error: 'file is required: send the file as the multipart field "file"' }) }) },
-    response: z.object({ media_id: id, url: z.string(), tags: z.array(z.string()), duplicate: z.boolean().describe('the same bytes were already in the library: that item is answered'), media: mediaItem }),
-    errors: { 409: 'auto_tag was asked for and image analysis is not available on this server', 413: 'the file is larger than UPLOAD_MAX_BYTES' },
-    variables: ({ body }) => ({ file: body.file, name: body.name, group: body.group, tags: body.tags, autoTag: body.auto_tag }),
-    successStatus: 201,
-    shape: (data) => {
-      const { media, duplicate } = unwrap(data.uploadMedia);
-      return { media_id: media.databaseId, url: media.url, tags: media.tags, duplicate, media: mediaJson(media) };
-    },
-  }),
-  defineRoute({
     method: 'GET',
     path: '/api/media/list',
     auth: 'key',
@@ -127,21 +77,6 @@ export const mediaRoutes = [
     variables: ({ query }) => ({ limit: query.limit, offset: query.offset }),
     shape: (data) => pageJson(unwrap(data.mediaList)),
     cache: { domain: 'media' },
-  }),
-  defineRoute({
-    method: 'GET',
-    path: '/api/media/search',
-    auth: 'key',
-    scope: 'media',
-    summary: 'Full-text search (q) ranked, with filters tag, group, folder_id, type, color (nearest dominant colours), limit, offset',
-    operation: SearchMediaDocument,
-    request: { query: searchSchema },
-    response: z.object({ query: z.string().nullable(), ...mediaPage.shape }),
-    variables: ({ query }) => ({ q: query.q, tag: query.tag, group: query.group, folderId: query.folder_id, type: query.type, color: query.color, limit: query.limit, offset: query.offset }),
-    shape: (data) => {
-      const page = unwrap(data.mediaSearch);
-      return { query: page.query, ...pageJson(page) };
-    },
   }),
   defineRoute({
     method: 'GET',
@@ -242,18 +177,6 @@ export const mediaRoutes = [
       input: { name: body.name, group: body.group, folderId: body.folder_id, caption: body.caption, tags: body.tags },
     }),
     shape: (data) => ({ media: mediaJson(unwrap(data.updateMedia)) }),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: '/api/media/:id/restore',
-    auth: 'key',
-    scope: 'media',
-    summary: 'Bring an item back from the trash',
-    operation: RestoreMediaDocument,
-    request: { params: mediaParams },
-    response: z.object({ media: mediaItem }),
-    variables: ({ params }) => ({ id: pathId(params, 'media item') }),
-    shape: (data) => ({ media: mediaJson(unwrap(data.restoreMedia)) }),
   }),
   defineMountedRoute({
     method: 'GET',

@@ -1,6 +1,7 @@
-// GraphQL surface of the media library: items, pages of items (list, search, trash), folders,
-// upload, update, restore and bulk changes (the credits query lives in the ledger module); the other
-// changes are declared in media.operations.ts. Thin: the rules live in the services.
+// GraphQL types of the media library, and the fields not declared in media.operations.ts: one item,
+// the list and the trash (one field, two REST rows), the search connection, folders, update and bulk
+// (null clears a field there). The credits query lives in the ledger module. Thin: the rules live in
+// the services.
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import { builder, nodeId } from '../../graphql/builder.js';
 import { folderPolicy, mediaItemPolicy } from './media.access.js';
@@ -10,7 +11,7 @@ import type { MediaItem, Page } from './media.service.js';
 import { BULK_ACTIONS, MEDIA_KINDS, TAG_ACTIONS } from './media.input.js';
 import type { FolderWithCount } from './folders.service.js';
 
-const MediaKindEnum = builder.enumType('MediaKind', { values: MEDIA_KINDS });
+export const MediaKindEnum = builder.enumType('MediaKind', { values: MEDIA_KINDS });
 export const TagActionEnum = builder.enumType('TagAction', { values: TAG_ACTIONS });
 const BulkActionEnum = builder.enumType('BulkAction', { values: BULK_ACTIONS });
 
@@ -66,7 +67,7 @@ export const MediaRef = builder.prismaNode('MediaItem', {
   }),
 });
 
-const MediaPageRef = builder.objectRef<Page & { query?: string | null }>('MediaPage').implement({
+export const MediaPageRef = builder.objectRef<Page & { query?: string | null }>('MediaPage').implement({
   description: 'A page of media items with the total that match',
   fields: (t) => ({
     items: t.field({ type: [MediaRef], resolve: (p) => p.items }),
@@ -77,7 +78,7 @@ const MediaPageRef = builder.objectRef<Page & { query?: string | null }>('MediaP
   }),
 });
 
-const UploadResultRef = builder.objectRef<{ media: MediaItem; duplicate: boolean }>('MediaUpload').implement({
+export const UploadResultRef = builder.objectRef<{ media: MediaItem; duplicate: boolean }>('MediaUpload').implement({
   fields: (t) => ({
     media: t.field({ type: MediaRef, resolve: (r) => r.media }),
     duplicate: t.exposeBoolean('duplicate', { description: 'The same bytes were already in the library; that item is answered' }),
@@ -139,23 +140,6 @@ builder.queryFields((t) => ({
     args: { limit: t.arg.int(), offset: t.arg.int(), trashed: t.arg.boolean({ description: 'The trash instead of the library' }) },
     resolve: (_root, args, ctx) => ctx.services.media.list(actor(ctx), { limit: args.limit ?? undefined, offset: args.offset ?? undefined }, args.trashed ?? false),
   }),
-  mediaSearch: t.field({
-    type: MediaPageRef,
-    authScopes: media,
-    errors: {},
-    args: {
-      q: t.arg.string(),
-      tag: t.arg.string(),
-      group: t.arg.string(),
-      folderId: t.arg.int(),
-      type: t.arg({ type: MediaKindEnum }),
-      color: t.arg.string({ description: 'Dominant colour hex (#rrggbb): nearest colours first' }),
-      limit: t.arg.int(),
-      offset: t.arg.int(),
-    },
-    resolve: (_root, args, ctx) =>
-      ctx.services.media.search(actor(ctx), { ...searchFilters(args), limit: args.limit ?? undefined, offset: args.offset ?? undefined }),
-  }),
   mediaConnection: t.connection({
     type: MediaRef,
     description: 'The same search as mediaSearch, as a relay connection',
@@ -186,18 +170,6 @@ function presentOnly<T extends Record<string, unknown>>(input: T): Partial<T> {
 }
 
 builder.mutationFields((t) => ({
-  uploadMedia: t.field({
-    type: UploadResultRef,
-    authScopes: media,
-    errors: {},
-    args: { file: t.arg({ type: 'File', required: true }), name: t.arg.string(), group: t.arg.string(), tags: t.arg.stringList(), autoTag: t.arg.boolean() },
-    resolve: async (_root, args, ctx) =>
-      ctx.services.media.ingest(
-        actor(ctx),
-        { body: Buffer.from(await args.file.arrayBuffer()), filename: args.file.name },
-        { name: args.name ?? undefined, group: args.group ?? undefined, tags: args.tags ?? undefined, auto_tag: args.autoTag ?? undefined },
-      ),
-  }),
   updateMedia: t.field({
     type: MediaRef,
     authScopes: media,
@@ -206,7 +178,6 @@ builder.mutationFields((t) => ({
     resolve: (_root, { id, input }, ctx) =>
       ctx.services.media.update(actor(ctx), id, presentOnly({ name: input.name ?? undefined, group: input.group, folder_id: input.folderId, caption: input.caption, tags: input.tags ?? undefined })),
   }),
-  restoreMedia: t.field({ type: MediaRef, authScopes: media, errors: {}, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.media.restore(actor(ctx), a.id) }),
   bulkMedia: t.field({
     type: BulkResultRef,
     authScopes: media,
