@@ -87,6 +87,9 @@ function typeText(arg: { type: unknown; required: boolean }): string {
 
 type Tree = Map<string, Tree | null>;
 
+/** The GraphQL path of an answer's source: `''` is the result itself. */
+const pathOf = (source: string) => (source === '' ? [] : source.split('.'));
+
 /**
  * The GraphQL fields a documented answer needs, by its keys and their sources. An object named in
  * the document (`.meta({ id: 'Bounty' })`) is selected by the fragment `BountyFields` on the GraphQL
@@ -102,8 +105,10 @@ function treeOf(schema: z.ZodObject, fragments: Map<string, string>): Tree {
   for (const [key, field] of Object.entries(schema.shape)) {
     // A computed field (source null) is the declaration's `shape` to fill.
     if (from[key] === null) continue;
-    const path = (from[key] ?? camelCase(key)).split('.');
+    const path = pathOf(from[key] ?? camelCase(key));
     const nested = objectOf(field as z.ZodType);
+    // An answer that wraps the result (`{ folder: <the result> }`) selects the object's fields at the top.
+    if (path.length === 0 && nested) for (const [k, v] of treeOf(nested, fragments)) tree.set(k, v);
     let node = tree;
     path.forEach((segment, i) => {
       const last = i === path.length - 1;
@@ -116,7 +121,7 @@ function treeOf(schema: z.ZodObject, fragments: Map<string, string>): Tree {
       if (last && nested) {
         const named = z.globalRegistry.get(nested)?.id;
         if (named) {
-          fragments.set(named, `fragment ${named}Fields on ${named} ${selectionOf(nested, fragments)}`);
+          fragments.set(named, `fragment ${named}Fields on ${graphqlSources.get(nested)?.graphqlType ?? named} ${selectionOf(nested, fragments)}`);
           child.set(`...${named}Fields`, null);
         } else for (const [k, v] of treeOf(nested, fragments)) child.set(k, v);
       }
@@ -145,7 +150,7 @@ export function answerOf(schema: z.ZodObject, data: unknown): Record<string, unk
   const answer: Record<string, unknown> = {};
   for (const [key, field] of Object.entries(schema.shape)) {
     if (from[key] === null) continue;
-    const value = (from[key] ?? camelCase(key)).split('.').reduce<unknown>((at, segment) => (at == null ? at : (at as Record<string, unknown>)[segment]), data);
+    const value = pathOf(from[key] ?? camelCase(key)).reduce<unknown>((at, segment) => (at == null ? at : (at as Record<string, unknown>)[segment]), data);
     // An optional field the result leaves out stays out; a nullable one is null.
     if ((value === undefined || value === null) && (field as z.ZodType)._zod.def.type === 'optional') continue;
     answer[key] = valueOf(field as z.ZodType, value);

@@ -1,35 +1,20 @@
 // Spec "Media library": collections, and "Share link (collection)". Shapes are ours where the spec
 // leaves them open (README "Media: collections"); items are media items exactly as the library
-// routes show them (mediaJson), with signed url and thumbnail_url.
+// routes show them (mediaJson), with signed url and thumbnail_url. Create, add items, delete and
+// share are declared in src/modules/collections/collections.operations.ts; written here: the list
+// and one collection with its items (relay connections, paged by cursor) and the gallery pages
+// (mounted HTML, no key).
 import { z } from 'zod';
 import { defineMountedRoute, defineRoute } from '../route.js';
 import { SCOPE } from '../../src/modules/access/index.js';
+import { restRoutesOf } from '../derive.js';
 import { pathId } from '../input.js';
-import { unwrap } from '../result.js';
-import {
-  AddCollectionItemsDocument,
-  CreateCollectionDocument,
-  DeleteCollectionDocument,
-  GetCollectionDocument,
-  ListCollectionsDocument,
-  ShareCollectionDocument,
-  type CollectionFieldsFragment,
-} from '../generated/operations.js';
+import { GetCollectionDocument, ListCollectionsDocument, type CollectionFieldsFragment } from '../generated/operations.js';
 import { mediaItem, mediaJson } from './media.routes.js';
 import { count, id, idParams, nextCursor, timestamp } from '../schemas.js';
-import { addItemsSchema, COLLECTION_ITEMS_PAGE, collectionSchema, COLLECTIONS_PAGE, cursorPageSchema, shareSchema } from '../../src/modules/collections/collections.input.js';
+import { COLLECTION_ITEMS_PAGE, COLLECTIONS_PAGE, cursorPageSchema } from '../../src/modules/collections/collections.input.js';
+import { collectionFields, collectionOperations } from '../../src/modules/collections/collections.operations.js';
 
-const collectionFields = {
-  name: z.string(),
-  description: z.string().nullable(),
-  item_count: count,
-  shared: z.boolean(),
-  password_protected: z.boolean(),
-  share_url: z.string().nullable().describe('/gallery/<share_token> while shared'),
-  share_link: z.string().nullable().describe('share_url as an absolute URL'),
-  created_at: timestamp,
-  updated_at: timestamp,
-};
 const collection = z.object({ id, ...collectionFields }).meta({ id: 'Collection', description: 'A collection of media items' });
 const collectionParams = idParams('collection');
 const galleryParams = z.object({ token: z.string().describe('share_token of a shared collection') });
@@ -57,6 +42,7 @@ export function collectionJson(c: CollectionFieldsFragment): z.input<typeof coll
 }
 
 export const collectionsRoutes = [
+  ...restRoutesOf(collectionOperations),
   defineRoute({
     method: 'GET',
     path: '/api/media/collections',
@@ -77,22 +63,6 @@ export const collectionsRoutes = [
     },
   }),
   defineRoute({
-    method: 'POST',
-    path: '/api/media/collections',
-    auth: 'key',
-    key: SCOPE.media,
-    summary: 'Create a collection: name (required), description',
-    operation: CreateCollectionDocument,
-    request: { body: collectionSchema },
-    response: z.object({ collection_id: id, ...collectionFields }),
-    successStatus: 201,
-    variables: ({ body }) => ({ input: { name: body.name, description: body.description } }),
-    shape: (data) => {
-      const { id, ...rest } = collectionJson(unwrap(data.createCollection));
-      return { collection_id: id, ...rest };
-    },
-  }),
-  defineRoute({
     method: 'GET',
     path: '/api/media/collections/:id',
     auth: 'key',
@@ -110,63 +80,6 @@ export const collectionsRoutes = [
         ...rest,
         items: items.edges.map(({ node }) => ({ ...mediaJson(node.media), added_at: node.addedAt })),
         next_cursor: items.pageInfo.hasNextPage ? items.pageInfo.endCursor : null,
-      };
-    },
-  }),
-  defineRoute({
-    method: 'POST',
-    path: '/api/media/collections/:id/items',
-    auth: 'key',
-    key: SCOPE.media,
-    summary: "Add media items (media_ids: array); ids already in are skipped; another account's id fails the whole call with 404",
-    operation: AddCollectionItemsDocument,
-    request: { params: collectionParams, body: addItemsSchema },
-    response: z.object({ collection_id: id, added: count, already_in: count, item_count: count }),
-    errors: { 404: "the collection, or a media id that is missing or another account's (nothing is added)" },
-    variables: ({ params, body }) => ({ id: pathId(params, 'collection'), mediaIds: body.media_ids }),
-    shape: (data) => {
-      const result = unwrap(data.addCollectionItems);
-      return { collection_id: result.collection.databaseId, added: result.added, already_in: result.alreadyIn, item_count: result.collection.itemCount };
-    },
-  }),
-  defineRoute({
-    method: 'DELETE',
-    path: '/api/media/collections/:id',
-    auth: 'key',
-    key: SCOPE.media,
-    summary: 'Delete a collection (its media items stay in the library)',
-    operation: DeleteCollectionDocument,
-    request: { params: collectionParams },
-    response: z.object({ deleted: z.literal(true), collection_id: id }),
-    variables: ({ params }) => ({ id: pathId(params, 'collection') }),
-    shape: (data) => ({ deleted: true as const, collection_id: unwrap(data.deleteCollection).databaseId }),
-  }),
-  defineRoute({
-    method: 'POST',
-    path: '/api/media/collections/:id/share',
-    auth: 'key',
-    key: SCOPE.media,
-    summary: 'Share a collection at /gallery/<share_token> (always a new token): password protects it; public false without a password turns sharing off',
-    operation: ShareCollectionDocument,
-    request: { params: collectionParams, body: shareSchema },
-    response: z.object({
-      share_token: z.string().nullable(),
-      share_url: z.string().nullable().describe('/gallery/<share_token>'),
-      share_link: z.string().nullable(),
-      shared: z.boolean(),
-      password_protected: z.boolean(),
-      collection_id: id,
-    }),
-    variables: ({ params, body }) => ({ id: pathId(params, 'collection'), public: body.public, password: body.password }),
-    shape: (data) => {
-      const share = unwrap(data.shareCollection);
-      return {
-        share_token: share.shareToken,
-        share_url: share.shareUrl,
-        share_link: share.shareLink,
-        shared: share.shared,
-        password_protected: share.passwordProtected,
-        collection_id: share.collection.databaseId,
       };
     },
   }),

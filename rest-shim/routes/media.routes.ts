@@ -1,72 +1,36 @@
 // Spec "Media library": items, their lifecycle, tags, bulk actions, folders, credits.
 // Our shapes (the spec leaves them open): one item is `media`, pages are `items` with `total`,
-// `limit`, `offset`; a folder is `folder`. See the README's media section.
+// `limit`, `offset`; a folder is `folder`. See the README's media section. Trash, purge, tags,
+// mirrors and folder changes are declared in src/modules/media/media.operations.ts; written here:
+// rows answering MediaItem (its GraphQL type is Media, and `trashed` is computed), list and trash
+// (one GraphQL field, two rows), update and bulk (null clears a field), credits (the ledger's
+// query), the item and folders queries (no error union) and the file stream (mounted).
 import { z } from 'zod';
 import { defineMountedRoute, defineRoute } from '../route.js';
 import { SCOPE } from '../../src/modules/access/index.js';
 import { pathId } from '../input.js';
+import { restRoutesOf } from '../derive.js';
 import { unwrap } from '../result.js';
 import {
-  AddMediaMirrorDocument,
   BulkMediaDocument,
-  ChangeMediaTagsDocument,
-  CreateFolderDocument,
   CreditsDocument,
-  DeleteFolderDocument,
   GetMediaDocument,
   ListFoldersDocument,
   ListMediaDocument,
-  PurgeMediaDocument,
-  RenameFolderDocument,
-  RestoreMediaDocument,
-  SearchMediaDocument,
-  TrashMediaDocument,
   UpdateMediaDocument,
-  UploadMediaDocument,
   type MediaFieldsFragment,
   type MediaPageFieldsFragment,
 } from '../generated/operations.js';
-import { BULK_ACTIONS, bulkSchema, MEDIA_KINDS, mirrorSchema, pageSchema, searchSchema, tagChangeSchema, updateSchema, uploadSchema } from '../../src/modules/media/media.input.js';
+import { BULK_ACTIONS, bulkSchema, pageSchema, updateSchema } from '../../src/modules/media/media.input.js';
 import { count, id, idParams, timestamp } from '../schemas.js';
-import { nameSchema as folderName } from '../../src/modules/media/folders.service.js';
+import { mediaItem, mediaOperations } from '../../src/modules/media/media.operations.js';
+
+export { mediaItem };
 import { MEDIA_VARIANTS } from '../../src/modules/media/media-urls.js';
 
-/** One item of the media library, as every media route answers it. */
-export const mediaItem = z
-  .object({
-    id,
-    name: z.string(),
-    url: z.string().describe('signed URL of the original file (no key needed)'),
-    thumbnail_url: z.string().nullable().describe('signed URL of the thumbnail (images)'),
-    type: z.enum(MEDIA_KINDS),
-    mime: z.string(),
-    ext: z.string(),
-    bytes: count,
-    width: z.int().nullable(),
-    height: z.int().nullable(),
-    format: z.string().nullable(),
-    tags: z.array(z.string()),
-    group: z.string().nullable(),
-    folder_id: id.nullable(),
-    caption: z.string().nullable(),
-    extracted_text: z.string().nullable(),
-    dominant_color: z.string().nullable().describe('#rrggbb'),
-    phash: z.string().nullable(),
-    blockhash: z.string().nullable(),
-    sha256: z.string(),
-    source_url: z.string().nullable(),
-    attribution: z.string().nullable(),
-    trashed: z.boolean(),
-    trashed_at: timestamp.nullable(),
-    created_at: timestamp,
-    updated_at: timestamp,
-  })
-  .meta({ id: 'MediaItem', description: 'A media library item' });
 
 const mediaPage = z.object({ items: z.array(mediaItem), total: count, limit: count, offset: count });
 const mediaParams = idParams('media item');
-const folderParams = idParams('folder');
-const folder = z.object({ id, name: z.string(), created_at: timestamp });
 
 export function mediaJson(m: MediaFieldsFragment): z.input<typeof mediaItem> {
   return {
@@ -103,24 +67,6 @@ const pageJson = (p: MediaPageFieldsFragment) => ({ items: p.items.map(mediaJson
 
 export const mediaRoutes = [
   defineRoute({
-    method: 'POST',
-    path: '/api/media/upload',
-    auth: 'key',
-    key: SCOPE.media,
-    summary: 'Upload a file (multipart: file, name, group, tags as a JSON array, auto_tag); the same bytes twice answer the first item',
-    multipart: { files: ['file'] },
-    operation: UploadMediaDocument,
-    request: { form: uploadSchema.pick({ name: true, group: true, tags: true, auto_tag: true }).extend({ file: z.file({ error: 'file is required: send the file as the multipart field "file"' }) }) },
-    response: z.object({ media_id: id, url: z.string(), tags: z.array(z.string()), duplicate: z.boolean().describe('the same bytes were already in the library: that item is answered'), media: mediaItem }),
-    errors: { 409: 'auto_tag was asked for and image analysis is not available on this server', 413: 'the file is larger than UPLOAD_MAX_BYTES' },
-    variables: ({ body }) => ({ file: body.file, name: body.name, group: body.group, tags: body.tags, autoTag: body.auto_tag }),
-    successStatus: 201,
-    shape: (data) => {
-      const { media, duplicate } = unwrap(data.uploadMedia);
-      return { media_id: media.databaseId, url: media.url, tags: media.tags, duplicate, media: mediaJson(media) };
-    },
-  }),
-  defineRoute({
     method: 'GET',
     path: '/api/media/list',
     auth: 'key',
@@ -132,21 +78,6 @@ export const mediaRoutes = [
     variables: ({ query }) => ({ limit: query.limit, offset: query.offset }),
     shape: (data) => pageJson(unwrap(data.mediaList)),
     cache: { domain: 'media' },
-  }),
-  defineRoute({
-    method: 'GET',
-    path: '/api/media/search',
-    auth: 'key',
-    key: SCOPE.media,
-    summary: 'Full-text search (q) ranked, with filters tag, group, folder_id, type, color (nearest dominant colours), limit, offset',
-    operation: SearchMediaDocument,
-    request: { query: searchSchema },
-    response: z.object({ query: z.string().nullable(), ...mediaPage.shape }),
-    variables: ({ query }) => ({ q: query.q, tag: query.tag, group: query.group, folderId: query.folder_id, type: query.type, color: query.color, limit: query.limit, offset: query.offset }),
-    shape: (data) => {
-      const page = unwrap(data.mediaSearch);
-      return { query: page.query, ...pageJson(page) };
-    },
   }),
   defineRoute({
     method: 'GET',
@@ -211,22 +142,6 @@ export const mediaRoutes = [
     },
   }),
   defineRoute({
-    method: 'POST',
-    path: '/api/media/mirror',
-    auth: 'key',
-    key: SCOPE.media,
-    summary: 'Register another URL where an item\'s image lives (media_id, url)',
-    operation: AddMediaMirrorDocument,
-    request: { body: mirrorSchema },
-    response: z.object({ mirrors: z.array(z.object({ id, url: z.string(), created_at: timestamp })) }),
-    errors: { 404: 'media_id is not one of your media items' },
-    variables: ({ body }) => ({ mediaId: body.media_id, url: body.url }),
-    shape: (data) => {
-      const mirrors = unwrap(data.addMediaMirror);
-      return { mirrors: mirrors.map((m) => ({ id: m.databaseId, url: m.url, created_at: m.createdAt })) };
-    },
-  }),
-  defineRoute({
     method: 'GET',
     path: '/api/media/folders',
     auth: 'key',
@@ -236,51 +151,7 @@ export const mediaRoutes = [
     response: z.object({ folders: z.array(z.object({ id, name: z.string(), item_count: count, created_at: timestamp })) }),
     shape: (data) => ({ folders: data.folders.map((f) => ({ id: f.databaseId, name: f.name, item_count: f.itemCount, created_at: f.createdAt })) }),
   }),
-  defineRoute({
-    method: 'POST',
-    path: '/api/media/folders',
-    auth: 'key',
-    key: SCOPE.media,
-    summary: 'Create a folder (name)',
-    operation: CreateFolderDocument,
-    request: { body: folderName },
-    response: z.object({ folder }),
-    errors: { 409: 'a folder of that name exists' },
-    successStatus: 201,
-    variables: ({ body }) => ({ name: body.name }),
-    shape: (data) => {
-      const f = unwrap(data.createFolder);
-      return { folder: { id: f.databaseId, name: f.name, created_at: f.createdAt } };
-    },
-  }),
-  defineRoute({
-    method: 'PATCH',
-    path: '/api/media/folders/:id',
-    auth: 'key',
-    key: SCOPE.media,
-    summary: 'Rename a folder (name)',
-    operation: RenameFolderDocument,
-    request: { params: folderParams, body: folderName },
-    response: z.object({ folder }),
-    errors: { 409: 'a folder of that name exists' },
-    variables: ({ params, body }) => ({ id: pathId(params, 'folder'), name: body.name }),
-    shape: (data) => {
-      const f = unwrap(data.renameFolder);
-      return { folder: { id: f.databaseId, name: f.name, created_at: f.createdAt } };
-    },
-  }),
-  defineRoute({
-    method: 'DELETE',
-    path: '/api/media/folders/:id',
-    auth: 'key',
-    key: SCOPE.media,
-    summary: 'Delete a folder; its items stay in the library, outside any folder',
-    operation: DeleteFolderDocument,
-    request: { params: folderParams },
-    response: z.object({ deleted: z.literal(true), folder_id: id }),
-    variables: ({ params }) => ({ id: pathId(params, 'folder') }),
-    shape: (data) => ({ deleted: true as const, folder_id: unwrap(data.deleteFolder).databaseId }),
-  }),
+  ...restRoutesOf(mediaOperations),
   defineRoute({
     method: 'GET',
     path: '/api/media/:id',
@@ -307,61 +178,6 @@ export const mediaRoutes = [
       input: { name: body.name, group: body.group, folderId: body.folder_id, caption: body.caption, tags: body.tags },
     }),
     shape: (data) => ({ media: mediaJson(unwrap(data.updateMedia)) }),
-  }),
-  defineRoute({
-    method: 'DELETE',
-    path: '/api/media/:id',
-    auth: 'key',
-    key: SCOPE.media,
-    summary: 'Move an item to the trash (restore or purge it later)',
-    operation: TrashMediaDocument,
-    request: { params: mediaParams },
-    response: z.object({ media_id: id, trashed: z.literal(true), trashed_at: timestamp.nullable() }),
-    variables: ({ params }) => ({ id: pathId(params, 'media item') }),
-    shape: (data) => {
-      const m = unwrap(data.trashMedia);
-      return { media_id: m.databaseId, trashed: true as const, trashed_at: m.trashedAt };
-    },
-  }),
-  defineRoute({
-    method: 'PATCH',
-    path: '/api/media/:id/tags',
-    auth: 'key',
-    key: SCOPE.media,
-    summary: 'Add, remove or replace tags (action, tags)',
-    operation: ChangeMediaTagsDocument,
-    request: { params: mediaParams, body: tagChangeSchema },
-    response: z.object({ media_id: id, tags: z.array(z.string()) }),
-    variables: ({ params, body }) => ({ id: pathId(params, 'media item'), action: body.action, tags: body.tags }),
-    shape: (data) => {
-      const m = unwrap(data.changeMediaTags);
-      return { media_id: m.databaseId, tags: m.tags };
-    },
-  }),
-  defineRoute({
-    method: 'POST',
-    path: '/api/media/:id/restore',
-    auth: 'key',
-    key: SCOPE.media,
-    summary: 'Bring an item back from the trash',
-    operation: RestoreMediaDocument,
-    request: { params: mediaParams },
-    response: z.object({ media: mediaItem }),
-    variables: ({ params }) => ({ id: pathId(params, 'media item') }),
-    shape: (data) => ({ media: mediaJson(unwrap(data.restoreMedia)) }),
-  }),
-  defineRoute({
-    method: 'DELETE',
-    path: '/api/media/:id/purge',
-    auth: 'key',
-    key: SCOPE.media,
-    summary: 'Delete a trashed item and its files for good',
-    operation: PurgeMediaDocument,
-    request: { params: mediaParams },
-    response: z.object({ media_id: id, purged: z.literal(true) }),
-    errors: { 409: 'the item is not in the trash' },
-    variables: ({ params }) => ({ id: pathId(params, 'media item') }),
-    shape: (data) => ({ media_id: unwrap(data.purgeMedia).databaseId, purged: true as const }),
   }),
   defineMountedRoute({
     method: 'GET',

@@ -46,7 +46,7 @@ function inputFields(operation: Operation): DerivedArg[] {
   return Object.entries(operation.input.shape).map(([field, schema]) => {
     const { base, required } = unwrap(schema as z.ZodType);
     const type = operation.args?.[field] ?? graphqlTypeOf(base, `${operation.name}.${field}`, operation.args);
-    return { name: argNameOf(operation, field), field, type, required, description: (schema as z.ZodType).description ?? base.description };
+    return { name: argNameOf(operation, field), field, type, required: required && !operation.optionalArgs?.includes(field), description: (schema as z.ZodType).description ?? base.description };
   });
 }
 

@@ -59,6 +59,8 @@ export interface OperationDeclaration<Input extends z.ZodObject | undefined, Ids
   inputType?: string;
   /** GraphQL names of input fields that are not the camelCase of their input names (`crowdsource_id: 'itemId'`). */
   graphqlNames?: Record<string, string>;
+  /** Input fields the GraphQL schema takes as optional though the input requires them (the service refuses their absence in its own words). */
+  optionalArgs?: string[];
   /** A Prisma object output resolved with Pothos's selection (`t.prismaField`): `run` gets the `query` to spread into its findUnique/findMany. */
   prisma?: boolean;
   output: OutputType;

@@ -20,12 +20,15 @@ export const nextCursor = z.string().nullable().describe('pass as cursor for the
  * Where a field of a documented answer comes from in the GraphQL result when it is not the camelCase
  * of its REST name: `{ id: 'databaseId', bounty_id: 'bounty.databaseId' }`. The one mapping between
  * the two namings of an answer (rest-shim/derive.ts selects and renames by it). A null source marks a
- * field the declaration's REST `shape` computes.
+ * field the declaration's REST `shape` computes; `''` is the result itself (`{ folder: '' }`).
  */
-export const graphqlSources = z.registry<{ from: Record<string, string | null> }>();
+export const graphqlSources = z.registry<{ from: Record<string, string | null>; graphqlType?: string }>();
 
-/** A documented answer whose fields come from GraphQL fields named otherwise (see graphqlSources). */
-export function answerFrom<T extends z.ZodObject>(schema: T, from: Record<string, string | null>): T {
-  graphqlSources.add(schema, { from });
+/**
+ * A documented answer whose fields come from GraphQL fields named otherwise (see graphqlSources);
+ * `graphqlType` when the object's document id (`.meta({ id })`) is not its GraphQL type's name.
+ */
+export function answerFrom<T extends z.ZodObject>(schema: T, from: Record<string, string | null>, graphqlType?: string): T {
+  graphqlSources.add(schema, { from, graphqlType });
   return schema;
 }

@@ -21,10 +21,11 @@ export const addItemsSchema = z.object({
       error: (issue) => (issue.input === undefined || issue.input === null ? mediaIdsMessage : 'expected an array of media ids'),
     })
     .min(1, mediaIdsMessage)
-    .max(500, 'expected at most 500 ids'),
+    .max(500, 'expected at most 500 ids')
+    .describe('Required: 1 to 500 media ids'),
 });
 
 export const shareSchema = z.object({
   public: z.boolean({ error: 'expected true or false (or 1 or 0)' }).default(true).describe('false without a password turns sharing off'),
-  password: z.string({ error: 'expected a string' }).min(4, 'expected at least 4 characters').max(200, 'expected at most 200 characters').optional().describe('protects the gallery page'),
+  password: z.string({ error: 'expected a string' }).min(4, 'expected at least 4 characters').max(200, 'expected at most 200 characters').optional().describe('protects the gallery page (4 to 200 characters)'),
 });

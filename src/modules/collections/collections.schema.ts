@@ -1,5 +1,6 @@
-// GraphQL surface of collections (scope `media`): the viewer's collections, one collection with its
-// items, create, add items, delete, share. Thin: the rules live in collections.service.ts.
+// GraphQL types of collections (scope `media`), the viewer's collections and one collection with its
+// items (relay connections); create, add items, delete and share are declared in
+// collections.operations.ts. Thin: the rules live in collections.service.ts.
 import { builder, nodeId } from '../../graphql/builder.js';
 import { authScopesOf, SCOPE } from '../access/index.js';
 import { collectionPolicy } from './collections.access.js';
@@ -74,14 +75,7 @@ builder.queryField('collection', (t) =>
   }),
 );
 
-const CreateCollectionInput = builder.inputType('CreateCollectionInput', {
-  fields: (t) => ({
-    name: t.string({ required: true }),
-    description: t.string(),
-  }),
-});
-
-const AddCollectionItemsRef = builder.objectRef<{ collection: Collection; added: number; alreadyIn: number }>('AddCollectionItemsResult').implement({
+export const AddCollectionItemsRef = builder.objectRef<{ collection: Collection; added: number; alreadyIn: number }>('AddCollectionItemsResult').implement({
   fields: (t) => ({
     collection: t.field({ type: CollectionRef, resolve: (r) => r.collection }),
     added: t.exposeInt('added', { description: 'Items newly added' }),
@@ -89,7 +83,7 @@ const AddCollectionItemsRef = builder.objectRef<{ collection: Collection; added:
   }),
 });
 
-const CollectionShareRef = builder.objectRef<{ collection: Collection; token: string | null }>('CollectionShare').implement({
+export const CollectionShareRef = builder.objectRef<{ collection: Collection; token: string | null }>('CollectionShare').implement({
   description: 'The outcome of shareCollection: a fresh link, or sharing turned off (nulls)',
   fields: (t) => ({
     collection: t.field({ type: CollectionRef, resolve: (r) => r.collection }),
@@ -101,43 +95,6 @@ const CollectionShareRef = builder.objectRef<{ collection: Collection; token: st
   }),
 });
 
-const DeletedCollectionRef = builder.objectRef<{ id: number }>('DeletedCollection').implement({
+export const DeletedCollectionRef = builder.objectRef<{ id: number }>('DeletedCollection').implement({
   fields: (t) => ({ databaseId: t.exposeInt('id') }),
 });
-
-builder.mutationFields((t) => ({
-  createCollection: t.field({
-    type: CollectionRef,
-    // t.field, not prismaField: the service's row was not loaded with the selection, so counts
-    // and relations are loaded for it (batched) rather than assumed present.
-    authScopes: media,
-    errors: {},
-    args: { input: t.arg({ type: CreateCollectionInput, required: true }) },
-    resolve: (_root, { input }, ctx) => ctx.services.collections.create(ctx.actor!, { name: input.name, description: input.description ?? undefined }),
-  }),
-  addCollectionItems: t.field({
-    type: AddCollectionItemsRef,
-    description: "Adds media items (all or nothing: another account's id fails the whole call with a 404)",
-    authScopes: media,
-    errors: {},
-    args: { id: t.arg.int({ required: true }), mediaIds: t.arg.intList({ description: 'Required: 1 to 500 media ids' }) },
-    resolve: (_root, args, ctx) => ctx.services.collections.addItems(ctx.actor!, args.id, { media_ids: args.mediaIds ?? undefined }),
-  }),
-  deleteCollection: t.field({
-    type: DeletedCollectionRef,
-    description: 'Deletes a collection (its media items stay in the library)',
-    authScopes: media,
-    errors: {},
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.collections.delete(ctx.actor!, args.id),
-  }),
-  shareCollection: t.field({
-    type: CollectionShareRef,
-    description:
-      'Shares a collection at /gallery/<token>, always with a new token (the old link stops working). A password always protects the link; without one, public true (default) opens it and public false turns sharing off.',
-    authScopes: media,
-    errors: {},
-    args: { id: t.arg.int({ required: true }), public: t.arg.boolean(), password: t.arg.string({ description: '4 to 200 characters' }) },
-    resolve: (_root, args, ctx) => ctx.services.collections.share(ctx.actor!, args.id, { public: args.public ?? undefined, password: args.password ?? undefined }),
-  }),
-}));

@@ -28,7 +28,7 @@ export const searchSchema = pageSchema.extend({
   group: z.string().trim().max(200).optional(),
   folder_id: z.number({ error: 'expected an integer' }).int('expected an integer').positive('expected a folder id').optional(),
   type: z.enum(MEDIA_KINDS, { error: `expected one of ${MEDIA_KINDS.join(', ')}` }).optional(),
-  color: z.string().trim().optional(),
+  color: z.string().trim().optional().describe('Dominant colour hex (#rrggbb): nearest colours first'),
 });
 
 export const uploadSchema = z.object({
@@ -38,6 +38,11 @@ export const uploadSchema = z.object({
   auto_tag: z.boolean().default(false),
   folder_id: z.number().int().positive().optional(),
 });
+
+/** An upload's form (REST multipart, GraphQL arguments): the file and what uploadSchema takes of it. */
+export const uploadFormSchema = uploadSchema
+  .pick({ name: true, group: true, tags: true, auto_tag: true })
+  .extend({ file: z.file({ error: 'file is required: send the file as the multipart field "file"' }) });
 
 export const updateSchema = z.object({
   name: z.string().trim().min(1, 'expected a non-empty name').max(255, 'expected at most 255 characters').optional(),

@@ -1,9 +1,10 @@
-// GraphQL surface of the media library: items, pages of items (list, search, trash), folders,
-// and every change (the credits query lives in the ledger module). Thin: the rules live in the services.
+// GraphQL types of the media library, and the fields not declared in media.operations.ts: one item,
+// the list and the trash (one field, two REST rows), the search connection, folders, update and bulk
+// (null clears a field there). The credits query lives in the ledger module. Thin: the rules live in
+// the services.
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import { builder, nodeId } from '../../graphql/builder.js';
 import { authScopesOf, SCOPE } from '../access/index.js';
-import { prismaSelection } from '../../graphql/prisma-selection.js';
 import { folderPolicy, mediaItemPolicy } from './media.access.js';
 import type { Context } from '../../graphql/context.js';
 import { mediaFileUrl } from './media-urls.js';
@@ -11,8 +12,8 @@ import type { MediaItem, Page } from './media.service.js';
 import { BULK_ACTIONS, MEDIA_KINDS, TAG_ACTIONS } from './media.input.js';
 import type { FolderWithCount } from './folders.service.js';
 
-const MediaKindEnum = builder.enumType('MediaKind', { values: MEDIA_KINDS });
-const TagActionEnum = builder.enumType('TagAction', { values: TAG_ACTIONS });
+export const MediaKindEnum = builder.enumType('MediaKind', { values: MEDIA_KINDS });
+export const TagActionEnum = builder.enumType('TagAction', { values: TAG_ACTIONS });
 const BulkActionEnum = builder.enumType('BulkAction', { values: BULK_ACTIONS });
 
 export const FolderRef = builder.prismaNode('MediaFolder', {
@@ -67,7 +68,7 @@ export const MediaRef = builder.prismaNode('MediaItem', {
   }),
 });
 
-const MediaPageRef = builder.objectRef<Page & { query?: string | null }>('MediaPage').implement({
+export const MediaPageRef = builder.objectRef<Page & { query?: string | null }>('MediaPage').implement({
   description: 'A page of media items with the total that match',
   fields: (t) => ({
     items: t.field({ type: [MediaRef], resolve: (p) => p.items }),
@@ -78,7 +79,7 @@ const MediaPageRef = builder.objectRef<Page & { query?: string | null }>('MediaP
   }),
 });
 
-const UploadResultRef = builder.objectRef<{ media: MediaItem; duplicate: boolean }>('MediaUpload').implement({
+export const UploadResultRef = builder.objectRef<{ media: MediaItem; duplicate: boolean }>('MediaUpload').implement({
   fields: (t) => ({
     media: t.field({ type: MediaRef, resolve: (r) => r.media }),
     duplicate: t.exposeBoolean('duplicate', { description: 'The same bytes were already in the library; that item is answered' }),
@@ -92,7 +93,7 @@ const BulkResultRef = builder.objectRef<{ action: string; items: MediaItem[] }>(
   }),
 });
 
-const FolderWithCountRef = builder.objectRef<FolderWithCount>('FolderSummary').implement({
+export const FolderWithCountRef = builder.objectRef<FolderWithCount>('FolderSummary').implement({
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
     name: t.exposeString('name'),
@@ -140,23 +141,6 @@ builder.queryFields((t) => ({
     args: { limit: t.arg.int(), offset: t.arg.int(), trashed: t.arg.boolean({ description: 'The trash instead of the library' }) },
     resolve: (_root, args, ctx) => ctx.services.media.list(actor(ctx), { limit: args.limit ?? undefined, offset: args.offset ?? undefined }, args.trashed ?? false),
   }),
-  mediaSearch: t.field({
-    type: MediaPageRef,
-    authScopes: media,
-    errors: {},
-    args: {
-      q: t.arg.string(),
-      tag: t.arg.string(),
-      group: t.arg.string(),
-      folderId: t.arg.int(),
-      type: t.arg({ type: MediaKindEnum }),
-      color: t.arg.string({ description: 'Dominant colour hex (#rrggbb): nearest colours first' }),
-      limit: t.arg.int(),
-      offset: t.arg.int(),
-    },
-    resolve: (_root, args, ctx) =>
-      ctx.services.media.search(actor(ctx), { ...searchFilters(args), limit: args.limit ?? undefined, offset: args.offset ?? undefined }),
-  }),
   mediaConnection: t.connection({
     type: MediaRef,
     description: 'The same search as mediaSearch, as a relay connection',
@@ -187,18 +171,6 @@ function presentOnly<T extends Record<string, unknown>>(input: T): Partial<T> {
 }
 
 builder.mutationFields((t) => ({
-  uploadMedia: t.field({
-    type: UploadResultRef,
-    authScopes: media,
-    errors: {},
-    args: { file: t.arg({ type: 'File', required: true }), name: t.arg.string(), group: t.arg.string(), tags: t.arg.stringList(), autoTag: t.arg.boolean() },
-    resolve: async (_root, args, ctx) =>
-      ctx.services.media.ingest(
-        actor(ctx),
-        { body: Buffer.from(await args.file.arrayBuffer()), filename: args.file.name },
-        { name: args.name ?? undefined, group: args.group ?? undefined, tags: args.tags ?? undefined, auto_tag: args.autoTag ?? undefined },
-      ),
-  }),
   updateMedia: t.field({
     type: MediaRef,
     authScopes: media,
@@ -207,16 +179,6 @@ builder.mutationFields((t) => ({
     resolve: (_root, { id, input }, ctx) =>
       ctx.services.media.update(actor(ctx), id, presentOnly({ name: input.name ?? undefined, group: input.group, folder_id: input.folderId, caption: input.caption, tags: input.tags ?? undefined })),
   }),
-  changeMediaTags: t.field({
-    type: MediaRef,
-    authScopes: media,
-    errors: {},
-    args: { id: t.arg.int({ required: true }), action: t.arg({ type: TagActionEnum }), tags: t.arg.stringList({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.media.changeTags(actor(ctx), args.id, { action: args.action ?? undefined, tags: args.tags }),
-  }),
-  trashMedia: t.field({ type: MediaRef, authScopes: media, errors: {}, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.media.trash(actor(ctx), a.id) }),
-  restoreMedia: t.field({ type: MediaRef, authScopes: media, errors: {}, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.media.restore(actor(ctx), a.id) }),
-  purgeMedia: t.field({ type: MediaRef, authScopes: media, errors: {}, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.media.purge(actor(ctx), a.id) }),
   bulkMedia: t.field({
     type: BulkResultRef,
     authScopes: media,
@@ -224,41 +186,8 @@ builder.mutationFields((t) => ({
     args: { ids: t.arg.intList({ required: true }), action: t.arg({ type: BulkActionEnum, required: true }), folderId: t.arg.int(), tags: t.arg.stringList() },
     resolve: (_root, args, ctx) => ctx.services.media.bulk(actor(ctx), { ids: args.ids, action: args.action, ...presentOnly({ folder_id: args.folderId, tags: args.tags ?? undefined }) }),
   }),
-  // Mutations answer the folder re-read with the caller's selection (counts included).
-  createFolder: t.prismaField({
-    type: FolderRef,
-    authScopes: media,
-    errors: {},
-    args: { name: t.arg.string({ required: true }) },
-    resolve: async (query, _r, a, ctx) => {
-      const folder = await ctx.services.folders.create(actor(ctx), a);
-      return ctx.services.folders.get(ctx.actor, folder.id, prismaSelection(query));
-    },
-  }),
-  renameFolder: t.prismaField({
-    type: FolderRef,
-    authScopes: media,
-    errors: {},
-    args: { id: t.arg.int({ required: true }), name: t.arg.string({ required: true }) },
-    resolve: async (query, _r, a, ctx) => {
-      const folder = await ctx.services.folders.rename(actor(ctx), a.id, a);
-      return ctx.services.folders.get(ctx.actor, folder.id, prismaSelection(query));
-    },
-  }),
-  deleteFolder: t.field({ type: FolderWithCountRef, authScopes: media, errors: {}, args: { id: t.arg.int({ required: true }) }, resolve: (_r, a, ctx) => ctx.services.folders.delete(actor(ctx), a.id) }),
 }));
 
-const MirrorRef = builder.objectRef<{ id: number; url: string; createdAt: Date }>('MediaMirror').implement({
+export const MirrorRef = builder.objectRef<{ id: number; url: string; createdAt: Date }>('MediaMirror').implement({
   fields: (t) => ({ databaseId: t.exposeInt('id'), url: t.exposeString('url'), createdAt: t.expose('createdAt', { type: 'DateTime' }) }),
 });
-
-builder.mutationField('addMediaMirror', (t) =>
-  t.field({
-    type: [MirrorRef],
-    description: 'Registers another URL of the same image once it is checked (fetched, hashed and found to be the same photo: a 400 naming url otherwise); answers every mirror of the item',
-    authScopes: media,
-    errors: {},
-    args: { mediaId: t.arg.int({ required: true }), url: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.media.addMirror(actor(ctx), { media_id: args.mediaId, url: args.url }),
-  }),
-);

@@ -1,0 +1,236 @@
+// Media library operations declared once (docs/architecture.md): upload, search, trash, restore,
+// purge and retag an item, folders (create, rename, delete) and mirrors (all `media` scope). GraphQL
+// fields and REST rows are made from these; the rules live in media.service.ts and folders.service.ts.
+// Shapes are ours (README "Media"). media.schema.ts keeps the rest (see there).
+import { z } from 'zod';
+import { defineOperation } from '../../graphql/operation.js';
+import { SCOPE } from '../access/index.js';
+import { prismaSelection } from '../../graphql/prisma-selection.js';
+import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
+import { FolderRef, FolderWithCountRef, MediaKindEnum, MediaPageRef, MediaRef, MirrorRef, TagActionEnum, UploadResultRef } from './media.schema.js';
+import { MEDIA_KINDS, mirrorSchema, searchSchema, tagChangeSchema, uploadFormSchema } from './media.input.js';
+import { nameSchema as folderName } from './folders.service.js';
+
+/** One item of the media library, as every media route answers it. */
+export const mediaItem = answerFrom(
+  z
+    .object({
+      id,
+      name: z.string(),
+      url: z.string().describe('signed URL of the original file (no key needed)'),
+      thumbnail_url: z.string().nullable().describe('signed URL of the thumbnail (images)'),
+      type: z.enum(MEDIA_KINDS),
+      mime: z.string(),
+      ext: z.string(),
+      bytes: count,
+      width: z.int().nullable(),
+      height: z.int().nullable(),
+      format: z.string().nullable(),
+      tags: z.array(z.string()),
+      group: z.string().nullable(),
+      folder_id: id.nullable(),
+      caption: z.string().nullable(),
+      extracted_text: z.string().nullable(),
+      dominant_color: z.string().nullable().describe('#rrggbb'),
+      phash: z.string().nullable(),
+      blockhash: z.string().nullable(),
+      sha256: z.string(),
+      source_url: z.string().nullable(),
+      attribution: z.string().nullable(),
+      trashed: z.boolean(),
+      trashed_at: timestamp.nullable(),
+      created_at: timestamp,
+      updated_at: timestamp,
+    })
+    .meta({ id: 'MediaItem', description: 'A media library item' }),
+  { id: 'databaseId', type: 'kind', trashed: null },
+  'Media',
+);
+
+/** A media item's answer with `trashed` (not a GraphQL field) told by trashed_at, in the documented order. */
+const withTrashed = (item: unknown) => {
+  const fields = item as Record<string, unknown>;
+  return Object.fromEntries(Object.keys(mediaItem.shape).map((key) => [key, key === 'trashed' ? fields.trashed_at !== null : fields[key]]));
+};
+const mediaPage = { items: z.array(mediaItem), total: count, limit: count, offset: count };
+
+const mediaItemId = { id: 'media item' } as const;
+const folderId = { id: 'folder' } as const;
+const folder = answerFrom(z.object({ id, name: z.string(), created_at: timestamp }), { id: 'databaseId' });
+const folderAnswer = answerFrom(z.object({ folder }), { folder: '' });
+
+export const mediaOperations = {
+  // Folder changes answer the folder re-read with the caller's selection (counts included).
+  createFolder: defineOperation({
+    kind: 'mutation',
+    name: 'createFolder',
+    key: SCOPE.media,
+    input: folderName,
+    output: FolderRef,
+    prisma: true,
+    run: async ({ ctx, actor, input, query }) => {
+      const created = await ctx.services.folders.create(actor, input);
+      return ctx.services.folders.get(actor, created.id, prismaSelection(query));
+    },
+    rest: {
+      method: 'POST',
+      path: '/api/media/folders',
+      summary: 'Create a folder (name)',
+      response: folderAnswer,
+      errors: { 409: 'a folder of that name exists' },
+      successStatus: 201,
+    },
+  }),
+  renameFolder: defineOperation({
+    kind: 'mutation',
+    name: 'renameFolder',
+    key: SCOPE.media,
+    ids: folderId,
+    input: folderName,
+    output: FolderRef,
+    prisma: true,
+    run: async ({ ctx, actor, id, input, query }) => {
+      const renamed = await ctx.services.folders.rename(actor, id, input);
+      return ctx.services.folders.get(actor, renamed.id, prismaSelection(query));
+    },
+    rest: {
+      method: 'PATCH',
+      path: '/api/media/folders/:id',
+      summary: 'Rename a folder (name)',
+      response: folderAnswer,
+      errors: { 409: 'a folder of that name exists' },
+    },
+  }),
+  deleteFolder: defineOperation({
+    kind: 'mutation',
+    name: 'deleteFolder',
+    key: SCOPE.media,
+    ids: folderId,
+    output: FolderWithCountRef,
+    run: ({ ctx, actor, id }) => ctx.services.folders.delete(actor, id),
+    rest: {
+      method: 'DELETE',
+      path: '/api/media/folders/:id',
+      summary: 'Delete a folder; its items stay in the library, outside any folder',
+      response: answerFrom(z.object({ deleted: z.literal(true), folder_id: id }), { deleted: null, folder_id: 'databaseId' }),
+      shape: (answer) => ({ deleted: true, folder_id: answer.folder_id }),
+    },
+  }),
+  trashMedia: defineOperation({
+    kind: 'mutation',
+    name: 'trashMedia',
+    key: SCOPE.media,
+    ids: mediaItemId,
+    output: MediaRef,
+    run: ({ ctx, actor, id }) => ctx.services.media.trash(actor, id),
+    rest: {
+      method: 'DELETE',
+      path: '/api/media/:id',
+      summary: 'Move an item to the trash (restore or purge it later)',
+      response: answerFrom(z.object({ media_id: id, trashed: z.literal(true), trashed_at: timestamp.nullable() }), { media_id: 'databaseId', trashed: null }),
+      shape: (answer) => ({ media_id: answer.media_id, trashed: true, trashed_at: answer.trashed_at }),
+    },
+  }),
+  changeMediaTags: defineOperation({
+    kind: 'mutation',
+    name: 'changeMediaTags',
+    key: SCOPE.media,
+    ids: mediaItemId,
+    input: tagChangeSchema,
+    args: { action: TagActionEnum },
+    output: MediaRef,
+    run: ({ ctx, actor, id, input }) => ctx.services.media.changeTags(actor, id, input),
+    rest: {
+      method: 'PATCH',
+      path: '/api/media/:id/tags',
+      summary: 'Add, remove or replace tags (action, tags)',
+      response: answerFrom(z.object({ media_id: id, tags: z.array(z.string()) }), { media_id: 'databaseId' }),
+    },
+  }),
+  purgeMedia: defineOperation({
+    kind: 'mutation',
+    name: 'purgeMedia',
+    key: SCOPE.media,
+    ids: mediaItemId,
+    output: MediaRef,
+    run: ({ ctx, actor, id }) => ctx.services.media.purge(actor, id),
+    rest: {
+      method: 'DELETE',
+      path: '/api/media/:id/purge',
+      summary: 'Delete a trashed item and its files for good',
+      response: answerFrom(z.object({ media_id: id, purged: z.literal(true) }), { media_id: 'databaseId', purged: null }),
+      errors: { 409: 'the item is not in the trash' },
+      shape: (answer) => ({ media_id: answer.media_id, purged: true }),
+    },
+  }),
+  addMediaMirror: defineOperation({
+    kind: 'mutation',
+    name: 'addMediaMirror',
+    description:
+      'Registers another URL of the same image once it is checked (fetched, hashed and found to be the same photo: a 400 naming url otherwise); answers every mirror of the item',
+    key: SCOPE.media,
+    input: mirrorSchema,
+    output: [MirrorRef],
+    run: ({ ctx, actor, input }) => ctx.services.media.addMirror(actor, input),
+    rest: {
+      method: 'POST',
+      path: '/api/media/mirror',
+      summary: "Register another URL where an item's image lives (media_id, url)",
+      response: answerFrom(z.object({ mirrors: z.array(answerFrom(z.object({ id, url: z.string(), created_at: timestamp }), { id: 'databaseId' })) }), { mirrors: '' }),
+      errors: { 404: 'media_id is not one of your media items' },
+    },
+  }),
+  uploadMedia: defineOperation({
+    kind: 'mutation',
+    name: 'uploadMedia',
+    key: SCOPE.media,
+    input: uploadFormSchema,
+    output: UploadResultRef,
+    run: async ({ ctx, actor, input: { file, ...fields } }) => ctx.services.media.ingest(actor, { body: Buffer.from(await file.arrayBuffer()), filename: file.name }, fields),
+    rest: {
+      method: 'POST',
+      path: '/api/media/upload',
+      summary: 'Upload a file (multipart: file, name, group, tags as a JSON array, auto_tag); the same bytes twice answer the first item',
+      form: { files: ['file'] },
+      response: answerFrom(
+        z.object({ media_id: id, url: z.string(), tags: z.array(z.string()), duplicate: z.boolean().describe('the same bytes were already in the library: that item is answered'), media: mediaItem }),
+        { media_id: 'media.databaseId', url: 'media.url', tags: 'media.tags' },
+      ),
+      errors: { 409: 'auto_tag was asked for and image analysis is not available on this server', 413: 'the file is larger than UPLOAD_MAX_BYTES' },
+      successStatus: 201,
+      shape: (answer) => ({ ...answer, media: withTrashed(answer.media) }),
+    },
+  }),
+  mediaSearch: defineOperation({
+    kind: 'query',
+    name: 'mediaSearch',
+    key: SCOPE.media,
+    input: searchSchema,
+    args: { type: MediaKindEnum },
+    output: MediaPageRef,
+    run: ({ ctx, actor, input }) => ctx.services.media.search(actor, input),
+    rest: {
+      method: 'GET',
+      path: '/api/media/search',
+      operationName: 'SearchMedia',
+      summary: 'Full-text search (q) ranked, with filters tag, group, folder_id, type, color (nearest dominant colours), limit, offset',
+      response: z.object({ query: z.string().nullable(), ...mediaPage }),
+      shape: (answer) => ({ ...answer, items: (answer.items as unknown[]).map(withTrashed) }),
+    },
+  }),
+  restoreMedia: defineOperation({
+    kind: 'mutation',
+    name: 'restoreMedia',
+    key: SCOPE.media,
+    ids: mediaItemId,
+    output: MediaRef,
+    run: ({ ctx, actor, id }) => ctx.services.media.restore(actor, id),
+    rest: {
+      method: 'POST',
+      path: '/api/media/:id/restore',
+      summary: 'Bring an item back from the trash',
+      response: answerFrom(z.object({ media: mediaItem }), { media: '' }),
+      shape: (answer) => ({ media: withTrashed(answer.media) }),
+    },
+  }),
+};
