@@ -23,7 +23,6 @@ export const collectionFields = {
   updated_at: timestamp,
 };
 
-
 export const collectionOperations = {
   createCollection: defineOperation({
     kind: 'mutation',
