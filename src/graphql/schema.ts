@@ -13,7 +13,7 @@ import '../modules/media/media.schema.js';
 import '../modules/imaging/transform.schema.js';
 import '../modules/imaging/watermark.schema.js';
 import '../modules/collections/collections.schema.js';
-import '../modules/stock-lists/stock-lists.schema.js';
+import '../modules/stock-lists/stock-lists.operations.js';
 import '../modules/ledger/ledger.schema.js';
 import '../modules/economy/economy.schema.js';
 import '../modules/image-objects/image-objects.schema.js';
