@@ -19,7 +19,7 @@ import '../modules/economy/economy.schema.js';
 import '../modules/image-objects/image-objects.schema.js';
 import '../modules/community/community.schema.js';
 import '../modules/bounties/bounties.operations.js';
-import '../modules/wiki/wiki.schema.js';
+import '../modules/wiki/wiki.operations.js';
 import '../modules/intel/intel.schema.js';
 import '../modules/challenges/challenges.schema.js';
 import '../modules/generation/generation.schema.js';

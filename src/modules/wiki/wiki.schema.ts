@@ -1,5 +1,6 @@
-// GraphQL surface of the image wiki: subjects (the list needs no key), photos and their votes, the
-// verify queue, the paid query, and the operator's review. Thin: the rules live in wiki.service.ts.
+// GraphQL surface of the image wiki: subjects (the list needs no key), photos, contributing, the
+// verify queue, the paid query, the operator's review and follows. Proposing a subject, voting and the
+// followed subjects are declared in wiki.operations.ts. Thin: the rules live in wiki.service.ts.
 import { builder } from '../../graphql/builder.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import type { Context } from '../../graphql/context.js';
@@ -12,7 +13,7 @@ const actor = (ctx: Context) => ctx.actor!;
 const SubjectStatusEnum = builder.enumType('WikiSubjectStatus', { values: SUBJECT_STATUSES });
 const PhotoStatusEnum = builder.enumType('WikiPhotoStatus', { values: MEDIA_STATUSES });
 const SortEnum = builder.enumType('WikiSubjectSort', { values: SUBJECT_SORTS });
-const VoteEnum = builder.enumType('WikiVoteChoice', { values: VOTES });
+export const VoteEnum = builder.enumType('WikiVoteChoice', { values: VOTES });
 const DecisionEnum = builder.enumType('WikiSubjectDecision', { values: ['approved', 'rejected'] as const });
 
 export const WikiPhotoRef = builder.prismaObject('WikiMedia', {
@@ -83,7 +84,7 @@ const ContributionRef = builder.objectRef<{ media: WikiMedia; duplicate: boolean
   }),
 });
 
-const VoteResultRef = builder.objectRef<VoteResult>('WikiVoteResult').implement({
+export const VoteResultRef = builder.objectRef<VoteResult>('WikiVoteResult').implement({
   fields: (t) => ({
     photo: t.field({ type: WikiPhotoRef, resolve: (r) => r.media }),
     coinsEarned: t.exposeFloat('coinsEarned'),
@@ -143,15 +144,6 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  createWikiSubject: t.field({
-    type: WikiSubjectRef,
-    authScopes: { scope: 'media' },
-    errors: {},
-    description: 'Proposes a subject; the operator reviews it, and approval pays the creator the subject rate',
-    args: { name: t.arg.string({ required: true }), category: t.arg.string({ required: true }), description: t.arg.string(), featuredImageUrl: t.arg.string() },
-    resolve: (_r, a, ctx) =>
-      ctx.services.wiki.createSubject(actor(ctx), { name: a.name, category: a.category, description: a.description ?? undefined, featured_image_url: a.featuredImageUrl ?? undefined }),
-  }),
   contributeWikiPhoto: t.field({
     type: ContributionRef,
     authScopes: { scope: 'media' },
@@ -159,13 +151,6 @@ builder.mutationFields((t) => ({
     args: { slug: t.arg.string({ required: true }), file: t.arg({ type: 'File', required: true }), photoType: t.arg.string(), context: t.arg.string() },
     resolve: async (_r, a, ctx) =>
       ctx.services.wiki.contribute(actor(ctx), a.slug, { body: Buffer.from(await a.file.arrayBuffer()) }, { photo_type: a.photoType ?? undefined, context: a.context ?? undefined }),
-  }),
-  voteWikiPhoto: t.field({
-    type: VoteResultRef,
-    authScopes: { scope: 'media' },
-    errors: {},
-    args: { id: t.arg.int({ required: true }), vote: t.arg({ type: VoteEnum, required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.wiki.vote(actor(ctx), a.id, { vote: a.vote }),
   }),
   adminReviewWikiSubject: t.field({
     type: WikiSubjectRef,
@@ -192,7 +177,7 @@ const FollowedRef = builder.objectRef<WikiSubject & { followedAt: Date }>('Follo
   }),
 });
 
-const FollowedPageRef = builder.objectRef<{ subjects: Array<WikiSubject & { followedAt: Date }>; total: number; limit: number; offset: number }>('FollowedSubjectPage').implement({
+export const FollowedPageRef = builder.objectRef<{ subjects: Array<WikiSubject & { followedAt: Date }>; total: number; limit: number; offset: number }>('FollowedSubjectPage').implement({
   fields: (t) => ({
     subjects: t.field({ type: [FollowedRef], resolve: (p) => p.subjects }),
     total: t.exposeInt('total'),
@@ -217,17 +202,6 @@ const SubjectEventRef = builder.objectRef<SubjectEvent>('SubjectEvent').implemen
     intelPostId: t.int({ nullable: true, description: 'proposal_merged: the merged proposal', resolve: (e) => e.postId }),
   }),
 });
-
-builder.queryField('followedSubjects', (t) =>
-  t.field({
-    type: FollowedPageRef,
-    authScopes: { authenticated: true },
-    errors: {},
-    description: 'Subjects the caller follows, most recently followed first',
-    args: { limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_r, a, ctx) => ctx.services.follows.following(actor(ctx), { limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
-  }),
-);
 
 builder.mutationFields((t) => ({
   followSubject: t.field({
