@@ -1,10 +1,9 @@
 // Spec "Wiki": subjects (the list needs no key), subject detail, the paid query, proposing a subject,
 // contributing a photo, the verify queue and votes; ours: the operator's review of subjects and the
-// signed file links. Shapes the spec leaves "not shown" are ours (README "Wiki"). Proposing, voting and
-// the followed subjects are declared in src/modules/wiki/wiki.operations.ts; the rows here do not fit a
-// declaration: a slug in the path (derived rows take integer ids only), the admin rows, the subject
-// list (its verified is 0 or 1 on the wire, a Boolean in GraphQL), the verify queue (the answer wraps
-// the result's list in items) and the signed file links (mounted).
+// signed file links. Shapes the spec leaves "not shown" are ours (README "Wiki"). Most rows are declared
+// in src/modules/wiki/wiki.operations.ts; the rows here do not fit a declaration: the admin rows, the
+// subject list (its verified is 0 or 1 on the wire, a Boolean in GraphQL), the verify queue (the answer
+// wraps the result's list in items) and the signed file links (mounted).
 import { z } from 'zod';
 import { defineMountedRoute, defineRoute } from '../route.js';
 import { restRoutesOf } from '../derive.js';
@@ -12,11 +11,6 @@ import { unwrap } from '../result.js';
 import {
   AdminReviewWikiSubjectDocument,
   AdminWikiSubjectsDocument,
-  ContributeWikiPhotoDocument,
-  FollowSubjectDocument,
-  UnfollowSubjectDocument,
-  WikiQueryDocument,
-  WikiSubjectDocument,
   WikiSubjectsDocument,
   WikiVerifyQueueDocument,
   type WikiPhotoFieldsFragment,
@@ -24,8 +18,8 @@ import {
   type WikiSubjectPageFieldsFragment,
 } from '../generated/operations.js';
 import { count, id } from '../schemas.js';
-import { contributeSchema, listSubjectsSchema, queueSchema, querySchema, reviewListSchema } from '../../src/modules/wiki/wiki.input.js';
-import { wikiOperations, wikiPhotoSchema, wikiSubjectFields, wikiSubjectSchema } from '../../src/modules/wiki/wiki.operations.js';
+import { listSubjectsSchema, queueSchema, reviewListSchema } from '../../src/modules/wiki/wiki.input.js';
+import { wikiOperations, wikiPhotoSchema, wikiSubjectSchema } from '../../src/modules/wiki/wiki.operations.js';
 import { WIKI_FILE_KINDS } from '../../src/modules/wiki/index.js';
 
 /** A wiki photo as the routes answer it (challenge votes answer it too). */
@@ -70,11 +64,9 @@ const subjectJson = (s: WikiSubjectFieldsFragment): z.input<typeof wikiSubjectSc
 });
 
 const pageJson = (p: WikiSubjectPageFieldsFragment) => ({ subjects: p.subjects.map(subjectJson), total: p.total, limit: p.limit, offset: p.offset });
-const followAnswer = z.object({ subject_slug: z.string(), following: z.boolean(), unchanged: z.boolean().describe('nothing changed: already followed, or not followed') });
-const followJson = (r: { subject: { slug: string }; following: boolean; unchanged: boolean }) => ({ subject_slug: r.subject.slug, following: r.following, unchanged: r.unchanged });
 const slugParams = z.object({ slug: z.string().max(200, 'expected a subject slug').describe('the subject slug') });
 
-const { createWikiSubject, voteWikiPhoto, followedSubjects } = wikiOperations;
+const { createWikiSubject, voteWikiPhoto, wikiQuery, contributeWikiPhoto, wikiSubject, followSubject, unfollowSubject, followedSubjects } = wikiOperations;
 
 // In the order the README lists them: declared rows between the hand-written ones.
 export const wikiRoutes = [
@@ -109,63 +101,7 @@ export const wikiRoutes = [
     variables: ({ query }) => ({ limit: query.limit }),
     shape: (data) => ({ items: unwrap(data.wikiVerifyQueue).map(wikiPhotoJson) }),
   }),
-  ...restRoutesOf({ voteWikiPhoto }),
-  defineRoute({
-    method: 'GET',
-    path: '/api/wiki/subjects/:slug/query',
-    auth: 'key',
-    scope: 'search',
-    summary: 'Verified photos of a subject at or above a confidence (type, min_confidence default 0.6, limit default 10, max 50): 1 API credit, taken only when it answers',
-    operation: WikiQueryDocument,
-    request: { params: slugParams, query: querySchema },
-    response: z.object({
-      subject_slug: z.string(),
-      count: count,
-      images: z.array(wikiPhotoSchema),
-      credits_charged: z.number(),
-      credits_balance: z.number().describe('credits the caller can spend after the charge'),
-    }),
-    errors: { 402: 'too few API credits (INSUFFICIENT_CREDITS)' },
-    variables: ({ params, query }) => ({ slug: params.slug!, type: query.type, minConfidence: query.min_confidence, limit: query.limit }),
-    shape: (data) => {
-      const r = unwrap(data.wikiQuery);
-      return { subject_slug: r.subject.slug, count: r.photos.length, images: r.photos.map(wikiPhotoJson), credits_charged: r.creditsCharged, credits_balance: r.creditsBalance };
-    },
-  }),
-  defineRoute({
-    method: 'POST',
-    path: '/api/wiki/subjects/:slug/contribute',
-    auth: 'key',
-    scope: 'media',
-    summary: 'A photo of an approved subject (multipart: file, photo_type default general, context): pending until 3 confirmations, which pay 5 coins',
-    description: 'The same image object again for this subject answers that photo with `duplicate: true`. HEIC/HEIF is accepted.',
-    multipart: { files: ['file'] },
-    operation: ContributeWikiPhotoDocument,
-    request: { params: slugParams, form: contributeSchema.extend({ file: z.file({ error: 'file is required: send the photo as the multipart field "file"' }) }) },
-    response: z.object({ duplicate: z.boolean(), photo: wikiPhotoSchema }),
-    errors: { 409: 'the subject is not approved yet', 413: 'the file is larger than UPLOAD_MAX_BYTES' },
-    variables: ({ params, body }) => ({ slug: params.slug!, file: body.file, photoType: body.photo_type, context: body.context }),
-    successStatus: 201,
-    shape: (data) => {
-      const r = unwrap(data.contributeWikiPhoto);
-      return { duplicate: r.duplicate, photo: wikiPhotoJson(r.photo) };
-    },
-  }),
-  defineRoute({
-    method: 'GET',
-    path: '/api/wiki/subjects/:slug',
-    auth: 'key',
-    scope: 'any',
-    summary: 'A subject with all its verified photos (most confident first); a subject not approved yet only for its creator',
-    operation: WikiSubjectDocument,
-    request: { params: slugParams },
-    response: z.object({ ...wikiSubjectFields, media: z.array(wikiPhotoSchema) }),
-    variables: ({ params }) => ({ slug: params.slug! }),
-    shape: (data) => {
-      const s = unwrap(data.wikiSubject);
-      return { ...subjectJson(s), media: s.verifiedPhotos.map(wikiPhotoJson) };
-    },
-  }),
+  ...restRoutesOf({ voteWikiPhoto, wikiQuery, contributeWikiPhoto, wikiSubject }),
   defineRoute({
     method: 'GET',
     path: '/api/admin/wiki/subjects',
@@ -191,31 +127,7 @@ export const wikiRoutes = [
       shape: (data) => subjectJson(unwrap(data.adminReviewWikiSubject)),
     }),
   ),
-  defineRoute({
-    method: 'POST',
-    path: '/api/community/subjects/:slug/follow',
-    auth: 'key',
-    scope: 'any',
-    summary: 'Follow a wiki subject: GraphQL followedSubjectEvents then tells of its new verified photos and merged proposals',
-    operation: FollowSubjectDocument,
-    request: { params: slugParams },
-    response: followAnswer,
-    variables: ({ params }) => ({ slug: params.slug! }),
-    shape: (data) => followJson(unwrap(data.followSubject)),
-  }),
-  defineRoute({
-    method: 'DELETE',
-    path: '/api/community/subjects/:slug/follow',
-    auth: 'key',
-    scope: 'any',
-    summary: 'Stop following a wiki subject',
-    operation: UnfollowSubjectDocument,
-    request: { params: slugParams },
-    response: followAnswer,
-    variables: ({ params }) => ({ slug: params.slug! }),
-    shape: (data) => followJson(unwrap(data.unfollowSubject)),
-  }),
-  ...restRoutesOf({ followedSubjects }),
+  ...restRoutesOf({ followSubject, unfollowSubject, followedSubjects }),
   defineMountedRoute({
     method: 'GET',
     path: '/wiki/:kind/:id',

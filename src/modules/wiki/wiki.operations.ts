@@ -1,13 +1,14 @@
-// The wiki operations that fit one declaration (docs/architecture.md): proposing a subject, voting on
-// a photo, and the subjects the caller follows. GraphQL fields and REST rows are made from these;
-// the rules live in wiki.service.ts and follows.service.ts. The other wiki rows stay hand-written in
-// rest-shim/routes/wiki.routes.ts (why: there). Shapes the spec leaves "not shown" are ours (README "Wiki").
+// The wiki operations that fit one declaration (docs/architecture.md): a subject, proposing one, the
+// paid query, contributing and voting on a photo, following subjects. GraphQL fields and REST rows are
+// made from these; the rules live in wiki.service.ts and follows.service.ts. The other wiki rows stay
+// hand-written in rest-shim/routes/wiki.routes.ts (why: there). Shapes the spec leaves "not shown" are
+// ours (README "Wiki").
 import { z } from 'zod';
 import { defineOperation } from '../../graphql/operation.js';
 import { camelCase } from '../../graphql/operation-args.js';
 import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
-import { FollowedPageRef, VoteEnum, VoteResultRef, WikiSubjectRef } from './wiki.schema.js';
-import { createSubjectSchema, followingSchema, MEDIA_STATUSES, SUBJECT_STATUSES, voteSchema } from './wiki.input.js';
+import { ContributionRef, FollowedPageRef, FollowRef, QueryResultRef, VoteEnum, VoteResultRef, WikiSubjectRef } from './wiki.schema.js';
+import { contributeSchema, createSubjectSchema, followingSchema, MEDIA_STATUSES, querySchema, SUBJECT_STATUSES, voteSchema } from './wiki.input.js';
 
 /** A wiki photo as answered (challenge votes answer it too). */
 export const wikiPhotoSchema = answerFrom(
@@ -59,7 +60,70 @@ const followedSubject = answerFrom(
   Object.fromEntries(Object.keys(wikiSubjectFields).map((key) => [key, `subject.${key === 'id' ? 'databaseId' : camelCase(key)}`])),
 );
 
+/** The subject a path names (`/api/wiki/subjects/:slug`). */
+const bySlug = z.object({ slug: z.string().max(200, 'expected a subject slug').describe('the subject slug') });
+
+const followAnswer = answerFrom(
+  z.object({ subject_slug: z.string(), following: z.boolean(), unchanged: z.boolean().describe('nothing changed: already followed, or not followed') }),
+  { subject_slug: 'subject.slug' },
+);
+
+/** Following and unfollowing differ only in their name, method and summary. */
+function followOperation(name: 'followSubject' | 'unfollowSubject', method: 'POST' | 'DELETE', summary: string) {
+  return defineOperation({
+    kind: 'mutation',
+    name,
+    key: { anyKey: true },
+    input: bySlug,
+    output: FollowRef,
+    run: ({ ctx, actor, input }) => (name === 'followSubject' ? ctx.services.follows.follow(actor, input.slug) : ctx.services.follows.unfollow(actor, input.slug)),
+    rest: { method, path: '/api/community/subjects/:slug/follow', pathFields: ['slug'], summary, response: followAnswer },
+  });
+}
+
 export const wikiOperations = {
+  wikiSubject: defineOperation({
+    kind: 'query',
+    name: 'wikiSubject',
+    key: { anyKey: true },
+    input: bySlug,
+    output: WikiSubjectRef,
+    run: ({ ctx, actor, input }) => ctx.services.wiki.subject(actor, input.slug),
+    rest: {
+      method: 'GET',
+      path: '/api/wiki/subjects/:slug',
+      pathFields: ['slug'],
+      summary: 'A subject with all its verified photos (most confident first); a subject not approved yet only for its creator',
+      response: answerFrom(z.object({ ...wikiSubjectFields, media: z.array(wikiPhotoSchema) }), { id: 'databaseId', media: 'verifiedPhotos' }),
+    },
+  }),
+  wikiQuery: defineOperation({
+    kind: 'query',
+    name: 'wikiQuery',
+    description: 'Verified photos of a subject at or above a confidence; costs API credits (WIKI_QUERY_CREDITS, default 1), taken only when it answers',
+    key: { scope: 'search' },
+    input: bySlug.extend(querySchema.shape),
+    output: QueryResultRef,
+    run: ({ ctx, actor, input: { slug, ...input } }) => ctx.services.wiki.query(actor, slug, input),
+    rest: {
+      method: 'GET',
+      path: '/api/wiki/subjects/:slug/query',
+      pathFields: ['slug'],
+      summary: 'Verified photos of a subject at or above a confidence (type, min_confidence default 0.6, limit default 10, max 50): 1 API credit, taken only when it answers',
+      response: answerFrom(
+        z.object({
+          subject_slug: z.string(),
+          count: count,
+          images: z.array(wikiPhotoSchema),
+          credits_charged: z.number(),
+          credits_balance: z.number().describe('credits the caller can spend after the charge'),
+        }),
+        { subject_slug: 'subject.slug', count: null, images: 'photos' },
+      ),
+      shape: ({ subject_slug, ...answer }) => ({ subject_slug, count: (answer.images as unknown[]).length, ...answer }),
+      errors: { 402: 'too few API credits (INSUFFICIENT_CREDITS)' },
+    },
+  }),
   createWikiSubject: defineOperation({
     kind: 'mutation',
     name: 'createWikiSubject',
@@ -75,6 +139,25 @@ export const wikiOperations = {
       description:
         'The slug is made from the name (letters of any script, digits, hyphens; -2, -3 ... when taken). featured_image_url is fetched through the SSRF-safe fetcher and stored. Until approved, only the creator sees the subject.',
       response: wikiSubjectSchema,
+      successStatus: 201,
+    },
+  }),
+  contributeWikiPhoto: defineOperation({
+    kind: 'mutation',
+    name: 'contributeWikiPhoto',
+    key: { scope: 'media' },
+    input: bySlug.extend(contributeSchema.shape).extend({ file: z.file({ error: 'file is required: send the photo as the multipart field "file"' }) }),
+    output: ContributionRef,
+    run: async ({ ctx, actor, input: { slug, file, ...input } }) => ctx.services.wiki.contribute(actor, slug, { body: Buffer.from(await file.arrayBuffer()) }, input),
+    rest: {
+      method: 'POST',
+      path: '/api/wiki/subjects/:slug/contribute',
+      pathFields: ['slug'],
+      form: { files: ['file'] },
+      summary: 'A photo of an approved subject (multipart: file, photo_type default general, context): pending until 3 confirmations, which pay 5 coins',
+      description: 'The same image object again for this subject answers that photo with `duplicate: true`. HEIC/HEIF is accepted.',
+      response: z.object({ duplicate: z.boolean(), photo: wikiPhotoSchema }),
+      errors: { 409: 'the subject is not approved yet', 413: 'the file is larger than UPLOAD_MAX_BYTES' },
       successStatus: 201,
     },
   }),
@@ -110,4 +193,6 @@ export const wikiOperations = {
       response: z.object({ subjects: z.array(followedSubject), total: count, limit: count, offset: count }),
     },
   }),
+  followSubject: followOperation('followSubject', 'POST', 'Follow a wiki subject: GraphQL followedSubjectEvents then tells of its new verified photos and merged proposals'),
+  unfollowSubject: followOperation('unfollowSubject', 'DELETE', 'Stop following a wiki subject'),
 };

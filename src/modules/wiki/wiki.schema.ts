@@ -1,6 +1,6 @@
-// GraphQL surface of the image wiki: subjects (the list needs no key), photos, contributing, the
-// verify queue, the paid query, the operator's review and follows. Proposing a subject, voting and the
-// followed subjects are declared in wiki.operations.ts. Thin: the rules live in wiki.service.ts.
+// GraphQL surface of the image wiki: its types, the subject list (no key needed), the verify queue,
+// the operator's review, the followed subjects' events and the atlas. The other operations are
+// declared in wiki.operations.ts. Thin: the rules live in wiki.service.ts.
 import { builder } from '../../graphql/builder.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import type { Context } from '../../graphql/context.js';
@@ -77,7 +77,7 @@ const SubjectPageRef = builder.objectRef<{ subjects: WikiSubject[]; total: numbe
   }),
 });
 
-const ContributionRef = builder.objectRef<{ media: WikiMedia; duplicate: boolean }>('WikiContribution').implement({
+export const ContributionRef = builder.objectRef<{ media: WikiMedia; duplicate: boolean }>('WikiContribution').implement({
   fields: (t) => ({
     photo: t.field({ type: WikiPhotoRef, resolve: (r) => r.media }),
     duplicate: t.exposeBoolean('duplicate', { description: 'This image object was already a photo of the subject: that photo is answered' }),
@@ -93,7 +93,7 @@ export const VoteResultRef = builder.objectRef<VoteResult>('WikiVoteResult').imp
   }),
 });
 
-const QueryResultRef = builder.objectRef<QueryResult>('WikiQueryResult').implement({
+export const QueryResultRef = builder.objectRef<QueryResult>('WikiQueryResult').implement({
   fields: (t) => ({
     subject: t.field({ type: WikiSubjectRef, resolve: (r) => r.subject }),
     photos: t.field({ type: [WikiPhotoRef], resolve: (r) => r.media }),
@@ -111,13 +111,6 @@ builder.queryFields((t) => ({
     resolve: (_r, a, ctx) =>
       ctx.services.wiki.listSubjects({ q: a.q ?? undefined, category: a.category ?? undefined, verified: a.verified ?? undefined, sort: a.sort ?? undefined, limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
   }),
-  wikiSubject: t.field({
-    type: WikiSubjectRef,
-    authScopes: { authenticated: true },
-    errors: {},
-    args: { slug: t.arg.string({ required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.wiki.subject(ctx.actor, a.slug),
-  }),
   wikiVerifyQueue: t.field({
     type: [WikiPhotoRef],
     authScopes: { authenticated: true },
@@ -125,14 +118,6 @@ builder.queryFields((t) => ({
     description: 'Pending photos the caller may vote on (not their own, not voted yet), oldest first',
     args: { limit: t.arg.int() },
     resolve: (_r, a, ctx) => ctx.services.wiki.verifyQueue(actor(ctx), { limit: a.limit ?? undefined }),
-  }),
-  wikiQuery: t.field({
-    type: QueryResultRef,
-    authScopes: { scope: 'search' },
-    errors: {},
-    description: 'Verified photos of a subject at or above a confidence; costs API credits (WIKI_QUERY_CREDITS, default 1), taken only when it answers',
-    args: { slug: t.arg.string({ required: true }), type: t.arg.string(), minConfidence: t.arg.float(), limit: t.arg.int() },
-    resolve: (_r, a, ctx) => ctx.services.wiki.query(actor(ctx), a.slug, { type: a.type ?? undefined, min_confidence: a.minConfidence ?? undefined, limit: a.limit ?? undefined }),
   }),
   adminWikiSubjects: t.field({
     type: SubjectPageRef,
@@ -144,14 +129,6 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  contributeWikiPhoto: t.field({
-    type: ContributionRef,
-    authScopes: { scope: 'media' },
-    errors: {},
-    args: { slug: t.arg.string({ required: true }), file: t.arg({ type: 'File', required: true }), photoType: t.arg.string(), context: t.arg.string() },
-    resolve: async (_r, a, ctx) =>
-      ctx.services.wiki.contribute(actor(ctx), a.slug, { body: Buffer.from(await a.file.arrayBuffer()) }, { photo_type: a.photoType ?? undefined, context: a.context ?? undefined }),
-  }),
   adminReviewWikiSubject: t.field({
     type: WikiSubjectRef,
     authScopes: { admin: true },
@@ -162,7 +139,7 @@ builder.mutationFields((t) => ({
 }));
 
 // Follows: any key follows approved subjects (or its own pending ones) and hears of them.
-const FollowRef = builder.objectRef<FollowResult>('SubjectFollowResult').implement({
+export const FollowRef = builder.objectRef<FollowResult>('SubjectFollowResult').implement({
   fields: (t) => ({
     subject: t.field({ type: WikiSubjectRef, resolve: (r) => r.subject }),
     following: t.exposeBoolean('following'),
@@ -202,23 +179,6 @@ const SubjectEventRef = builder.objectRef<SubjectEvent>('SubjectEvent').implemen
     intelPostId: t.int({ nullable: true, description: 'proposal_merged: the merged proposal', resolve: (e) => e.postId }),
   }),
 });
-
-builder.mutationFields((t) => ({
-  followSubject: t.field({
-    type: FollowRef,
-    authScopes: { authenticated: true },
-    errors: {},
-    args: { slug: t.arg.string({ required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.follows.follow(actor(ctx), a.slug),
-  }),
-  unfollowSubject: t.field({
-    type: FollowRef,
-    authScopes: { authenticated: true },
-    errors: {},
-    args: { slug: t.arg.string({ required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.follows.unfollow(actor(ctx), a.slug),
-  }),
-}));
 
 builder.subscriptionField('followedSubjectEvents', (t) =>
   t.field({
