@@ -2,8 +2,9 @@
 // sharing a list, joining it, its members. Shapes are ours (README "Media: stock lists"). Creating,
 // deleting, saving, removing an item and sharing are declared in
 // src/modules/stock-lists/stock-lists.operations.ts; the rows here do not fit a declaration: the
-// connections (relay's first/after), adding items (a list of input objects in GraphQL's names), joining (a
-// secret token in the path, kept out of logs by secretParams, which derived rows lack) and the members (the stockList query, which has no error union).
+// connections (relay's first/after), adding items (a list of input objects in GraphQL's names),
+// joining (a secret token in the path, kept out of logs by secretParams, which derived rows lack)
+// and the members (the stockList query, which has no error union).
 import { z } from 'zod';
 import { defineRoute } from '../route.js';
 import { restRoutesOf } from '../derive.js';
