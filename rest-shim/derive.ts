@@ -23,7 +23,12 @@ function restRoute(operation: Operation): RouteDefinition {
   const rest = operation.rest!;
   const ids = Object.entries(operation.ids ?? {}) as Array<[string, string]>;
   const restName = (arg: string) => Object.entries(rest.params ?? {}).find(([, to]) => to === arg)?.[0] ?? arg;
-  const params = ids.length > 0 ? z.object(Object.fromEntries(ids.map(([arg, noun]) => [restName(arg), objectId.describe(`the ${noun} id`)]))) : undefined;
+  const pathFields = rest.pathFields ?? [];
+  const pathShape = Object.fromEntries(pathFields.map((field) => [field, operation.input!.shape[field]!]));
+  const idShape = Object.fromEntries(ids.map(([arg, noun]) => [restName(arg), objectId.describe(`the ${noun} id`)]));
+  const params = pathFields.length + ids.length > 0 ? z.object({ ...pathShape, ...idShape }) : undefined;
+  // The rest of the input, when any is left, is the query's or the body's.
+  const carried = operation.input && pathFields.length ? operation.input.omit(Object.fromEntries(pathFields.map((field) => [field, true])) as never) : operation.input;
   const carries = rest.form ? 'form' : rest.method === 'GET' || rest.method === 'DELETE' ? 'query' : 'body';
   let document: DocumentNode | undefined;
   return {
@@ -39,7 +44,7 @@ function restRoute(operation: Operation): RouteDefinition {
     description: rest.description,
     errors: rest.errors,
     successStatus: rest.successStatus,
-    request: { ...(params ? { params } : {}), ...(operation.input ? { [carries]: operation.input } : {}) },
+    request: { ...(params ? { params } : {}), ...(carried && Object.keys(carried.shape).length > 0 ? { [carries]: carried } : {}) },
     response: rest.response,
     get operation() {
       const fragments = new Map<string, string>();
@@ -60,8 +65,9 @@ function variablesOf(operation: Operation, ids: Array<[string, string]>, restNam
   const variables: Record<string, unknown> = {};
   for (const [arg, noun] of ids) variables[arg] = pathId(input.params, noun, restName(arg));
   const values: Record<string, unknown> = {};
-  const source = input[carries];
+  const inPath = new Set(operation.rest!.pathFields);
   for (const field of Object.keys(operation.input?.shape ?? {})) {
+    const source = inPath.has(field) ? input.params : input[carries];
     if (source[field] !== undefined) values[argNameOf(operation, field)] = source[field];
   }
   return operation.inputType ? { ...variables, input: values } : { ...variables, ...values };

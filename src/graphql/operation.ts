@@ -24,6 +24,8 @@ export interface RestBinding {
   response: z.ZodObject;
   /** A path parameter named otherwise than its id argument (`bounty_id` for `id`). */
   params?: Record<string, string>;
+  /** Input fields the path carries (a slug, a token), in front of any ids: not in the query or body. */
+  pathFields?: string[];
   successStatus?: number;
   /** Row-specific failures with when they happen (the OpenAPI document lists them). */
   errors?: Partial<Record<400 | 401 | 402 | 403 | 404 | 409 | 413 | 416 | 429 | 500 | 502 | 503, string>>;

@@ -1,6 +1,6 @@
-// GraphQL surface of stock lists (scope `media`): the lists the viewer owns or joined, one list with
-// its items and members, and every change (create, delete, add and remove items, save into the
-// library, share, join). Thin: the rules live in stock-lists.service.ts.
+// GraphQL surface of stock lists (scope `media`): their types, the lists the viewer owns or joined,
+// one list with its items and members, adding items and joining. The other changes are declared in
+// stock-lists.operations.ts. Thin: the rules live in stock-lists.service.ts.
 import { builder, nodeId } from '../../graphql/builder.js';
 import { authScopesOf, SCOPE } from '../access/index.js';
 import { stockItemPolicy, stockListPolicy } from './stock-lists.access.js';
@@ -107,10 +107,6 @@ builder.queryField('stockList', (t) =>
   }),
 );
 
-const CreateStockListInput = builder.inputType('CreateStockListInput', {
-  fields: (t) => ({ name: t.string({ required: true }), description: t.string() }),
-});
-
 const StockItemInput = builder.inputType('StockItemInput', {
   description: 'A stock photo to add: url (http or https) is required',
   fields: (t) => ({
@@ -130,11 +126,11 @@ const AddStockItemsRef = builder.objectRef<{ list: StockList; added: StockItem[]
   }),
 });
 
-const RemovedStockItemRef = builder.objectRef<StockItem>('RemovedStockItem').implement({
+export const RemovedStockItemRef = builder.objectRef<StockItem>('RemovedStockItem').implement({
   fields: (t) => ({ databaseId: t.exposeInt('id'), listId: t.exposeInt('listId') }),
 });
 
-const DeletedStockListRef = builder.objectRef<{ id: number }>('DeletedStockList').implement({
+export const DeletedStockListRef = builder.objectRef<{ id: number }>('DeletedStockList').implement({
   fields: (t) => ({ databaseId: t.exposeInt('id') }),
 });
 
@@ -147,7 +143,7 @@ const StockSaveItemRef = builder.objectRef<SaveItemResult>('StockSaveItemResult'
   }),
 });
 
-const StockSaveRef = builder.objectRef<SaveResult>('StockSaveResult').implement({
+export const StockSaveRef = builder.objectRef<SaveResult>('StockSaveResult').implement({
   fields: (t) => ({
     list: t.field({ type: StockListRef, resolve: (r) => r.list }),
     results: t.field({ type: [StockSaveItemRef], resolve: (r) => r.results }),
@@ -159,7 +155,7 @@ const StockSaveRef = builder.objectRef<SaveResult>('StockSaveResult').implement(
   }),
 });
 
-const StockListShareRef = builder.objectRef<{ list: StockList; token: string }>('StockListShare').implement({
+export const StockListShareRef = builder.objectRef<{ list: StockList; token: string }>('StockListShare').implement({
   fields: (t) => ({
     list: t.field({ type: StockListRef, resolve: (r) => r.list }),
     shareToken: t.exposeString('token'),
@@ -175,24 +171,8 @@ const StockListJoinRef = builder.objectRef<{ list: StockList; member: StockListM
   }),
 });
 
+// Adding items (a list of input objects) and joining (by a token) are not declared operations: see stock-lists.operations.ts.
 builder.mutationFields((t) => ({
-  createStockList: t.field({
-    type: StockListRef,
-    // t.field, not prismaField: the service's row was not loaded with the selection, so counts
-    // and relations are loaded for it (batched) rather than assumed present.
-    authScopes: media,
-    errors: {},
-    args: { input: t.arg({ type: CreateStockListInput, required: true }) },
-    resolve: (_root, { input }, ctx) => ctx.services.stockLists.create(ctx.actor!, { name: input.name, description: input.description ?? undefined }),
-  }),
-  deleteStockList: t.field({
-    type: DeletedStockListRef,
-    description: 'Deletes a stock list with its items and memberships (owner only)',
-    authScopes: media,
-    errors: {},
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.stockLists.delete(ctx.actor!, args.id),
-  }),
   addStockItems: t.field({
     type: AddStockItemsRef,
     description: 'Adds 1 to 100 items (owner or member); URLs already in the list are skipped',
@@ -203,30 +183,6 @@ builder.mutationFields((t) => ({
       ctx.services.stockLists.addItems(ctx.actor!, args.listId, {
         items: args.items?.map((i) => ({ url: i.url ?? undefined, title: i.title ?? undefined, attribution: i.attribution ?? undefined, source: i.source ?? undefined, thumbnail_url: i.thumbnailUrl ?? undefined })),
       }),
-  }),
-  removeStockItem: t.field({
-    type: RemovedStockItemRef,
-    description: 'Removes an item: the owner any item, a member the items it added',
-    authScopes: media,
-    errors: {},
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.stockLists.removeItem(ctx.actor!, args.id),
-  }),
-  saveStockList: t.field({
-    type: StockSaveRef,
-    description: "Downloads the list's not-yet-saved items into the caller's library (at most 50 per call); each item succeeds or fails on its own",
-    authScopes: media,
-    errors: {},
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.stockLists.save(ctx.actor!, args.id, ctx.services.media),
-  }),
-  shareStockList: t.field({
-    type: StockListShareRef,
-    description: "The list's join token (owner only), made on first use; rotate replaces it (members stay)",
-    authScopes: media,
-    errors: {},
-    args: { id: t.arg.int({ required: true }), rotate: t.arg.boolean() },
-    resolve: (_root, args, ctx) => ctx.services.stockLists.share(ctx.actor!, args.id, { rotate: args.rotate ?? undefined }),
   }),
   joinStockList: t.field({
     type: StockListJoinRef,

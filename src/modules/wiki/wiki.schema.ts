@@ -1,7 +1,8 @@
-// GraphQL surface of the image wiki: subjects (the list needs no key), photos and their votes, the
-// verify queue, the paid query, and the operator's review. Thin: the rules live in wiki.service.ts.
+// GraphQL surface of the image wiki: its types, the subject list (no key needed), the verify queue,
+// the operator's review, the followed subjects' events and the atlas. The other operations are
+// declared in wiki.operations.ts. Thin: the rules live in wiki.service.ts.
 import { builder } from '../../graphql/builder.js';
-import { ANY_KEY, authScopesOf, SCOPE } from '../access/index.js';
+import { ANY_KEY, authScopesOf } from '../access/index.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import type { Context } from '../../graphql/context.js';
 import { MEDIA_STATUSES, SUBJECT_SORTS, SUBJECT_STATUSES, VOTES, type MediaStatus, type SubjectStatus } from './wiki.input.js';
@@ -13,7 +14,7 @@ const actor = (ctx: Context) => ctx.actor!;
 const SubjectStatusEnum = builder.enumType('WikiSubjectStatus', { values: SUBJECT_STATUSES });
 const PhotoStatusEnum = builder.enumType('WikiPhotoStatus', { values: MEDIA_STATUSES });
 const SortEnum = builder.enumType('WikiSubjectSort', { values: SUBJECT_SORTS });
-const VoteEnum = builder.enumType('WikiVoteChoice', { values: VOTES });
+export const VoteEnum = builder.enumType('WikiVoteChoice', { values: VOTES });
 const DecisionEnum = builder.enumType('WikiSubjectDecision', { values: ['approved', 'rejected'] as const });
 
 export const WikiPhotoRef = builder.prismaObject('WikiMedia', {
@@ -77,14 +78,14 @@ const SubjectPageRef = builder.objectRef<{ subjects: WikiSubject[]; total: numbe
   }),
 });
 
-const ContributionRef = builder.objectRef<{ media: WikiMedia; duplicate: boolean }>('WikiContribution').implement({
+export const ContributionRef = builder.objectRef<{ media: WikiMedia; duplicate: boolean }>('WikiContribution').implement({
   fields: (t) => ({
     photo: t.field({ type: WikiPhotoRef, resolve: (r) => r.media }),
     duplicate: t.exposeBoolean('duplicate', { description: 'This image object was already a photo of the subject: that photo is answered' }),
   }),
 });
 
-const VoteResultRef = builder.objectRef<VoteResult>('WikiVoteResult').implement({
+export const VoteResultRef = builder.objectRef<VoteResult>('WikiVoteResult').implement({
   fields: (t) => ({
     photo: t.field({ type: WikiPhotoRef, resolve: (r) => r.media }),
     coinsEarned: t.exposeFloat('coinsEarned'),
@@ -93,7 +94,7 @@ const VoteResultRef = builder.objectRef<VoteResult>('WikiVoteResult').implement(
   }),
 });
 
-const QueryResultRef = builder.objectRef<QueryResult>('WikiQueryResult').implement({
+export const QueryResultRef = builder.objectRef<QueryResult>('WikiQueryResult').implement({
   fields: (t) => ({
     subject: t.field({ type: WikiSubjectRef, resolve: (r) => r.subject }),
     photos: t.field({ type: [WikiPhotoRef], resolve: (r) => r.media }),
@@ -111,13 +112,6 @@ builder.queryFields((t) => ({
     resolve: (_r, a, ctx) =>
       ctx.services.wiki.listSubjects({ q: a.q ?? undefined, category: a.category ?? undefined, verified: a.verified ?? undefined, sort: a.sort ?? undefined, limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
   }),
-  wikiSubject: t.field({
-    type: WikiSubjectRef,
-    authScopes: authScopesOf(ANY_KEY),
-    errors: {},
-    args: { slug: t.arg.string({ required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.wiki.subject(actor(ctx), a.slug),
-  }),
   wikiVerifyQueue: t.field({
     type: [WikiPhotoRef],
     authScopes: authScopesOf(ANY_KEY),
@@ -125,14 +119,6 @@ builder.queryFields((t) => ({
     description: 'Pending photos the caller may vote on (not their own, not voted yet), oldest first',
     args: { limit: t.arg.int() },
     resolve: (_r, a, ctx) => ctx.services.wiki.verifyQueue(actor(ctx), { limit: a.limit ?? undefined }),
-  }),
-  wikiQuery: t.field({
-    type: QueryResultRef,
-    authScopes: authScopesOf(SCOPE.search),
-    errors: {},
-    description: 'Verified photos of a subject at or above a confidence; costs API credits (WIKI_QUERY_CREDITS, default 1), taken only when it answers',
-    args: { slug: t.arg.string({ required: true }), type: t.arg.string(), minConfidence: t.arg.float(), limit: t.arg.int() },
-    resolve: (_r, a, ctx) => ctx.services.wiki.query(actor(ctx), a.slug, { type: a.type ?? undefined, min_confidence: a.minConfidence ?? undefined, limit: a.limit ?? undefined }),
   }),
   adminWikiSubjects: t.field({
     type: SubjectPageRef,
@@ -144,30 +130,6 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  createWikiSubject: t.field({
-    type: WikiSubjectRef,
-    authScopes: authScopesOf(SCOPE.media),
-    errors: {},
-    description: 'Proposes a subject; the operator reviews it, and approval pays the creator the subject rate',
-    args: { name: t.arg.string({ required: true }), category: t.arg.string({ required: true }), description: t.arg.string(), featuredImageUrl: t.arg.string() },
-    resolve: (_r, a, ctx) =>
-      ctx.services.wiki.createSubject(actor(ctx), { name: a.name, category: a.category, description: a.description ?? undefined, featured_image_url: a.featuredImageUrl ?? undefined }),
-  }),
-  contributeWikiPhoto: t.field({
-    type: ContributionRef,
-    authScopes: authScopesOf(SCOPE.media),
-    errors: {},
-    args: { slug: t.arg.string({ required: true }), file: t.arg({ type: 'File', required: true }), photoType: t.arg.string(), context: t.arg.string() },
-    resolve: async (_r, a, ctx) =>
-      ctx.services.wiki.contribute(actor(ctx), a.slug, { body: Buffer.from(await a.file.arrayBuffer()) }, { photo_type: a.photoType ?? undefined, context: a.context ?? undefined }),
-  }),
-  voteWikiPhoto: t.field({
-    type: VoteResultRef,
-    authScopes: authScopesOf(SCOPE.media),
-    errors: {},
-    args: { id: t.arg.int({ required: true }), vote: t.arg({ type: VoteEnum, required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.wiki.vote(actor(ctx), a.id, { vote: a.vote }),
-  }),
   adminReviewWikiSubject: t.field({
     type: WikiSubjectRef,
     authScopes: { admin: true },
@@ -178,7 +140,7 @@ builder.mutationFields((t) => ({
 }));
 
 // Follows: any key follows approved subjects (or its own pending ones) and hears of them.
-const FollowRef = builder.objectRef<FollowResult>('SubjectFollowResult').implement({
+export const FollowRef = builder.objectRef<FollowResult>('SubjectFollowResult').implement({
   fields: (t) => ({
     subject: t.field({ type: WikiSubjectRef, resolve: (r) => r.subject }),
     following: t.exposeBoolean('following'),
@@ -193,7 +155,7 @@ const FollowedRef = builder.objectRef<WikiSubject & { followedAt: Date }>('Follo
   }),
 });
 
-const FollowedPageRef = builder.objectRef<{ subjects: Array<WikiSubject & { followedAt: Date }>; total: number; limit: number; offset: number }>('FollowedSubjectPage').implement({
+export const FollowedPageRef = builder.objectRef<{ subjects: Array<WikiSubject & { followedAt: Date }>; total: number; limit: number; offset: number }>('FollowedSubjectPage').implement({
   fields: (t) => ({
     subjects: t.field({ type: [FollowedRef], resolve: (p) => p.subjects }),
     total: t.exposeInt('total'),
@@ -218,34 +180,6 @@ const SubjectEventRef = builder.objectRef<SubjectEvent>('SubjectEvent').implemen
     intelPostId: t.int({ nullable: true, description: 'proposal_merged: the merged proposal', resolve: (e) => e.postId }),
   }),
 });
-
-builder.queryField('followedSubjects', (t) =>
-  t.field({
-    type: FollowedPageRef,
-    authScopes: authScopesOf(ANY_KEY),
-    errors: {},
-    description: 'Subjects the caller follows, most recently followed first',
-    args: { limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_r, a, ctx) => ctx.services.follows.following(actor(ctx), { limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
-  }),
-);
-
-builder.mutationFields((t) => ({
-  followSubject: t.field({
-    type: FollowRef,
-    authScopes: authScopesOf(ANY_KEY),
-    errors: {},
-    args: { slug: t.arg.string({ required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.follows.follow(actor(ctx), a.slug),
-  }),
-  unfollowSubject: t.field({
-    type: FollowRef,
-    authScopes: authScopesOf(ANY_KEY),
-    errors: {},
-    args: { slug: t.arg.string({ required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.follows.unfollow(actor(ctx), a.slug),
-  }),
-}));
 
 builder.subscriptionField('followedSubjectEvents', (t) =>
   t.field({
