@@ -23,7 +23,7 @@ function restRoute(operation: Operation): RouteDefinition {
   const rest = operation.rest!;
   const ids = Object.entries(operation.ids ?? {}) as Array<[string, string]>;
   const restName = (arg: string) => Object.entries(rest.params ?? {}).find(([, to]) => to === arg)?.[0] ?? arg;
-  const params = ids.length > 0 ? z.object(Object.fromEntries(ids.map(([arg, noun]) => [restName(arg), objectId.describe(`the ${noun} id`)]))) : undefined;
+  const params = ids.length > 0 ? z.object(Object.fromEntries(ids.map(([arg, noun]) => [restName(arg), objectId.describe(rest.paramDescriptions?.[restName(arg)] ?? `the ${noun} id`)]))) : undefined;
   const carries = rest.form ? 'form' : rest.method === 'GET' || rest.method === 'DELETE' ? 'query' : 'body';
   let document: DocumentNode | undefined;
   return {

@@ -24,6 +24,8 @@ export interface RestBinding {
   response: z.ZodObject;
   /** A path parameter named otherwise than its id argument (`bounty_id` for `id`). */
   params?: Record<string, string>;
+  /** A path parameter's description where it says more than `the <noun> id` (the noun stays the one of messages). */
+  paramDescriptions?: Record<string, string>;
   successStatus?: number;
   /** Row-specific failures with when they happen (the OpenAPI document lists them). */
   errors?: Partial<Record<400 | 401 | 402 | 403 | 404 | 409 | 413 | 416 | 429 | 500 | 502 | 503, string>>;
