@@ -156,6 +156,9 @@ export function answerOf(schema: z.ZodObject, data: unknown): Record<string, unk
   return answer;
 }
 
+/** answerOf, typed as the schema's answer: for rows written by hand that read a result by a documented answer's sources. */
+export const answerAs = <S extends z.ZodObject>(schema: S, data: unknown) => answerOf(schema, data) as z.input<S>;
+
 function valueOf(schema: z.ZodType, value: unknown): unknown {
   if (value === undefined || value === null) return null;
   const { base } = unwrap(schema);

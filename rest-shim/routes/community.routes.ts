@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { defineMountedRoute, defineRoute } from '../route.js';
 import { pathId } from '../input.js';
 import { unwrap } from '../result.js';
-import { answerOf, restRoutesOf } from '../derive.js';
+import { answerAs, restRoutesOf } from '../derive.js';
 import {
   AdminOwnershipClaimsDocument,
   AdminReviewOwnershipClaimDocument,
@@ -43,9 +43,6 @@ const portfolio = answerFrom(
     .meta({ id: 'Portfolio', description: "A contributor's portfolio" }),
   { private: 'own' },
 );
-/** The documented answer read from a hand-written document's result (by the schema's sources, as declared rows are). */
-const answer = <S extends z.ZodObject>(schema: S, data: unknown) => answerOf(schema, data) as z.input<S>;
-
 const page = z.object({ items: z.array(item), total: count, limit: count, offset: count });
 const claims = z.object({ claims: z.array(claim) });
 const claimPage = claims.extend({ total: count, limit: count, offset: count });
@@ -63,7 +60,7 @@ export const communityRoutes = [
     request: { query: communityPageSchema.extend({ tag: z.string().optional(), verified: z.enum(['0', '1'], { error: 'expected 0 or 1' }).optional() }) },
     response: page,
     variables: ({ query }) => ({ tag: query.tag, verified: query.verified === undefined ? undefined : query.verified === '1', limit: query.limit, offset: query.offset }),
-    shape: (data) => answer(page, unwrap(data.communitySearch)),
+    shape: (data) => answerAs(page, unwrap(data.communitySearch)),
   }),
   declared('contributeCommunity'),
   defineRoute({
@@ -144,7 +141,7 @@ export const communityRoutes = [
     operation: CommunityPortfolioDocument,
     response: portfolio,
     variables: () => ({}),
-    shape: (data) => answer(portfolio, unwrap(data.communityPortfolio)),
+    shape: (data) => answerAs(portfolio, unwrap(data.communityPortfolio)),
   }),
   defineRoute({
     method: 'GET',
@@ -156,7 +153,7 @@ export const communityRoutes = [
     request: { params: z.object({ code: z.string().max(65, 'expected a handle').describe("the contributor's handle") }) },
     response: portfolio,
     variables: ({ params }) => ({ handle: params.code! }),
-    shape: (data) => answer(portfolio, unwrap(data.communityPortfolio)),
+    shape: (data) => answerAs(portfolio, unwrap(data.communityPortfolio)),
   }),
   declared('communityItem'),
   declared('tagCommunityItem'),
@@ -171,7 +168,7 @@ export const communityRoutes = [
     request: { params: communityParams },
     response: claims,
     variables: ({ params }) => ({ itemId: pathId(params, 'community item') }),
-    shape: (data) => answer(claims, { claims: unwrap(data.communityClaims) }),
+    shape: (data) => answerAs(claims, { claims: unwrap(data.communityClaims) }),
   }),
   declared('claimCommunityItem'),
   defineRoute({
@@ -183,7 +180,7 @@ export const communityRoutes = [
     request: { query: claimListSchema },
     response: claimPage,
     variables: ({ query }) => ({ status: query.status, limit: query.limit, offset: query.offset }),
-    shape: (data) => answer(claimPage, unwrap(data.adminOwnershipClaims)),
+    shape: (data) => answerAs(claimPage, unwrap(data.adminOwnershipClaims)),
   }),
   ...(['approve', 'reject'] as const).map((decision) =>
     defineRoute({
@@ -196,7 +193,7 @@ export const communityRoutes = [
       response: claim,
       errors: { 409: 'the claim was already reviewed' },
       variables: ({ params }) => ({ id: pathId(params, 'ownership claim'), decision: decision === 'approve' ? ('approved' as const) : ('rejected' as const) }),
-      shape: (data) => answer(claim, unwrap(data.adminReviewOwnershipClaim)),
+      shape: (data) => answerAs(claim, unwrap(data.adminReviewOwnershipClaim)),
     }),
   ),
   defineMountedRoute({
