@@ -25,7 +25,7 @@ function restRoute(operation: Operation): RouteDefinition {
   const restName = (arg: string) => Object.entries(rest.params ?? {}).find(([, to]) => to === arg)?.[0] ?? arg;
   const pathFields = rest.pathFields ?? [];
   const pathShape = Object.fromEntries(pathFields.map((field) => [field, operation.input!.shape[field]!]));
-  const idShape = Object.fromEntries(ids.map(([arg, noun]) => [restName(arg), objectId.describe(`the ${noun} id`)]));
+  const idShape = Object.fromEntries(ids.map(([arg, noun]) => [restName(arg), objectId.describe(rest.paramDescriptions?.[restName(arg)] ?? `the ${noun} id`)]));
   const params = pathFields.length + ids.length > 0 ? z.object({ ...pathShape, ...idShape }) : undefined;
   // The rest of the input, when any is left, is the query's or the body's.
   const carried = operation.input && pathFields.length ? operation.input.omit(Object.fromEntries(pathFields.map((field) => [field, true])) as never) : operation.input;
@@ -163,6 +163,9 @@ export function answerOf(schema: z.ZodObject, data: unknown): Record<string, unk
   }
   return answer;
 }
+
+/** answerOf, typed as the schema's answer: for rows written by hand that read a result by a documented answer's sources. */
+export const answerAs = <S extends z.ZodObject>(schema: S, data: unknown) => answerOf(schema, data) as z.input<S>;
 
 function valueOf(schema: z.ZodType, value: unknown): unknown {
   if (value === undefined || value === null) return null;

@@ -6,13 +6,14 @@ import { defineRoute } from '../route.js';
 import { ANY_KEY, SCOPE } from '../../src/modules/access/index.js';
 import { pathId } from '../input.js';
 import { unwrap } from '../result.js';
+import { answerAs } from '../derive.js';
+import { answerFrom } from '../../src/platform/wire.js';
 import {
   AdminChallengesDocument,
   AdminCreateChallengeDocument,
   AdminEndChallengeDocument,
   CommunityChallengeDocument,
   VoteChallengePhotoDocument,
-  type ChallengeFieldsFragment,
 } from '../generated/operations.js';
 import { balance, count, id, idParams, timestamp, held } from '../schemas.js';
 import { wikiPhotoJson, wikiPhotoSchema } from './wiki.routes.js';
@@ -25,37 +26,26 @@ import {
   createChallengeSchema,
 } from '../../src/modules/challenges/challenges.input.js';
 
-const challenge = z
-  .object({
-    id,
-    title: z.string(),
-    description: z.string().nullable(),
-    scope: z.enum(CHALLENGE_SCOPES).describe('category: every approved subject of `category`; subjects: the subjects listed'),
-    category: z.string().nullable(),
-    subjects: z.array(z.string()).describe('slugs of the subjects (subject scope; empty for a category)'),
-    starts_at: timestamp,
-    ends_at: timestamp.describe('the end (exclusive); an early end moved it to that moment'),
-    ended_at: timestamp.nullable().describe('when the operator ended it early'),
-    status: z.enum(CHALLENGE_STATUSES),
-    pending_photos: count.describe('pending wiki photos in its scope now (all of them)'),
-    created_at: timestamp,
-  })
-  .meta({ id: 'Challenge', description: 'A fact-checking challenge' });
-
-const challengeJson = (c: ChallengeFieldsFragment): z.input<typeof challenge> => ({
-  id: c.databaseId,
-  title: c.title,
-  description: c.description ?? null,
-  scope: c.scope,
-  category: c.category ?? null,
-  subjects: c.subjects,
-  starts_at: c.startsAt,
-  ends_at: c.endsAt,
-  ended_at: c.endedAt ?? null,
-  status: c.status,
-  pending_photos: c.pendingPhotos,
-  created_at: c.createdAt,
-});
+const challenge = answerFrom(
+  z
+    .object({
+      id,
+      title: z.string(),
+      description: z.string().nullable(),
+      scope: z.enum(CHALLENGE_SCOPES).describe('category: every approved subject of `category`; subjects: the subjects listed'),
+      category: z.string().nullable(),
+      subjects: z.array(z.string()).describe('slugs of the subjects (subject scope; empty for a category)'),
+      starts_at: timestamp,
+      ends_at: timestamp.describe('the end (exclusive); an early end moved it to that moment'),
+      ended_at: timestamp.nullable().describe('when the operator ended it early'),
+      status: z.enum(CHALLENGE_STATUSES),
+      pending_photos: count.describe('pending wiki photos in its scope now (all of them)'),
+      created_at: timestamp,
+    })
+    .meta({ id: 'Challenge', description: 'A fact-checking challenge' }),
+  { id: 'databaseId' },
+);
+const page = z.object({ challenges: z.array(challenge), total: count, limit: count, offset: count });
 
 export const challengesRoutes = [
   defineRoute({
@@ -74,7 +64,7 @@ export const challengesRoutes = [
     variables: ({ query }) => ({ limit: query.limit }),
     shape: (data) => {
       const board = unwrap(data.communityChallenge);
-      return { challenge: board.challenge ? challengeJson(board.challenge) : null, coins_per_vote: board.coinsPerVote ?? null, items: board.photos.map(wikiPhotoJson) };
+      return { challenge: board.challenge ? answerAs(challenge, board.challenge) : null, coins_per_vote: board.coinsPerVote ?? null, items: board.photos.map(wikiPhotoJson) };
     },
   }),
   defineRoute({
@@ -108,12 +98,9 @@ export const challengesRoutes = [
     summary: 'Challenges, latest start first: status (scheduled, active, ended), limit (50, max 200), offset',
     operation: AdminChallengesDocument,
     request: { query: challengeListSchema },
-    response: z.object({ challenges: z.array(challenge), total: count, limit: count, offset: count }),
+    response: page,
     variables: ({ query }) => ({ status: query.status, limit: query.limit, offset: query.offset }),
-    shape: (data) => {
-      const page = unwrap(data.adminChallenges);
-      return { challenges: page.challenges.map(challengeJson), total: page.total, limit: page.limit, offset: page.offset };
-    },
+    shape: (data) => answerAs(page, unwrap(data.adminChallenges)),
   }),
   defineRoute({
     method: 'POST',
@@ -127,7 +114,7 @@ export const challengesRoutes = [
     errors: { 409: "the window overlaps another challenge's" },
     variables: ({ body }) => ({ title: body.title, description: body.description, category: body.category, subjects: body.subjects, startsAt: body.starts_at, endsAt: body.ends_at }),
     successStatus: 201,
-    shape: (data) => challengeJson(unwrap(data.adminCreateChallenge)),
+    shape: (data) => answerAs(challenge, unwrap(data.adminCreateChallenge)),
   }),
   defineRoute({
     method: 'POST',
@@ -139,6 +126,6 @@ export const challengesRoutes = [
     response: challenge,
     errors: { 409: 'the challenge has ended already' },
     variables: ({ params }) => ({ id: pathId(params, 'challenge') }),
-    shape: (data) => challengeJson(unwrap(data.adminEndChallenge)),
+    shape: (data) => answerAs(challenge, unwrap(data.adminEndChallenge)),
   }),
 ];

@@ -26,6 +26,8 @@ export interface RestBinding {
   params?: Record<string, string>;
   /** Input fields the path carries (a slug, a token), in front of any ids: not in the query or body. */
   pathFields?: string[];
+  /** A path parameter's description where it says more than `the <noun> id` (the noun stays the one of messages). */
+  paramDescriptions?: Record<string, string>;
   successStatus?: number;
   /** Row-specific failures with when they happen (the OpenAPI document lists them). */
   errors?: Partial<Record<400 | 401 | 402 | 403 | 404 | 409 | 413 | 416 | 429 | 500 | 502 | 503, string>>;

@@ -1,18 +1,15 @@
-// GraphQL surface of fact-checking challenges: the active challenge with the photos the caller may
-// vote on, the challenge vote (a wiki vote at the challenge multiplier), and the operator's
-// challenges. Thin: the rules live in challenges.service.ts.
+// GraphQL types of fact-checking challenges, and the operator's challenges (admin token: no key
+// rule declares them, so hand-written fields). The operations a key calls are declared in
+// challenges.operations.ts; the rules live in challenges.service.ts.
 import { builder } from '../../graphql/builder.js';
-import { ANY_KEY, authScopesOf, SCOPE } from '../access/index.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
-import type { Context } from '../../graphql/context.js';
 import { WikiPhotoRef } from '../wiki/wiki.schema.js';
 import { CHALLENGE_SCOPES, CHALLENGE_STATUSES, CHALLENGE_VOTES } from './challenges.input.js';
 import { challengeScope, challengeStatus, type Challenge, type ChallengeBoard, type ChallengeVoteResult } from './challenges.service.js';
 
-const actor = (ctx: Context) => ctx.actor!;
 const StatusEnum = builder.enumType('ChallengeStatus', { values: CHALLENGE_STATUSES });
 const ScopeEnum = builder.enumType('ChallengeScope', { values: CHALLENGE_SCOPES });
-const VoteEnum = builder.enumType('ChallengeVoteChoice', { values: CHALLENGE_VOTES });
+export const VoteEnum = builder.enumType('ChallengeVoteChoice', { values: CHALLENGE_VOTES });
 
 export const ChallengeRef = builder.prismaObject('Challenge', {
   description: 'A fact-checking challenge: a time window over a wiki category or subjects in which votes pay the challenge multiplier',
@@ -32,7 +29,7 @@ export const ChallengeRef = builder.prismaObject('Challenge', {
   }),
 });
 
-const BoardRef = builder.objectRef<ChallengeBoard>('ChallengeBoard').implement({
+export const BoardRef = builder.objectRef<ChallengeBoard>('ChallengeBoard').implement({
   fields: (t) => ({
     challenge: t.field({ type: ChallengeRef, nullable: true, description: 'The active challenge; null when none runs', resolve: (b) => b.challenge }),
     coinsPerVote: t.exposeFloat('coinsPerVote', { nullable: true, description: 'Coins a challenge vote pays at the rates in force (before daily caps)' }),
@@ -40,7 +37,7 @@ const BoardRef = builder.objectRef<ChallengeBoard>('ChallengeBoard').implement({
   }),
 });
 
-const VoteResultRef = builder.objectRef<ChallengeVoteResult>('ChallengeVoteResult').implement({
+export const VoteResultRef = builder.objectRef<ChallengeVoteResult>('ChallengeVoteResult').implement({
   fields: (t) => ({
     challenge: t.field({ type: ChallengeRef, resolve: (r) => r.challenge }),
     photo: t.field({ type: WikiPhotoRef, resolve: (r) => r.media }),
@@ -60,14 +57,6 @@ const PageRef = builder.objectRef<{ challenges: Challenge[]; total: number; limi
 });
 
 builder.queryFields((t) => ({
-  communityChallenge: t.field({
-    type: BoardRef,
-    authScopes: authScopesOf(ANY_KEY),
-    errors: {},
-    description: 'The active fact-checking challenge (or none), what a vote in it pays, and the pending photos of its scope the caller may vote on',
-    args: { limit: t.arg.int() },
-    resolve: (_r, a, ctx) => ctx.services.challenges.board(actor(ctx), { limit: a.limit ?? undefined }),
-  }),
   adminChallenges: t.field({
     type: PageRef,
     authScopes: { admin: true },
@@ -79,14 +68,6 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  voteChallengePhoto: t.field({
-    type: VoteResultRef,
-    authScopes: authScopesOf(SCOPE.media),
-    errors: {},
-    description: 'A wiki vote on a pending photo of the active challenge’s scope, its reward multiplied by challenge_multiplier (default 2)',
-    args: { id: t.arg.int({ required: true }), vote: t.arg({ type: VoteEnum, required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.challenges.vote(actor(ctx), a.id, { vote: a.vote }),
-  }),
   adminCreateChallenge: t.field({
     type: ChallengeRef,
     authScopes: { admin: true },

@@ -1,8 +1,9 @@
-// GraphQL surface of the community library: items (public search without a key), contributions,
-// mobile ingest, tags, unlocks, ownership claims (and the operator's review), the leaderboard and
-// portfolios. Thin: the rules live in community.service.ts and claims.service.ts.
+// GraphQL types of the community library, and the fields no declaration fits: the public search
+// (no key), portfolios (by handle or the caller's own), mobile ingest (form text typed as the spec
+// types it) and the operator's review of claims (admin token). The other operations are declared in
+// community.operations.ts; the rules live in community.service.ts and claims.service.ts.
 import { builder, nodeId } from '../../graphql/builder.js';
-import { ANY_KEY, authScopesOf, MASTER_KEY, SCOPE } from '../access/index.js';
+import { ANY_KEY, authScopesOf, SCOPE } from '../access/index.js';
 import type { Context } from '../../graphql/context.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import { fromMinor } from '../ledger/index.js';
@@ -12,13 +13,13 @@ import { CLAIM_KINDS, CLAIM_STATUSES, COMMUNITY_TAG_ACTIONS, LEADERBOARD_PERIODS
 import type { CommunityItem, ContributionResult, LeaderboardEntry, Portfolio, TagResult, UnlockResult } from './community.service.js';
 import type { OwnershipClaim } from './claims.service.js';
 
-const media = authScopesOf(SCOPE.media);
-const master = authScopesOf(MASTER_KEY);
 const actor = (ctx: Context) => ctx.actor!;
+/** An uploaded file as the service takes it. */
+export const uploadOf = async (file: File) => ({ body: Buffer.from(await file.arrayBuffer()), filename: file.name });
 
-const TagActionEnum = builder.enumType('CommunityTagAction', { values: COMMUNITY_TAG_ACTIONS });
-const PeriodEnum = builder.enumType('LeaderboardPeriod', { values: LEADERBOARD_PERIODS });
-const ClaimKindEnum = builder.enumType('OwnershipClaimKind', { values: CLAIM_KINDS });
+export const TagActionEnum = builder.enumType('CommunityTagAction', { values: COMMUNITY_TAG_ACTIONS });
+export const PeriodEnum = builder.enumType('LeaderboardPeriod', { values: LEADERBOARD_PERIODS });
+export const ClaimKindEnum = builder.enumType('OwnershipClaimKind', { values: CLAIM_KINDS });
 const ClaimStatusEnum = builder.enumType('OwnershipClaimStatus', { values: CLAIM_STATUSES });
 const ClaimDecisionEnum = builder.enumType('OwnershipClaimDecision', { values: ['approved', 'rejected'] as const });
 
@@ -93,7 +94,7 @@ export const OwnershipClaimRef = builder.prismaNode('OwnershipClaim', {
   }),
 });
 
-const CommunityPageRef = builder.objectRef<{ items: CommunityItem[]; total: number; limit: number; offset: number; balance?: number; held?: number }>('CommunityPage').implement({
+export const CommunityPageRef = builder.objectRef<{ items: CommunityItem[]; total: number; limit: number; offset: number; balance?: number; held?: number }>('CommunityPage').implement({
   fields: (t) => ({
     items: t.field({ type: [CommunityItemRef], resolve: (p) => p.items }),
     total: t.exposeInt('total'),
@@ -104,7 +105,7 @@ const CommunityPageRef = builder.objectRef<{ items: CommunityItem[]; total: numb
   }),
 });
 
-const ContributionRef = builder.objectRef<ContributionResult>('CommunityContribution').implement({
+export const ContributionRef = builder.objectRef<ContributionResult>('CommunityContribution').implement({
   fields: (t) => ({
     item: t.field({ type: CommunityItemRef, resolve: (r) => r.item }),
     coinsEarned: t.exposeFloat('coinsEarned'),
@@ -114,7 +115,7 @@ const ContributionRef = builder.objectRef<ContributionResult>('CommunityContribu
   }),
 });
 
-const TagResultRef = builder.objectRef<TagResult>('CommunityTagResult').implement({
+export const TagResultRef = builder.objectRef<TagResult>('CommunityTagResult').implement({
   fields: (t) => ({
     item: t.field({ type: CommunityItemRef, resolve: (r) => r.item }),
     coinsEarned: t.exposeFloat('coinsEarned'),
@@ -125,7 +126,7 @@ const TagResultRef = builder.objectRef<TagResult>('CommunityTagResult').implemen
   }),
 });
 
-const UnlockRef = builder.objectRef<UnlockResult>('CommunityUnlock').implement({
+export const UnlockRef = builder.objectRef<UnlockResult>('CommunityUnlock').implement({
   fields: (t) => ({
     item: t.field({ type: CommunityItemRef, resolve: (r) => r.item }),
     charged: t.exposeFloat('charged', { description: 'Coins paid by this call' }),
@@ -150,7 +151,7 @@ const LeaderboardEntryRef = builder.objectRef<LeaderboardEntry>('LeaderboardEntr
   }),
 });
 
-const LeaderboardRef = builder.objectRef<{ period: (typeof LEADERBOARD_PERIODS)[number]; since: Date | null; entries: LeaderboardEntry[] }>('Leaderboard').implement({
+export const LeaderboardRef = builder.objectRef<{ period: (typeof LEADERBOARD_PERIODS)[number]; since: Date | null; entries: LeaderboardEntry[] }>('Leaderboard').implement({
   fields: (t) => ({
     period: t.field({ type: PeriodEnum, resolve: (l) => l.period }),
     since: t.expose('since', { type: 'DateTime', nullable: true }),
@@ -198,35 +199,6 @@ builder.queryFields((t) => ({
     args: { tag: t.arg.string(), verified: t.arg.boolean(), limit: t.arg.int(), offset: t.arg.int() },
     resolve: (_r, a, ctx) => ctx.services.community.search({ tag: a.tag ?? undefined, verified: a.verified ?? undefined, limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
   }),
-  myCommunity: t.field({
-    type: CommunityPageRef,
-    authScopes: authScopesOf(ANY_KEY),
-    errors: {},
-    args: { limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_r, a, ctx) => ctx.services.community.my(actor(ctx), { limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
-  }),
-  communityItem: t.field({
-    type: CommunityItemRef,
-    authScopes: authScopesOf(ANY_KEY),
-    errors: {},
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.community.get(ctx.actor, a.id),
-  }),
-  communityClaims: t.field({
-    type: [OwnershipClaimRef],
-    authScopes: authScopesOf(ANY_KEY),
-    errors: {},
-    description: "Claims on an item: the caller's own, or all of them when the caller contributed it",
-    args: { itemId: t.arg.int({ required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.claims.forItem(actor(ctx), a.itemId),
-  }),
-  communityLeaderboard: t.field({
-    type: LeaderboardRef,
-    authScopes: authScopesOf(ANY_KEY),
-    errors: {},
-    args: { period: t.arg({ type: PeriodEnum }), limit: t.arg.int() },
-    resolve: (_r, a, ctx) => ctx.services.community.leaderboard({ period: a.period ?? undefined, limit: a.limit ?? undefined }),
-  }),
   communityPortfolio: t.field({
     type: PortfolioRef,
     description: "A contributor's public portfolio by handle (any valid key); without a handle, the caller's own with its private figures",
@@ -248,22 +220,9 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  contributeCommunity: t.field({
-    type: ContributionRef,
-    authScopes: media,
-    errors: {},
-    description: 'Gives an image (a file or an image URL) to the community library; pays the community upload rate for a new image object',
-    args: { file: t.arg({ type: 'File' }), imageUrl: t.arg.string(), name: t.arg.string(), tags: t.arg.stringList(), sourceProvider: t.arg.string(), public: t.arg.boolean() },
-    resolve: async (_r, a, ctx) =>
-      ctx.services.community.contribute(
-        actor(ctx),
-        a.file ? { body: Buffer.from(await a.file.arrayBuffer()), filename: a.file.name } : {},
-        { image_url: a.imageUrl ?? undefined, name: a.name ?? undefined, tags: a.tags ?? undefined, source_provider: a.sourceProvider ?? undefined, public: a.public ?? undefined },
-      ),
-  }),
   ingestCommunity: t.field({
     type: ContributionRef,
-    authScopes: media,
+    authScopes: authScopesOf(SCOPE.media),
     errors: {},
     description: "A phone's photo: position from the arguments or EXIF GPS, vision caption and labels, an optional paywall on the original",
     args: {
@@ -278,7 +237,7 @@ builder.mutationFields((t) => ({
     resolve: async (_r, a, ctx) =>
       ctx.services.community.ingest(
         actor(ctx),
-        { body: Buffer.from(await a.file.arrayBuffer()), filename: a.file.name },
+        await uploadOf(a.file),
         {
           latitude: a.latitude ?? undefined,
           longitude: a.longitude ?? undefined,
@@ -288,27 +247,6 @@ builder.mutationFields((t) => ({
           tags: a.tags ?? undefined,
         },
       ),
-  }),
-  tagCommunityItem: t.field({
-    type: TagResultRef,
-    authScopes: media,
-    errors: {},
-    args: { id: t.arg.int({ required: true }), tags: t.arg.stringList({ required: true }), action: t.arg({ type: TagActionEnum }) },
-    resolve: (_r, a, ctx) => ctx.services.community.tag(actor(ctx), a.id, { tags: a.tags, action: a.action ?? undefined }),
-  }),
-  unlockCommunityItem: t.field({
-    type: UnlockRef,
-    authScopes: master,
-    errors: {},
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.community.unlock(actor(ctx), a.id),
-  }),
-  claimCommunityItem: t.field({
-    type: OwnershipClaimRef,
-    authScopes: master,
-    errors: {},
-    args: { itemId: t.arg.int({ required: true }), kind: t.arg({ type: ClaimKindEnum, required: true }), royaltyCoins: t.arg.float(), reason: t.arg.string({ required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.claims.submit(actor(ctx), a.itemId, { kind: a.kind, royalty_coins: a.royaltyCoins ?? undefined, reason: a.reason }),
   }),
   adminReviewOwnershipClaim: t.field({
     type: OwnershipClaimRef,

@@ -1,9 +1,5 @@
-// GraphQL surface of image intel: posts on community items (comments and proposals), the owner's
-// resolution of proposals and the item's intel policy, the published intel and the proposals of an
-// item. Thin: the rules live in intel.service.ts.
+// GraphQL types of image intel; the operations on them are declared in intel.operations.ts.
 import { builder, nodeId } from '../../graphql/builder.js';
-import { ANY_KEY, authScopesOf, MASTER_KEY, SCOPE } from '../access/index.js';
-import type { Context } from '../../graphql/context.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import { CommunityItemRef } from '../community/community.schema.js';
 import { visibleCoordinate } from '../community/index.js';
@@ -11,13 +7,11 @@ import { intelPostPolicy } from './intel.access.js';
 import { INTEL_ACTIONS, INTEL_KINDS, INTEL_POLICIES, INTEL_STATUSES, PROPOSAL_STATUSES, type IntelChanges, type IntelKind, type IntelPolicy, type IntelStatus } from './intel.input.js';
 import { changesOf, type IntelPage, type IntelPostResult, type IntelResolution } from './intel.service.js';
 
-const actor = (ctx: Context) => ctx.actor!;
-
-const PolicyEnum = builder.enumType('IntelPolicy', { values: INTEL_POLICIES, description: 'open: posts are comments, published at once; restricted: posts are proposals the owner resolves; locked: no posts' });
+export const PolicyEnum = builder.enumType('IntelPolicy', { values: INTEL_POLICIES, description: 'open: posts are comments, published at once; restricted: posts are proposals the owner resolves; locked: no posts' });
 const KindEnum = builder.enumType('IntelPostKind', { values: INTEL_KINDS });
 const StatusEnum = builder.enumType('IntelPostStatus', { values: INTEL_STATUSES });
-const ProposalStatusEnum = builder.enumType('IntelProposalStatus', { values: PROPOSAL_STATUSES });
-const ActionEnum = builder.enumType('IntelResolveAction', { values: INTEL_ACTIONS });
+export const ProposalStatusEnum = builder.enumType('IntelProposalStatus', { values: PROPOSAL_STATUSES });
+export const ActionEnum = builder.enumType('IntelResolveAction', { values: INTEL_ACTIONS });
 
 const ChangesRef = builder.objectRef<IntelChanges>('IntelChanges').implement({
   description: 'Proposed values of a community item (null: not proposed); tags is the whole set after a merge',
@@ -30,7 +24,7 @@ const ChangesRef = builder.objectRef<IntelChanges>('IntelChanges').implement({
   }),
 });
 
-const ChangesInput = builder.inputType('IntelChangesInput', {
+export const ChangesInput = builder.inputType('IntelChangesInput', {
   description: 'Proposed values: each one given is the value after a merge (tags: the whole set); latitude and longitude go together',
   fields: (t) => ({ caption: t.string(), tags: t.stringList(), name: t.string(), latitude: t.float(), longitude: t.float() }),
 });
@@ -76,7 +70,7 @@ builder.prismaObjectField(CommunityItemRef, 'intelPolicy', (t) =>
   t.field({ type: PolicyEnum, description: 'Image intel policy, set by the contributor', resolve: (item) => item.intelPolicy as IntelPolicy }),
 );
 
-const PostResultRef = builder.objectRef<IntelPostResult>('IntelPostResult').implement({
+export const PostResultRef = builder.objectRef<IntelPostResult>('IntelPostResult').implement({
   fields: (t) => ({
     post: t.field({ type: IntelPostRef, resolve: (r) => r.post }),
     coinsEarned: t.exposeFloat('coinsEarned'),
@@ -85,7 +79,7 @@ const PostResultRef = builder.objectRef<IntelPostResult>('IntelPostResult').impl
   }),
 });
 
-const ResolutionRef = builder.objectRef<IntelResolution>('IntelResolution').implement({
+export const ResolutionRef = builder.objectRef<IntelResolution>('IntelResolution').implement({
   fields: (t) => ({
     post: t.field({ type: IntelPostRef, resolve: (r) => r.post }),
     item: t.field({ type: CommunityItemRef, description: 'The image after the resolution', resolve: (r) => r.item }),
@@ -94,7 +88,7 @@ const ResolutionRef = builder.objectRef<IntelResolution>('IntelResolution').impl
   }),
 });
 
-const PageRef = builder.objectRef<IntelPage>('IntelPage').implement({
+export const PageRef = builder.objectRef<IntelPage>('IntelPage').implement({
   fields: (t) => ({
     itemId: t.int({ resolve: (p) => p.item.id }),
     policy: t.field({ type: PolicyEnum, resolve: (p) => p.item.intelPolicy as IntelPolicy }),
@@ -104,67 +98,3 @@ const PageRef = builder.objectRef<IntelPage>('IntelPage').implement({
     offset: t.exposeInt('offset'),
   }),
 });
-
-builder.queryFields((t) => ({
-  intelPost: t.field({
-    type: IntelPostRef,
-    authScopes: authScopesOf(ANY_KEY),
-    errors: {},
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.intel.get(ctx.actor, a.id),
-  }),
-  imageIntel: t.field({
-    type: PageRef,
-    authScopes: authScopesOf(ANY_KEY),
-    errors: {},
-    description: "An image's published intel (approved comments and merged proposals), newest first",
-    args: { itemId: t.arg.int({ required: true }), limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_r, a, ctx) => ctx.services.intel.published(actor(ctx), a.itemId, { limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
-  }),
-  intelProposals: t.field({
-    type: PageRef,
-    authScopes: authScopesOf(ANY_KEY),
-    errors: {},
-    description: "An image's proposals of a status (default pending), oldest first: all of them for its owner, the caller's own (and merged ones) for others",
-    args: { itemId: t.arg.int({ required: true }), status: t.arg({ type: ProposalStatusEnum }), limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_r, a, ctx) => ctx.services.intel.proposals(actor(ctx), a.itemId, { status: a.status ?? undefined, limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
-  }),
-}));
-
-builder.mutationFields((t) => ({
-  postIntel: t.field({
-    type: PostResultRef,
-    authScopes: authScopesOf(SCOPE.media),
-    errors: {},
-    description: "Intel on an image, as its policy says: a comment (open), a proposal (restricted, or any post with changes), refused when locked",
-    args: { itemId: t.arg.int({ required: true }), text: t.arg.string(), changes: t.arg({ type: ChangesInput }) },
-    resolve: (_r, a, ctx) =>
-      ctx.services.intel.post(actor(ctx), a.itemId, {
-        text: a.text ?? undefined,
-        changes: a.changes
-          ? {
-              caption: a.changes.caption ?? undefined,
-              tags: a.changes.tags ?? undefined,
-              name: a.changes.name ?? undefined,
-              latitude: a.changes.latitude ?? undefined,
-              longitude: a.changes.longitude ?? undefined,
-            }
-          : undefined,
-      }),
-  }),
-  resolveIntel: t.field({
-    type: ResolutionRef,
-    authScopes: authScopesOf(MASTER_KEY),
-    errors: {},
-    description: "The image owner's decision on a pending proposal: approve merges it (the image changes, the proposer is paid), reject closes it",
-    args: { id: t.arg.int({ required: true }), action: t.arg({ type: ActionEnum, required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.intel.resolve(actor(ctx), a.id, { action: a.action }),
-  }),
-  setIntelPolicy: t.field({
-    type: CommunityItemRef,
-    authScopes: authScopesOf(MASTER_KEY),
-    errors: {},
-    args: { itemId: t.arg.int({ required: true }), policy: t.arg({ type: PolicyEnum, required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.intel.setPolicy(actor(ctx), a.itemId, { policy: a.policy }),
-  }),
-}));
