@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { parse, print, type DocumentNode } from 'graphql';
 import type { Operation } from '../src/graphql/operation.js';
-import { argNameOf, camelCase, graphqlArgs, unwrap, type DerivedArg } from '../src/graphql/operation-args.js';
+import { argNameOf, camelCase, graphqlArgs, unwrap } from '../src/graphql/operation-args.js';
 import { graphqlSources } from '../src/platform/wire.js';
 import { objectId } from '../src/platform/validation.js';
 import type { RouteDefinition, RestInput } from './route.js';
@@ -46,10 +46,14 @@ function restRoute(operation: Operation): RouteDefinition {
     successStatus: rest.successStatus,
     request: { ...(params ? { params } : {}), ...(carried && Object.keys(carried.shape).length > 0 ? { [carries]: carried } : {}) },
     response: rest.response,
+    // Built on first use, then kept: the document is the same for every request.
     get operation() {
-      const fragments = new Map<string, string>();
-      const text = operationText(operation, fragments);
-      return (document ??= parse([text, ...fragments.values(), ...(operation.plain ? [] : [SERVICE_ERROR_FRAGMENT])].join('\n')));
+      if (!document) {
+        const fragments = new Map<string, string>();
+        const text = operationText(operation, fragments);
+        document = parse([text, ...fragments.values(), ...(operation.plain ? [] : [SERVICE_ERROR_FRAGMENT])].join('\n'));
+      }
+      return document;
     },
     variables: (input: RestInput) => variablesOf(operation, ids, restName, input, carries === 'query' ? 'query' : 'body'),
     shape: (data: unknown, input: RestInput) => {
@@ -176,7 +180,6 @@ function valueOf(schema: z.ZodType, value: unknown): unknown {
   return value;
 }
 
-export type { DerivedArg };
 
 /** The documents of every declared operation with a REST row, as rest-shim/operations/declared.graphql holds them. */
 export async function declaredOperationsText(): Promise<string> {
