@@ -30,13 +30,15 @@ function restRoute(operation: Operation): RouteDefinition {
   // The rest of the input, when any is left, is the query's or the body's.
   const carried = operation.input && pathFields.length ? operation.input.omit(Object.fromEntries(pathFields.map((field) => [field, true])) as never) : operation.input;
   const carries = rest.form ? 'form' : rest.method === 'GET' || rest.method === 'DELETE' ? 'query' : 'body';
+  // The admin token rule is the shim's `admin` auth; no API key is asked for there.
+  const auth = rest.auth ?? ('adminToken' in operation.key ? 'admin' : 'key');
   let document: DocumentNode | undefined;
   return {
     kind: 'graphql',
     method: rest.method,
     path: rest.path,
-    auth: rest.auth ?? 'key',
-    key: rest.auth === 'none' ? undefined : operation.key,
+    auth,
+    key: auth === 'key' ? operation.key : undefined,
     ...(rest.form?.files.length ? { multipart: { files: rest.form.files } } : {}),
     failure: rest.failure,
     cache: rest.cache,

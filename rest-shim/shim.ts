@@ -9,7 +9,7 @@ import type { Context, Credentials } from '../src/graphql/context.js';
 import { credentialsFromHeaders } from '../src/graphql/context.js';
 import { InvalidInput, Unauthenticated } from '../src/platform/errors.js';
 import type { AnyRoute, CachedRoute, RouteDefinition, RestInput, StreamRouteDefinition } from './route.js';
-import { ANY_KEY, MISSING_KEY_MESSAGE, requireKey } from '../src/modules/access/index.js';
+import { ADMIN_TOKEN_REQUIRED_MESSAGE, ANY_KEY, MISSING_KEY_MESSAGE, requireKey } from '../src/modules/access/index.js';
 import { readRequest, type Source } from './input.js';
 import { sendJsonText } from '../src/http/respond.js';
 import { AnswerCache } from './answer-cache.js';
@@ -109,7 +109,7 @@ async function authenticateRequest(yoga: Yoga, route: AnyRoute, req: Request, re
   const credentials = restCredentials(req, isPlainObject(req.body) ? (req.body as Source).api_key : undefined);
   if (route.auth === 'key' && !credentials.apiKey) throw new Unauthenticated(MISSING_KEY_MESSAGE);
   if (route.auth === 'admin' && !credentials.adminToken) {
-    throw new Unauthenticated('admin token required: send it as X-Admin-Token or Authorization: Bearer');
+    throw new Unauthenticated(ADMIN_TOKEN_REQUIRED_MESSAGE);
   }
   const enveloped = yoga.getEnveloped({ req, res, credentials });
   const contextValue = (await enveloped.contextFactory()) as Context;

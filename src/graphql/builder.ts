@@ -11,7 +11,7 @@ import type { Context } from './context.js';
 // Registers the refusals plugin (request budgets) before the builder is made.
 import './request-budget.js';
 import type { SubKeyScope } from '../modules/api-keys/index.js';
-import { MASTER_KEY_REQUIRED_MESSAGE, MISSING_KEY_MESSAGE, MISSING_SCOPE_MESSAGE } from '../modules/access/index.js';
+import { ADMIN_TOKEN_REQUIRED_MESSAGE, MASTER_KEY_REQUIRED_MESSAGE, MISSING_KEY_MESSAGE, MISSING_SCOPE_MESSAGE } from '../modules/access/index.js';
 import { AppError, Forbidden, InvalidInput, Unauthenticated } from '../platform/errors.js';
 import { GraphQLError, valueFromASTUntyped } from 'graphql';
 
@@ -93,7 +93,7 @@ interface Failure {
 function scopeError(ctx: Context, failure: Failure): AppError {
   const wanted = flatten(failure);
   if (wanted.some((f) => f.scope === 'admin')) {
-    return ctx.admin ? new Forbidden('not allowed') : new Unauthenticated('admin token required: send it as X-Admin-Token or Authorization: Bearer');
+    return ctx.admin ? new Forbidden('not allowed') : new Unauthenticated(ADMIN_TOKEN_REQUIRED_MESSAGE);
   }
   if (!ctx.actor) return new Unauthenticated(MISSING_KEY_MESSAGE);
   const scope = wanted.find((f) => f.scope === 'scope');

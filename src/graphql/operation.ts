@@ -33,7 +33,7 @@ export interface RestBinding {
   errors?: Partial<Record<400 | 401 | 402 | 403 | 404 | 409 | 413 | 416 | 429 | 500 | 502 | 503, string>>;
   /** The operation name of the generated document where the typed client knows another one. */
   operationName?: string;
-  /** Who may call: an API key by the operation's key rule (the default), or no credentials at all. */
+  /** Who may call: by the operation's key rule (the default: an API key, or the admin token for ADMIN_TOKEN), or no credentials at all. */
   auth?: 'key' | 'none';
   /**
    * Fields of the answer computed rather than read from the result (their source in `answerFrom` is
@@ -71,6 +71,7 @@ export interface OperationDeclaration<Input extends z.ZodObject | undefined, Ids
   nullable?: boolean;
   /** The field answers its output itself, not a result union with ServiceError (a read that cannot fail). */
   plain?: boolean;
+  /** `actor` is the key's account; null only under the ADMIN_TOKEN rule (typed as present for the common case). */
   run: (call: { actor: Actor; ctx: Context; input: Input extends z.ZodObject ? z.input<Input> : Record<string, never>; query: Record<string, unknown> } & Record<Ids, number>) => Promise<Result> | Result;
   rest?: RestBinding;
 }

@@ -15,17 +15,22 @@ export const MISSING_KEY_MESSAGE = 'API key required: send it in the X-API-Key h
 export const MISSING_SCOPE_MESSAGE = (scope: string) => `this sub-key lacks the '${scope}' scope needed for this operation`;
 export const MASTER_KEY_REQUIRED_MESSAGE = 'this operation needs the account master key; sub-keys cannot call it';
 
+export const ADMIN_TOKEN_REQUIRED_MESSAGE = 'admin token required: send it as X-Admin-Token or Authorization: Bearer';
+
 export type Permission = 'read' | 'change';
 
 /**
- * Which key may call: a sub-key scope (the master key has every scope), the master key, or any
- * valid key. The one way route rows, resolvers, the bot, pipeline steps and services say it: name
- * a rule with the constants below (or a module's own names for them), never a literal.
+ * Which key may call: a sub-key scope (the master key has every scope), the master key, any valid
+ * key, or the operator's admin token (no API key serves there). The one way route rows, resolvers,
+ * the bot, pipeline steps and services say it: name a rule with the constants below (or a module's
+ * own names for them), never a literal.
  */
-export type KeyRule = { scope: SubKeyScope } | { master: true } | { anyKey: true };
+export type KeyRule = { scope: SubKeyScope } | { master: true } | { anyKey: true } | { adminToken: true };
 
 export const ANY_KEY: KeyRule = { anyKey: true };
 export const MASTER_KEY: KeyRule = { master: true };
+/** The operator's admin token (X-Admin-Token or Authorization: Bearer), not an API key. */
+export const ADMIN_TOKEN: KeyRule = { adminToken: true };
 /** One rule per sub-key scope: `SCOPE.media`. */
 export const SCOPE = {
   scrape: { scope: 'scrape' },
@@ -35,8 +40,8 @@ export const SCOPE = {
 } as const satisfies Record<SubKeyScope, KeyRule>;
 
 /** The word the API documents for a rule (OpenAPI `x-scope`, the pipeline catalogue): a scope, `master` or `any`. */
-export function keyRuleName(rule: KeyRule): SubKeyScope | 'master' | 'any' {
-  return 'scope' in rule ? rule.scope : 'master' in rule ? 'master' : 'any';
+export function keyRuleName(rule: KeyRule): SubKeyScope | 'master' | 'any' | 'admin' {
+  return 'scope' in rule ? rule.scope : 'master' in rule ? 'master' : 'adminToken' in rule ? 'admin' : 'any';
 }
 
 export interface PolicyDefinition<Where> {
@@ -58,7 +63,7 @@ export type AuthScopeMap = { scope?: SubKeyScope; master?: boolean; authenticate
 
 /** A rule as Pothos authScopes, for a GraphQL field or type. */
 export function authScopesOf(rule: KeyRule): AuthScopeMap {
-  return 'scope' in rule ? { scope: rule.scope } : 'master' in rule ? { master: true } : { authenticated: true };
+  return 'scope' in rule ? { scope: rule.scope } : 'master' in rule ? { master: true } : 'adminToken' in rule ? { admin: true } : { authenticated: true };
 }
 
 export interface AccessPolicy<Where> {
@@ -131,6 +136,8 @@ export function accessPolicies(): ReadonlyMap<string, AccessPolicy<unknown>> {
 
 /** The check for work that reads no stored rows (a scrape request, a vision analysis): the key rule alone. */
 export function requireKey(actor: Actor | null, rule: KeyRule): Actor {
+  // The admin token is checked where the request's credentials are (the shim, GraphQL's authScopes): no API key meets it.
+  if ('adminToken' in rule) throw new Unauthenticated(ADMIN_TOKEN_REQUIRED_MESSAGE);
   if (!actor) throw new Unauthenticated(MISSING_KEY_MESSAGE);
   if ('scope' in rule && !actor.scopes.has(rule.scope)) throw new Forbidden(MISSING_SCOPE_MESSAGE(rule.scope));
   if ('master' in rule && actor.keyKind !== 'master') throw new Forbidden(MASTER_KEY_REQUIRED_MESSAGE);
