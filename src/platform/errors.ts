@@ -98,41 +98,24 @@ export class AppError extends Error {
   }
 }
 
-export class InvalidInput extends AppError {
-  constructor(message: string, field?: string) {
-    super(message, 400, ErrorCode.InvalidInput, field);
-  }
+/**
+ * The base of an error that always answers one status and code: `class NotFound extends
+ * fixedStatus(404, ErrorCode.NotFound) {}` (its name still comes from the subclass).
+ */
+function fixedStatus(status: number, code: ErrorCode) {
+  return class extends AppError {
+    constructor(message: string, field?: string) {
+      super(message, status, code, field);
+    }
+  };
 }
 
-export class Unauthenticated extends AppError {
-  constructor(message: string) {
-    super(message, 401, ErrorCode.Unauthenticated);
-  }
-}
-
-export class Forbidden extends AppError {
-  constructor(message: string) {
-    super(message, 403, ErrorCode.Forbidden);
-  }
-}
-
-export class NotFound extends AppError {
-  constructor(message: string) {
-    super(message, 404, ErrorCode.NotFound);
-  }
-}
-
-export class Conflict extends AppError {
-  constructor(message: string, field?: string) {
-    super(message, 409, ErrorCode.Conflict, field);
-  }
-}
-
-export class PayloadTooLarge extends AppError {
-  constructor(message: string) {
-    super(message, 413, ErrorCode.PayloadTooLarge);
-  }
-}
+export class InvalidInput extends fixedStatus(400, ErrorCode.InvalidInput) {}
+export class Unauthenticated extends fixedStatus(401, ErrorCode.Unauthenticated) {}
+export class Forbidden extends fixedStatus(403, ErrorCode.Forbidden) {}
+export class NotFound extends fixedStatus(404, ErrorCode.NotFound) {}
+export class Conflict extends fixedStatus(409, ErrorCode.Conflict) {}
+export class PayloadTooLarge extends fixedStatus(413, ErrorCode.PayloadTooLarge) {}
 
 export class QuotaExceeded extends AppError {
   constructor(message: string, headers: Record<string, string>) {
@@ -140,8 +123,4 @@ export class QuotaExceeded extends AppError {
   }
 }
 
-export class Unavailable extends AppError {
-  constructor(message: string) {
-    super(message, 503, ErrorCode.Unavailable);
-  }
-}
+export class Unavailable extends fixedStatus(503, ErrorCode.Unavailable) {}

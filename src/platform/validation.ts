@@ -25,6 +25,28 @@ export const int = (what: string) => z.number({ error: `expected ${what}` }).int
 /** Text of at most `max` characters, trimmed. */
 export const text = (max: number) => z.string({ error: 'expected a string' }).trim().max(max, `expected at most ${max} characters`);
 
+/**
+ * An absolute http or https URL, trimmed, of at most `max` characters. `missing` answers a value that
+ * is not a string and, with `nonEmpty`, an empty one too.
+ */
+export function absoluteHttpUrl(missing: string, { nonEmpty = false, max = 2048 }: { nonEmpty?: boolean; max?: number } = {}) {
+  const trimmed = z.string({ error: missing }).trim();
+  return (nonEmpty ? trimmed.min(1, missing) : trimmed)
+    .max(max, `expected at most ${max} characters`)
+    .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'expected an absolute http or https URL');
+}
+
+/**
+ * A superRefine for two fields of which exactly one is sent: `what` says what either of them gives
+ * (`images or urls is required: what to filter`).
+ */
+export function exactlyOneOf<K extends string>(first: K, second: K, what: string) {
+  return (params: Partial<Record<K, unknown>>, ctx: z.RefinementCtx) => {
+    if (params[first] === undefined && params[second] === undefined) ctx.addIssue({ code: 'custom', path: [first], message: `${first} or ${second} is required: ${what}` });
+    if (params[first] !== undefined && params[second] !== undefined) ctx.addIssue({ code: 'custom', path: [second], message: `send either ${first} or ${second}, not both` });
+  };
+}
+
 /** Minor units in one coin or one credit (the ledger's 0.0001): an amount of money has at most 4 decimals. */
 export const UNITS_PER_WHOLE = 10_000;
 /** Decimals a whole-unit amount may have. */

@@ -58,6 +58,9 @@ export interface PolicyDefinition<Where> {
   adminReads?: boolean;
 }
 
+/** The usual rule: the rows of the actor's own account (the model's `accountId`). */
+export const ownAccountRows = (actor: Actor) => ({ accountId: actor.accountId });
+
 /** Pothos scope maps (any of them grants). */
 export type AuthScopeMap = { scope?: SubKeyScope; master?: boolean; authenticated?: boolean; admin?: boolean };
 

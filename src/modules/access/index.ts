@@ -1,2 +1,2 @@
 // Public surface of the access module: policies are defined with it in each module's `*.access.ts`.
-export { MISSING_KEY_MESSAGE, MISSING_SCOPE_MESSAGE, MASTER_KEY_REQUIRED_MESSAGE, definePolicy, accessPolicies, requireKey, authScopesOf, keyRuleName, ANY_KEY, MASTER_KEY, ADMIN_TOKEN, ADMIN_TOKEN_REQUIRED_MESSAGE, SCOPE, type AccessPolicy, type KeyRule, type Permission, type AuthScopeMap } from './access.js';
+export { MISSING_KEY_MESSAGE, MISSING_SCOPE_MESSAGE, MASTER_KEY_REQUIRED_MESSAGE, definePolicy, ownAccountRows, accessPolicies, requireKey, authScopesOf, keyRuleName, ANY_KEY, MASTER_KEY, ADMIN_TOKEN, ADMIN_TOKEN_REQUIRED_MESSAGE, SCOPE, type AccessPolicy, type KeyRule, type Permission, type AuthScopeMap } from './access.js';

@@ -1,20 +1,20 @@
 // Who may see and change schedules (the owner, scrape scope: a schedule starts scrapes) and
 // webhooks with their deliveries (the owner's master key: they carry signing secrets).
 import type { Prisma } from '../../generated/prisma/client.js';
-import { definePolicy, MASTER_KEY, SCOPE } from '../access/index.js';
+import { definePolicy, ownAccountRows, MASTER_KEY, SCOPE } from '../access/index.js';
 
 export const schedulePolicy = definePolicy<Prisma.ScheduleWhereInput>({
   model: 'Schedule',
   noun: 'schedule',
   key: SCOPE.scrape,
-  read: (actor) => ({ accountId: actor.accountId }),
+  read: ownAccountRows,
 });
 
 export const webhookPolicy = definePolicy<Prisma.WebhookWhereInput>({
   model: 'Webhook',
   noun: 'webhook',
   key: MASTER_KEY,
-  read: (actor) => ({ accountId: actor.accountId }),
+  read: ownAccountRows,
 });
 
 export const webhookDeliveryPolicy = definePolicy<Prisma.WebhookDeliveryWhereInput>({

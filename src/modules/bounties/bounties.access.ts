@@ -2,12 +2,12 @@
 // only its poster cancels one. Posting one escrows the account's coins, so it takes the master key
 // (as the economy's money moves do); a claim offers an upload of the caller's, with the media scope.
 import type { Prisma } from '../../generated/prisma/client.js';
-import { ANY_KEY, definePolicy } from '../access/index.js';
+import { ANY_KEY, definePolicy, ownAccountRows } from '../access/index.js';
 
 export const bountyPolicy = definePolicy<Prisma.BountyWhereInput>({
   model: 'Bounty',
   noun: 'bounty',
   key: ANY_KEY,
   read: () => ({}),
-  change: (actor) => ({ accountId: actor.accountId }),
+  change: ownAccountRows,
 });

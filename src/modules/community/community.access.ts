@@ -3,14 +3,14 @@
 // of the community service (anyone adds tags, the contributor replaces them).
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { Actor } from '../accounts/index.js';
-import { ANY_KEY, definePolicy } from '../access/index.js';
+import { ANY_KEY, definePolicy, ownAccountRows } from '../access/index.js';
 
 export const communityItemPolicy = definePolicy<Prisma.CommunityItemWhereInput>({
   model: 'CommunityItem',
   noun: 'community item',
   key: ANY_KEY,
   read: (actor) => ({ OR: [{ public: true, removedAt: null }, { accountId: actor.accountId }] }),
-  change: (actor) => ({ accountId: actor.accountId }),
+  change: ownAccountRows,
 });
 
 export const ownershipClaimPolicy = definePolicy<Prisma.OwnershipClaimWhereInput>({
@@ -19,7 +19,7 @@ export const ownershipClaimPolicy = definePolicy<Prisma.OwnershipClaimWhereInput
   key: ANY_KEY,
   // The claimant, and the contributor of the claimed item.
   read: (actor) => ({ OR: [{ accountId: actor.accountId }, { item: { accountId: actor.accountId } }] }),
-  change: (actor) => ({ accountId: actor.accountId }),
+  change: ownAccountRows,
 });
 
 /**

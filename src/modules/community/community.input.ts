@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { amountSchema, toMinor } from '../ledger/index.js';
 import { tagsSchema } from '../media/index.js';
-import { finiteNumber, int } from '../../platform/validation.js';
+import { absoluteHttpUrl, finiteNumber, int } from '../../platform/validation.js';
 
 export const COMMUNITY_TAG_ACTIONS = ['add', 'replace'] as const;
 export const LEADERBOARD_PERIODS = ['day', 'week', 'month', 'all'] as const;
@@ -43,11 +43,7 @@ export const contributeSchema = z.object({
   source_provider: z.string().trim().min(1, 'expected a non-empty provider name').max(100, 'expected at most 100 characters').optional(),
   /** Ours: false keeps the item out of the public search (it stays reachable by id for its contributor). */
   public: z.boolean({ error: 'expected true or false' }).default(true),
-  image_url: z
-    .string({ error: 'expected a URL' })
-    .trim()
-    .max(2048, 'expected at most 2048 characters')
-    .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'expected an absolute http or https URL')
+  image_url: absoluteHttpUrl('expected a URL')
     .optional(),
 });
 

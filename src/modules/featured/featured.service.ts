@@ -2,16 +2,11 @@
 import { z } from 'zod';
 import { AppError, ErrorCode } from '../../platform/errors.js';
 import { FetchFailed, FetchRefused, type SafeFetcher } from '../../platform/http/safe-fetch.js';
-import { parseInput } from '../../platform/validation.js';
+import { absoluteHttpUrl, parseInput } from '../../platform/validation.js';
 import { extractArticle, type FeaturedCandidate, type FeaturedSource } from './featured.extractor.js';
 
 export const inputSchema = z.object({
-  url: z
-    .string({ error: 'url is required: the full URL of the page' })
-    .trim()
-    .min(1, 'url is required: the full URL of the page')
-    .max(2048, 'expected at most 2048 characters')
-    .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'expected an absolute http or https URL')
+  url: absoluteHttpUrl('url is required: the full URL of the page', { nonEmpty: true })
     .describe('the page: an absolute http or https URL'),
   all: z.boolean({ error: 'expected true or false (or 1 or 0)' }).default(false).describe('rank every candidate (true/false/1/0)'),
   min_score: z

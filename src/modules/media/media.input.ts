@@ -1,5 +1,6 @@
 // Validation of media library inputs (names as in the spec: snake_case REST fields).
 import { z } from 'zod';
+import { absoluteHttpUrl } from '../../platform/validation.js';
 
 export const MEDIA_KINDS = ['image', 'video', 'document'] as const;
 export const MAX_TAGS = 50;
@@ -73,9 +74,5 @@ export const bulkSchema = z
 
 export const mirrorSchema = z.object({
   media_id: z.number({ error: 'media_id is required: the id of a media item' }).int('expected an integer').positive('expected a media id'),
-  url: z
-    .string({ error: 'url is required: where the same image is also found' })
-    .trim()
-    .max(2048, 'expected at most 2048 characters')
-    .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'expected an absolute http or https URL'),
+  url: absoluteHttpUrl('url is required: where the same image is also found'),
 });

@@ -1,17 +1,13 @@
 // What ReplaceFlow accepts (spec "ReplaceFlow", "Limits"): the only statement of its inputs.
 import { z } from 'zod';
+import { absoluteHttpUrl } from '../../platform/validation.js';
 
 export const DEFAULT_MAX_RESULTS = 4;
 export const MAX_RESULTS = 10;
 
 const ARTICLE_URL_REQUIRED = 'article_url is required: the full URL of the article page';
 
-const articleUrl = z
-  .string({ error: ARTICLE_URL_REQUIRED })
-  .trim()
-  .min(1, ARTICLE_URL_REQUIRED)
-  .max(2048, 'expected at most 2048 characters')
-  .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'expected an absolute http or https URL');
+const articleUrl = absoluteHttpUrl(ARTICLE_URL_REQUIRED, { nonEmpty: true });
 
 export const replaceflowSchema = z.object({
   article_url: articleUrl,

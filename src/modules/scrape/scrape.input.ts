@@ -1,18 +1,14 @@
 // POST /api/scrape input (spec "Scraping"), validated once at the edge and stored on the job.
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { absoluteHttpUrl } from '../../platform/validation.js';
 
 const bool = z.boolean({ error: 'expected true or false (or 1 or 0)' });
 
 export const MAX_FILES_LIMIT = 10_000;
 
 export const scrapeInputSchema = z.object({
-  url: z
-    .string({ error: 'url is required: the page to scrape' })
-    .trim()
-    .min(1, 'url is required: the page to scrape')
-    .max(2048, 'expected at most 2048 characters')
-    .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'expected an absolute http or https URL'),
+  url: absoluteHttpUrl('url is required: the page to scrape', { nonEmpty: true }),
   sniper_mode: bool.default(true).describe('true (default): this page only; false: follow same-site links'),
   max_files: z.number({ error: 'expected an integer' }).int('expected an integer').min(1, 'expected at least 1').max(MAX_FILES_LIMIT, `expected at most ${MAX_FILES_LIMIT}`).default(100).describe('default 100'),
   min_size_kb: z.number({ error: 'expected a number of kilobytes' }).min(0, 'expected 0 or more').max(1_000_000, 'expected at most 1000000').default(0),

@@ -1,6 +1,7 @@
 // Validation of the unified search (spec "Search": POST /api/images/search; GraphQL imageSearch
 // passes the same names). At least one of query, image_data and image_url.
 import { z } from 'zod';
+import { absoluteHttpUrl } from '../../platform/validation.js';
 
 export const SEARCH_ORIENTATIONS = ['all', 'landscape', 'portrait', 'square'] as const;
 export type SearchOrientation = (typeof SEARCH_ORIENTATIONS)[number];
@@ -28,11 +29,7 @@ export const searchRequestSchema = z
       .transform(blankIsNone)
       .optional()
       .describe('an image, base64-encoded (optionally a data: URI): its near copies, and keywords from its labels and text'),
-    image_url: z
-      .string({ error: 'expected a URL' })
-      .trim()
-      .max(2048, 'expected at most 2048 characters')
-      .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'expected an absolute http or https URL')
+    image_url: absoluteHttpUrl('expected a URL')
       .optional()
       .describe('a public image URL, fetched here: reverse image search for its near copies, and its keywords'),
     limit: z

@@ -1,6 +1,6 @@
 // Validation of wiki inputs (spec "Wiki": snake_case REST fields; GraphQL passes the same names).
 import { z } from 'zod';
-import { int, text } from '../../platform/validation.js';
+import { absoluteHttpUrl, int, text } from '../../platform/validation.js';
 
 export const SUBJECT_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export const MEDIA_STATUSES = ['pending', 'verified', 'rejected'] as const;
@@ -30,11 +30,7 @@ export const createSubjectSchema = z.object({
     .min(1, 'category is required, e.g. landmark, building, artwork')
     .max(60, 'expected at most 60 characters'),
   description: text(4000).optional(),
-  featured_image_url: z
-    .string({ error: 'expected a URL' })
-    .trim()
-    .max(2048, 'expected at most 2048 characters')
-    .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'expected an absolute http or https URL')
+  featured_image_url: absoluteHttpUrl('expected a URL')
     .optional(),
 });
 

@@ -8,6 +8,7 @@ import PQueue from 'p-queue';
 import { z } from 'zod';
 import { ANY_KEY } from '../../access/index.js';
 import { AppError } from '../../../platform/errors.js';
+import { exactlyOneOf } from '../../../platform/validation.js';
 import type { PipelineDeps } from '../pipeline.deps.js';
 import { defineAction, type StepContext } from './action.js';
 
@@ -41,10 +42,7 @@ export const filterParams = z
       .describe('landscape: wider than 1.05 x the height; portrait: taller than 1.05 x the width; square: in between'),
     limit: z.int({ error: `expected an integer from 1 to ${MAX_FILTER_ITEMS}` }).min(1, 'expected at least 1').max(MAX_FILTER_ITEMS, `expected at most ${MAX_FILTER_ITEMS}`).optional().describe('keep at most this many (the first that match)'),
   })
-  .superRefine((params, ctx) => {
-    if (params.images === undefined && params.urls === undefined) ctx.addIssue({ code: 'custom', path: ['images'], message: 'images or urls is required: what to filter' });
-    if (params.images !== undefined && params.urls !== undefined) ctx.addIssue({ code: 'custom', path: ['urls'], message: 'send either images or urls, not both' });
-  });
+  .superRefine(exactlyOneOf('images', 'urls', 'what to filter'));
 
 export const filterOutputs = z.object({
   count: z.int().describe('items kept'),

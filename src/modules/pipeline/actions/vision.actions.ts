@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { SCOPE } from '../../access/index.js';
 import { AppError } from '../../../platform/errors.js';
 import { loadSharp } from '../../../platform/sharp.js';
+import { absoluteHttpUrl, exactlyOneOf } from '../../../platform/validation.js';
 import { PROVIDER_CHOICES } from '../../vision/index.js';
 import type { PipelineDeps } from '../pipeline.deps.js';
 import { defineAction, type StepContext } from './action.js';
@@ -16,12 +17,7 @@ export const MAX_ANALYZED_IMAGES = 20;
 export const MAX_OCR_IMAGES = 20;
 const TOP_LABELS = 10;
 
-const imageUrl = z
-  .string({ error: 'expected an image URL' })
-  .trim()
-  .min(1, 'expected an image URL')
-  .max(4096, 'expected at most 4096 characters')
-  .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'expected an absolute http or https URL');
+const imageUrl = absoluteHttpUrl('expected an image URL', { nonEmpty: true, max: 4096 });
 const provider = z
   .enum(PROVIDER_CHOICES, { error: `expected one of ${PROVIDER_CHOICES.join(', ')}` })
   .default('auto')
@@ -69,10 +65,7 @@ export const ocrParams = z
     urls: z.array(imageUrl).min(1, 'expected at least one URL').max(MAX_OCR_IMAGES, `expected at most ${MAX_OCR_IMAGES} URLs`).optional().describe('several images'),
     provider,
   })
-  .superRefine((params, ctx) => {
-    if (params.url === undefined && params.urls === undefined) ctx.addIssue({ code: 'custom', path: ['url'], message: 'url or urls is required: the image(s) to read' });
-    if (params.url !== undefined && params.urls !== undefined) ctx.addIssue({ code: 'custom', path: ['urls'], message: 'send either url or urls, not both' });
-  });
+  .superRefine(exactlyOneOf('url', 'urls', 'the image(s) to read'));
 
 export const ocrOutputs = z.object({
   count: z.int().describe('images read'),
