@@ -69,6 +69,7 @@ interface RouteDocs {
   description?: string;
 }
 
+/** What every row states, whatever serves it (GraphQL, a stream, a router of its own). */
 interface RouteBase extends RouteDocs {
   /** Accepts multipart/form-data besides JSON; these fields may carry one file each. */
   multipart?: { files: string[] };
@@ -118,19 +119,9 @@ export function defineMountedRoute(route: Omit<MountedRouteDefinition, 'kind'>):
   return { ...route, kind: 'mounted' };
 }
 
-export interface RouteDefinition<TData = unknown, TVariables = Record<string, unknown>, TResponse extends ResponseSchema = ResponseSchema, TRequest extends RouteRequest = RouteRequest> extends RouteDocs {
+export interface RouteDefinition<TData = unknown, TVariables = Record<string, unknown>, TResponse extends ResponseSchema = ResponseSchema, TRequest extends RouteRequest = RouteRequest> extends RouteBase {
   request?: TRequest;
   kind?: 'graphql';
-  multipart?: { files: string[] };
-  method: Method;
-  /** Express path syntax (`/api/platform/sub-keys/:key/revoke`). */
-  path: string;
-  /** Path parameters that carry a secret or a capability (a key, a share token): the access log never shows them. */
-  secretParams?: string[];
-  auth: RouteAuth;
-  /** Which key may call a `key` route (every one states it): SCOPE.media, MASTER_KEY, ANY_KEY, or its module's name for one. */
-  key?: KeyRule;
-  summary: string;
   operation: TypedDocumentNode<TData, TVariables>;
   variables?: (input: RequestInput<TRequest>) => TVariables;
   /** The documented answer after `success`: what `shape` returns, field for field and in order. */

@@ -102,33 +102,23 @@ program
   .description('replace the master API key; the old one stops working at once')
   .action(async (handle: string) => print(pick(await callAdmin('POST', `${handlePath(handle)}/rotate-key`), ['account_id', 'handle', 'api_key'])));
 
-const credits = program.command('credits').description('API credits');
+/** `credits grant` and `coins grant`: the same call, each to its own admin route and ledger. */
+function defineGrant(parent: Command, unit: 'credits' | 'coins', description: string, ledger: string) {
+  parent
+    .command('grant <handle> <amount>')
+    .description(description)
+    .option('--reference <text>', `why (shown in the account's ${ledger})`)
+    .option('--idempotency-key <key>', 'a retry with the same key grants once')
+    .action(async (handle: string, amount: string, opts: { reference?: string; idempotencyKey?: string }) => {
+      const value = Number(amount);
+      if (amount.trim() === '' || !Number.isFinite(value)) throw new CliError(`amount: expected a number of ${unit}, not ${amount}`);
+      const data = await callAdmin('POST', `${handlePath(handle)}/${unit}`, { amount: value, reference: opts.reference, idempotency_key: opts.idempotencyKey });
+      print(pick(data, ['account_id', 'handle', 'amount', 'balance', 'transfer_id', 'replayed']));
+    });
+}
 
-credits
-  .command('grant <handle> <amount>')
-  .description('add API credits to an account')
-  .option('--reference <text>', 'why (shown in the account\'s credit ledger)')
-  .option('--idempotency-key <key>', 'a retry with the same key grants once')
-  .action(async (handle: string, amount: string, opts: { reference?: string; idempotencyKey?: string }) => {
-    const value = Number(amount);
-    if (amount.trim() === '' || !Number.isFinite(value)) throw new CliError(`amount: expected a number of credits, not ${amount}`);
-    const data = await callAdmin('POST', `${handlePath(handle)}/credits`, { amount: value, reference: opts.reference, idempotency_key: opts.idempotencyKey });
-    print(pick(data, ['account_id', 'handle', 'amount', 'balance', 'transfer_id', 'replayed']));
-  });
-
-const coins = program.command('coins').description('coins (rewards currency)');
-
-coins
-  .command('grant <handle> <amount>')
-  .description('add coins to an account (from the grants account)')
-  .option('--reference <text>', "why (shown in the account's coin history)")
-  .option('--idempotency-key <key>', 'a retry with the same key grants once')
-  .action(async (handle: string, amount: string, opts: { reference?: string; idempotencyKey?: string }) => {
-    const value = Number(amount);
-    if (amount.trim() === '' || !Number.isFinite(value)) throw new CliError(`amount: expected a number of coins, not ${amount}`);
-    const data = await callAdmin('POST', `${handlePath(handle)}/coins`, { amount: value, reference: opts.reference, idempotency_key: opts.idempotencyKey });
-    print(pick(data, ['account_id', 'handle', 'amount', 'balance', 'transfer_id', 'replayed']));
-  });
+defineGrant(program.command('credits').description('API credits'), 'credits', 'add API credits to an account', 'credit ledger');
+defineGrant(program.command('coins').description('coins (rewards currency)'), 'coins', 'add coins to an account (from the grants account)', 'coin history');
 
 const rewards = program.command('rewards').description('reward rates and daily caps (coins)');
 
@@ -155,19 +145,24 @@ rewards
     print(pick(await callAdmin('PATCH', '/rewards', body), ['rates', 'daily_caps', 'updated_at']));
   });
 
+/** `claims list` and `challenge list`: a page of `/<rows>` filtered by status (`all`: any), one JSON line a row. */
+function defineStatusList(parent: Command, rows: 'claims' | 'challenges', description: string, statuses: string, defaultStatus: string, fields: string[]) {
+  parent
+    .command('list')
+    .description(description)
+    .option('--status <status>', statuses, defaultStatus)
+    .option('--limit <n>', 'how many', '50')
+    .action(async (opts: { status: string; limit: string }) => {
+      const query = new URLSearchParams({ limit: opts.limit, ...(opts.status === 'all' ? {} : { status: opts.status }) });
+      const data = await callAdmin('GET', `/${rows}?${query}`);
+      for (const row of data[rows] as Json[]) print(pick(row, fields));
+    });
+}
+
 const claims = program.command('claims').description('ownership claims on community items');
 const CLAIM = ['id', 'item_id', 'claimant', 'kind', 'royalty_coins', 'reason', 'status', 'reviewed_at', 'created_at'];
 
-claims
-  .command('list')
-  .description('claims, newest first (default: pending ones)')
-  .option('--status <status>', 'pending, approved, rejected or all', 'pending')
-  .option('--limit <n>', 'how many', '50')
-  .action(async (opts: { status: string; limit: string }) => {
-    const query = new URLSearchParams({ limit: opts.limit, ...(opts.status === 'all' ? {} : { status: opts.status }) });
-    const data = await callAdmin('GET', `/claims?${query}`);
-    for (const claim of data.claims as Json[]) print(pick(claim, CLAIM));
-  });
+defineStatusList(claims, 'claims', 'claims, newest first (default: pending ones)', 'pending, approved, rejected or all', 'pending', CLAIM);
 
 for (const decision of ['approve', 'reject'] as const) {
   claims
@@ -216,16 +211,7 @@ challenge
     print(pick(await callAdmin('POST', '/challenges', body), CHALLENGE));
   });
 
-challenge
-  .command('list')
-  .description('challenges, latest start first, one per line')
-  .option('--status <status>', 'scheduled, active, ended or all', 'all')
-  .option('--limit <n>', 'how many', '50')
-  .action(async (opts: { status: string; limit: string }) => {
-    const query = new URLSearchParams({ limit: opts.limit, ...(opts.status === 'all' ? {} : { status: opts.status }) });
-    const data = await callAdmin('GET', `/challenges?${query}`);
-    for (const found of data.challenges as Json[]) print(pick(found, CHALLENGE));
-  });
+defineStatusList(challenge, 'challenges', 'challenges, latest start first, one per line', 'scheduled, active, ended or all', 'all', CHALLENGE);
 
 challenge
   .command('end <id>')

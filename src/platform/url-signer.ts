@@ -2,7 +2,7 @@
 // browser can load without an API key. The signature covers the path and every parameter, so nobody
 // can ask for another object, size or format; the key is URL_SIGNING_KEY, or generated once into
 // DATA_DIR/url-signing-key (mode 0600). Several processes must share one key (set the variable).
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -58,9 +58,28 @@ export class UrlSigner {
     return timingSafeEqual(expected, Buffer.from(sig));
   }
 
+  /**
+   * The id and kind of a signed link to a stored file (`/community/<id>/<variant>`,
+   * `/wiki/<kind>/<id>`): the 403 `invalid or missing signature` unless the id is an integer, the
+   * kind one of `kinds` and the signature over `pathOf(kind, id)` good.
+   */
+  verifyFileLink<K extends string>(link: { id: string; kind: string; query: Record<string, unknown> }, kinds: readonly K[], pathOf: (kind: K, id: number) => string): { id: number; kind: K } {
+    const id = Number(link.id);
+    const refused = new Forbidden('invalid or missing signature');
+    if (!Number.isSafeInteger(id) || !kinds.includes(link.kind as K)) throw refused;
+    const kind = link.kind as K;
+    if (!this.verify(pathOf(kind, id), link.query)) throw refused;
+    return { id, kind };
+  }
+
   private signature(path: string, query: string): string {
     return createHmac('sha256', this.key).update(`${path}?${query}`).digest('base64url');
   }
+}
+
+/** The version (`v`) a link to a stored file names: a replaced file gets a new key, so its old links stop working. */
+export function storageKeyVersion(storageKey: string): string {
+  return createHash('sha256').update(storageKey).digest('hex').slice(0, 16);
 }
 
 function canonical(params: Record<string, string | number>): string {

@@ -93,6 +93,8 @@ export interface AccessPolicy<Where> {
    * handed (`{ id, AND: <policy filter> }`).
    */
   findOne<Row>(actor: Actor | null, id: number, find: (where: { id: number; AND: Where }) => Promise<Row | null>, permission?: Permission): Promise<Row>;
+  /** Deletes one row the actor may change, or throws the 404: `remove` runs the service's deleteMany with the filter it is handed. */
+  deleteOne(actor: Actor | null, id: number, remove: (where: { id: number; AND: Where }) => Promise<{ count: number }>): Promise<{ id: number }>;
 }
 
 const registry = new Map<string, AccessPolicy<unknown>>();
@@ -125,6 +127,11 @@ export function definePolicy<Where>(definition: PolicyDefinition<Where>): Access
     findOne: async (actor, id, find, permission) => {
       const row = await find({ id, AND: where(actor, permission) });
       return row ?? policy.notFound(id);
+    },
+    deleteOne: async (actor, id, remove) => {
+      const { count } = await remove({ id, AND: where(actor, 'change') });
+      if (count === 0) policy.notFound(id);
+      return { id };
     },
   };
   if (registry.has(definition.model)) throw new Error(`a second access policy for ${definition.model}`);

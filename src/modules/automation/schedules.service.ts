@@ -118,10 +118,8 @@ export class SchedulesService {
     return schedulePolicy.findOne(actor, id, (where) => this.db.prisma.schedule.findFirst({ ...query, where }) as Promise<Schedule | null>);
   }
 
-  async delete(actor: Actor, id: number): Promise<{ id: number }> {
-    const { count } = await this.db.prisma.schedule.deleteMany({ where: { id, AND: schedulePolicy.where(actor, 'change') } });
-    if (count === 0) schedulePolicy.notFound(id);
-    return { id };
+  delete(actor: Actor, id: number): Promise<{ id: number }> {
+    return schedulePolicy.deleteOne(actor, id, (where) => this.db.prisma.schedule.deleteMany({ where }));
   }
 
   /** Sets `enabled` (or flips it when not given). Enabling computes a fresh next run from now. */

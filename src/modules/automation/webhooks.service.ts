@@ -220,10 +220,8 @@ export class WebhooksService {
   }
 
   /** Deletes the webhook and its delivery log; pending deliveries are not sent. */
-  async delete(actor: Actor, id: number): Promise<{ id: number }> {
-    const { count } = await this.db.prisma.webhook.deleteMany({ where: { id, AND: webhookPolicy.where(actor, 'change') } });
-    if (count === 0) webhookPolicy.notFound(id);
-    return { id };
+  delete(actor: Actor, id: number): Promise<{ id: number }> {
+    return webhookPolicy.deleteOne(actor, id, (where) => this.db.prisma.webhook.deleteMany({ where }));
   }
 
   /** Posts a `webhook.test` payload to `url` now and reports what the receiver answered. */

@@ -25,13 +25,10 @@ export interface LibraryRow {
   lowInformation: boolean;
 }
 
-export interface CommunityRow {
+/** A file of an image object (a community item, a wiki photo) with the object's print (OBJECT_PRINT). */
+interface ObjectFileRow {
   id: number;
   objectId: number;
-  accountId: number;
-  name: string | null;
-  tags: string[];
-  verified: boolean;
   storageKey: string;
   width: number;
   height: number;
@@ -41,16 +38,15 @@ export interface CommunityRow {
   lowInformation: boolean;
 }
 
-export interface WikiRow {
-  id: number;
-  objectId: number;
+export interface CommunityRow extends ObjectFileRow {
+  accountId: number;
+  name: string | null;
+  tags: string[];
+  verified: boolean;
+}
+
+export interface WikiRow extends ObjectFileRow {
   title: string;
-  storageKey: string;
-  width: number;
-  height: number;
-  blockhash: string;
-  objectSha256: string;
-  lowInformation: boolean;
 }
 
 /** A tsquery (search-query.ts text) and its whole-word form, whose matches rank first (null: the same as `match`). */

@@ -12,7 +12,6 @@
 // 0.3 x vision's agreement with the subject (1 when the labels, OCR words or caption name a word of
 // the subject's name or category, 0.5 when no vision provider could look, 0 when it saw something
 // else; a word only read in the photo by OCR does not count, as for community tags). Three confirmations and no rejection, with vision agreeing: 1.0; without vision: 0.85.
-import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { WikiMedia, WikiSubject } from '../../generated/prisma/client.js';
 import type { Database } from '../../platform/database/database.js';
@@ -21,7 +20,7 @@ import { AppError, Conflict, Forbidden, InvalidInput, NotFound } from '../../pla
 import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import type { Logger } from '../../platform/logger.js';
 import type { BlobStore } from '../../platform/storage/blob-store.js';
-import type { UrlSigner } from '../../platform/url-signer.js';
+import { storageKeyVersion, type UrlSigner } from '../../platform/url-signer.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
 import { confirmTags, ocrWords, showsPicture, slugify, type Analyzer } from '../community/index.js';
@@ -75,8 +74,6 @@ export function wikiFilePath(kind: WikiFileKind, id: number): string {
   return `/wiki/${kind}/${id}`;
 }
 
-const versionOf = (storageKey: string) => createHash('sha256').update(storageKey).digest('hex').slice(0, 16);
-
 /** The longest side of a wiki photo's public file. */
 export const WIKI_PHOTO_MAX_SIDE = 2048;
 
@@ -96,22 +93,18 @@ export class WikiService {
 
   /** A signed link (no key, no expiry) to a photo's public file or a subject's featured image. */
   fileUrl(kind: WikiFileKind, id: number, storageKey: string): string {
-    return this.deps.signer.sign(wikiFilePath(kind, id), { v: versionOf(storageKey) });
+    return this.deps.signer.sign(wikiFilePath(kind, id), { v: storageKeyVersion(storageKey) });
   }
 
   /** Opens a file behind a signed link: the signature over kind and id is the capability. */
   async openSigned(kindText: string, idText: string, query: Record<string, unknown>) {
-    const id = Number(idText);
-    const refused = new Forbidden('invalid or missing signature');
-    if (!Number.isSafeInteger(id) || !WIKI_FILE_KINDS.includes(kindText as WikiFileKind)) throw refused;
-    const kind = kindText as WikiFileKind;
-    if (!this.deps.signer.verify(wikiFilePath(kind, id), query)) throw refused;
+    const { id, kind } = this.deps.signer.verifyFileLink({ id: idText, kind: kindText, query }, WIKI_FILE_KINDS, wikiFilePath);
     const key =
       kind === 'photos'
         ? (await this.deps.db.prisma.wikiMedia.findFirst({ where: { id, status: { not: 'rejected' } }, select: { storageKey: true } }))?.storageKey
         : (await this.deps.db.prisma.wikiSubject.findFirst({ where: { id, status: { not: 'rejected' } }, select: { featuredKey: true } }))?.featuredKey;
     if (!key) throw new NotFound(`no wiki ${kind === 'photos' ? 'photo' : 'featured image'} ${id}`);
-    if (query.v !== versionOf(key)) throw new Forbidden('this link is for an earlier file');
+    if (query.v !== storageKeyVersion(key)) throw new Forbidden('this link is for an earlier file');
     const blob = await this.deps.blobs.get(key);
     if (!blob) throw new NotFound(`the file of wiki ${kind} ${id} is no longer stored`);
     return blob;
