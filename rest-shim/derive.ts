@@ -40,7 +40,7 @@ function restRoute(operation: Operation): RouteDefinition {
     auth,
     key: auth === 'key' ? operation.key : undefined,
     ...(rest.form?.files.length ? { multipart: { files: rest.form.files } } : {}),
-    failure: rest.failure,
+    failure: rest.failure && ((data: unknown) => rest.failure!(resultOf(operation, data))),
     cache: rest.cache,
     summary: rest.summary,
     description: rest.description,
@@ -59,12 +59,17 @@ function restRoute(operation: Operation): RouteDefinition {
     },
     variables: (input: RestInput) => variablesOf(operation, ids, restName, input, carries === 'query' ? 'query' : 'body'),
     shape: (data: unknown, input: RestInput) => {
-      const field = (data as Record<string, Parameters<typeof unwrapResult>[0]>)[operation.name]!;
-      const result = operation.plain ? field : unwrapResult(field);
+      const result = resultOf(operation, data);
       const answer = answerOf(rest.response, result);
       return rest.shape ? rest.shape(answer, result, input) : answer;
     },
   } as RouteDefinition;
+}
+
+/** The operation's result in the GraphQL data: the success member's (a ServiceError is thrown as the AppError it was). */
+function resultOf(operation: Operation, data: unknown): unknown {
+  const field = (data as Record<string, Parameters<typeof unwrapResult>[0]>)[operation.name]!;
+  return operation.plain ? field : unwrapResult(field);
 }
 
 function variablesOf(operation: Operation, ids: Array<[string, string]>, restName: (arg: string) => string, input: RestInput, carries: 'query' | 'body') {
@@ -86,7 +91,10 @@ export function operationText(operation: Operation, fragments = new Map<string, 
   const declarations = args.map((arg) => `$${arg.name}: ${typeText(arg)}`).join(', ');
   const passes = args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
   const success = `${operation.kind === 'query' ? 'Query' : 'Mutation'}${operation.name.charAt(0).toUpperCase()}${operation.name.slice(1)}Success`;
-  const selection = selectionOf(operation.rest!.response, fragments);
+  const fields = selectionOf(operation.rest!.response, fragments);
+  const fragment = operation.rest!.fragment;
+  if (fragment) fragments.set(fragment, `fragment ${fragment}Fields on ${(operation.output as { name: string }).name} ${fields}`);
+  const selection = fragment ? `{ ...${fragment}Fields }` : fields;
   const answer = operation.plain ? selection : `{ __typename ... on ${success} { data ${selection} } ...ServiceErrorFields }`;
   const text = `${operation.kind} ${name}${declarations ? `(${declarations})` : ''} { ${operation.name}${passes ? `(${passes})` : ''} ${answer} }`;
   return print(parse(text));

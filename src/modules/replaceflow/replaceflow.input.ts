@@ -11,7 +11,8 @@ const articleUrl = z
   .trim()
   .min(1, ARTICLE_URL_REQUIRED)
   .max(2048, 'expected at most 2048 characters')
-  .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'expected an absolute http or https URL');
+  .refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), 'expected an absolute http or https URL')
+  .describe('the article page: an absolute http or https URL');
 
 export const replaceflowSchema = z.object({
   article_url: articleUrl,
@@ -20,8 +21,9 @@ export const replaceflowSchema = z.object({
     .int(`expected an integer from 1 to ${MAX_RESULTS}`)
     .min(1, `expected an integer from 1 to ${MAX_RESULTS}`)
     .max(MAX_RESULTS, `expected an integer from 1 to ${MAX_RESULTS}`)
-    .default(DEFAULT_MAX_RESULTS),
-  phash: z.boolean({ error: 'expected true or false' }).default(true),
+    .default(DEFAULT_MAX_RESULTS)
+    .describe(`clean discoveries at most: 1 to ${MAX_RESULTS}; default ${DEFAULT_MAX_RESULTS}`),
+  phash: z.boolean({ error: 'expected true or false' }).default(true).describe('compare candidates by perceptual hash (default true; false is faster)'),
 });
 
 /** The demo takes the article only: it runs with the defaults (README "ReplaceFlow"). */
