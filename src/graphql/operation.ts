@@ -46,8 +46,14 @@ export interface RestBinding {
   failure?: (data: unknown) => string | null;
   /** A GET the shim may answer again while the account's data of this domain is unchanged (rest-shim/answer-cache.ts). */
   cache?: { domain: 'keys' | 'media'; validUntil?: (data: unknown) => Date | null };
-  /** Form fields instead of a JSON body: multipart with these file fields (each a `z.file()` in the input), or urlencoded. */
-  form?: { files: string[] };
+  /** Form fields instead of a JSON body: multipart with these file fields (each a `z.file()` in the input), or urlencoded; `json`: a JSON body of the other fields too. */
+  form?: { files: string[]; json?: boolean };
+  /**
+   * Answer fields selected only when a REST query flag is true (`fields: { urls: 'details' }`): each
+   * flag of `flags` is a query field of the row and a Boolean! variable of its document
+   * (`urls @include(if: $details)`), not a GraphQL argument.
+   */
+  include?: { flags: z.ZodObject; fields: Record<string, string> };
 }
 
 export interface OperationDeclaration<Input extends z.ZodObject | undefined, Ids extends string, Result> {
