@@ -30,6 +30,8 @@ function restRoute(operation: Operation): RouteDefinition {
   // The rest of the input, when any is left, is the query's or the body's.
   const carried = operation.input && pathFields.length ? operation.input.omit(Object.fromEntries(pathFields.map((field) => [field, true])) as never) : operation.input;
   const carries = rest.form ? 'form' : rest.method === 'GET' || rest.method === 'DELETE' ? 'query' : 'body';
+  const carriedShape = { ...carried?.shape, ...rest.include?.flags.shape };
+  const withoutFiles = rest.form?.json && carried ? carried.omit(Object.fromEntries(rest.form.files.map((file) => [file, true])) as never) : undefined;
   // The admin token rule is the shim's `admin` auth; no API key is asked for there.
   const auth = rest.auth ?? ('adminToken' in operation.key ? 'admin' : 'key');
   let document: DocumentNode | undefined;
@@ -40,13 +42,17 @@ function restRoute(operation: Operation): RouteDefinition {
     auth,
     key: auth === 'key' ? operation.key : undefined,
     ...(rest.form?.files.length ? { multipart: { files: rest.form.files } } : {}),
-    failure: rest.failure,
+    failure: rest.failure && ((data: unknown) => rest.failure!(resultOf(operation, data))),
     cache: rest.cache,
     summary: rest.summary,
     description: rest.description,
     errors: rest.errors,
     successStatus: rest.successStatus,
-    request: { ...(params ? { params } : {}), ...(carried && Object.keys(carried.shape).length > 0 ? { [carries]: carried } : {}) },
+    request: {
+      ...(params ? { params } : {}),
+      ...(Object.keys(carriedShape).length > 0 ? { [carries]: rest.include ? (carried ?? z.object({})).extend(rest.include.flags.shape) : carried } : {}),
+      ...(withoutFiles ? { body: withoutFiles } : {}),
+    },
     response: rest.response,
     // Built on first use, then kept: the document is the same for every request.
     get operation() {
@@ -59,12 +65,17 @@ function restRoute(operation: Operation): RouteDefinition {
     },
     variables: (input: RestInput) => variablesOf(operation, ids, restName, input, carries === 'query' ? 'query' : 'body'),
     shape: (data: unknown, input: RestInput) => {
-      const field = (data as Record<string, Parameters<typeof unwrapResult>[0]>)[operation.name]!;
-      const result = operation.plain ? field : unwrapResult(field);
+      const result = resultOf(operation, data);
       const answer = answerOf(rest.response, result);
       return rest.shape ? rest.shape(answer, result, input) : answer;
     },
   } as RouteDefinition;
+}
+
+/** The operation's result in the GraphQL data: the success member's (a ServiceError is thrown as the AppError it was). */
+function resultOf(operation: Operation, data: unknown): unknown {
+  const field = (data as Record<string, Parameters<typeof unwrapResult>[0]>)[operation.name]!;
+  return operation.plain ? field : unwrapResult(field);
 }
 
 function variablesOf(operation: Operation, ids: Array<[string, string]>, restName: (arg: string) => string, input: RestInput, carries: 'query' | 'body') {
@@ -73,9 +84,10 @@ function variablesOf(operation: Operation, ids: Array<[string, string]>, restNam
   const values: Record<string, unknown> = {};
   const inPath = new Set(operation.rest!.pathFields);
   for (const field of Object.keys(operation.input?.shape ?? {})) {
-    const source = inPath.has(field) ? input.params : input[carries];
+    const source = inPath.has(field) ? input.params : operation.rest!.form?.files.includes(field) ? { ...input[carries], ...input.files } : input[carries];
     if (source[field] !== undefined) values[argNameOf(operation, field)] = source[field];
   }
+  for (const flag of Object.keys(operation.rest!.include?.flags.shape ?? {})) variables[flag] = input.query[flag] === true;
   return operation.inputType ? { ...variables, input: values } : { ...variables, ...values };
 }
 
@@ -83,10 +95,14 @@ function variablesOf(operation: Operation, ids: Array<[string, string]>, restNam
 export function operationText(operation: Operation, fragments = new Map<string, string>()): string {
   const args = graphqlArgs(operation);
   const name = operation.rest?.operationName ?? operation.name.charAt(0).toUpperCase() + operation.name.slice(1);
-  const declarations = args.map((arg) => `$${arg.name}: ${typeText(arg)}`).join(', ');
+  const flags = Object.keys(operation.rest?.include?.flags.shape ?? {}).map((flag) => `$${flag}: Boolean!`);
+  const declarations = [...args.map((arg) => `$${arg.name}: ${typeText(arg)}`), ...flags].join(', ');
   const passes = args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
   const success = `${operation.kind === 'query' ? 'Query' : 'Mutation'}${operation.name.charAt(0).toUpperCase()}${operation.name.slice(1)}Success`;
-  const selection = selectionOf(operation.rest!.response, fragments);
+  const fields = selectionOf(operation.rest!.response, fragments, operation.rest!.include?.fields);
+  const fragment = operation.rest!.fragment;
+  if (fragment) fragments.set(fragment, `fragment ${fragment}Fields on ${(operation.output as { name: string }).name} ${fields}`);
+  const selection = fragment ? `{ ...${fragment}Fields }` : fields;
   const answer = operation.plain ? selection : `{ __typename ... on ${success} { data ${selection} } ...ServiceErrorFields }`;
   const text = `${operation.kind} ${name}${declarations ? `(${declarations})` : ''} { ${operation.name}${passes ? `(${passes})` : ''} ${answer} }`;
   return print(parse(text));
@@ -107,17 +123,18 @@ const pathOf = (source: string) => (source === '' ? [] : source.split('.'));
  * the document (`.meta({ id: 'Bounty' })`) is selected by the fragment `BountyFields` on the GraphQL
  * type of that name, which the typed client exports as a type of its own.
  */
-function selectionOf(schema: z.ZodObject, fragments: Map<string, string>): string {
-  return printTree(treeOf(schema, fragments));
+function selectionOf(schema: z.ZodObject, fragments: Map<string, string>, included: Record<string, string> = {}): string {
+  return printTree(treeOf(schema, fragments, included));
 }
 
-function treeOf(schema: z.ZodObject, fragments: Map<string, string>): Tree {
+function treeOf(schema: z.ZodObject, fragments: Map<string, string>, included: Record<string, string> = {}): Tree {
   const tree: Tree = new Map();
   const from = graphqlSources.get(schema)?.from ?? {};
   for (const [key, field] of Object.entries(schema.shape)) {
     // A computed field (source null) is the declaration's `shape` to fill.
     if (from[key] === null) continue;
     const path = pathOf(from[key] ?? camelCase(key));
+    if (included[key]) path[0] += ` @include(if: $${included[key]})`;
     const nested = objectOf(field as z.ZodType);
     // An answer that wraps the result (`{ folder: <the result> }`) selects the object's fields at the top.
     if (path.length === 0 && nested) for (const [k, v] of treeOf(nested, fragments)) tree.set(k, v);

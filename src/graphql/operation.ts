@@ -33,19 +33,27 @@ export interface RestBinding {
   errors?: Partial<Record<400 | 401 | 402 | 403 | 404 | 409 | 413 | 416 | 429 | 500 | 502 | 503, string>>;
   /** The operation name of the generated document where the typed client knows another one. */
   operationName?: string;
-  /** Who may call: by the operation's key rule (the default: an API key, or the admin token for ADMIN_TOKEN), or no credentials at all. */
+  /** The result's fields selected through the fragment `<fragment>Fields` on the output type, where the typed client knows that fragment. */
+  fragment?: string;
+  /** Who may call: by the operation's key rule (the default: an API key, or the admin token for ADMIN_TOKEN), or no credentials at all (GraphQL too: the key rule is not checked). */
   auth?: 'key' | 'none';
   /**
    * Fields of the answer computed rather than read from the result (their source in `answerFrom` is
    * null): gets the answer read so far, the result's data and the request, returns the whole answer.
    */
   shape?: (answer: Record<string, unknown>, data: unknown, request: { params: Record<string, string>; baseUrl: string }) => Record<string, unknown>;
-  /** Why a result that came back is still a failure to report (`success: false`, HTTP 200): a failed job polls fine. */
+  /** Why a result that came back (the success member's data) is still a failure to report (`success: false`, HTTP 200): a failed job polls fine. */
   failure?: (data: unknown) => string | null;
   /** A GET the shim may answer again while the account's data of this domain is unchanged (rest-shim/answer-cache.ts). */
   cache?: { domain: 'keys' | 'media'; validUntil?: (data: unknown) => Date | null };
-  /** Form fields instead of a JSON body: multipart with these file fields (each a `z.file()` in the input), or urlencoded. */
-  form?: { files: string[] };
+  /** Form fields instead of a JSON body: multipart with these file fields (each a `z.file()` in the input), or urlencoded; `json`: a JSON body of the other fields too. */
+  form?: { files: string[]; json?: boolean };
+  /**
+   * Answer fields selected only when a REST query flag is true (`fields: { urls: 'details' }`): each
+   * flag of `flags` is a query field of the row and a Boolean! variable of its document
+   * (`urls @include(if: $details)`), not a GraphQL argument.
+   */
+  include?: { flags: z.ZodObject; fields: Record<string, string> };
 }
 
 export interface OperationDeclaration<Input extends z.ZodObject | undefined, Ids extends string, Result> {
@@ -102,7 +110,7 @@ function addField(operation: Operation): void {
       type: operation.output as never,
       nullable: operation.nullable ?? false,
       description: operation.description,
-      authScopes: authScopesOf(operation.key),
+      ...(operation.rest?.auth === 'none' ? {} : { authScopes: authScopesOf(operation.key) }),
       ...(operation.plain ? {} : { errors: {} }),
       args: Object.fromEntries(args.map((arg) => [arg.name, t.arg({ type: arg.type as never, required: arg.required, description: arg.description })])),
       resolve: (...params: unknown[]) => {

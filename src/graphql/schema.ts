@@ -24,9 +24,9 @@ import '../modules/intel/intel.operations.js';
 import '../modules/challenges/challenges.operations.js';
 import '../modules/generation/generation.operations.js';
 import '../modules/search/search.schema.js';
-import '../modules/replaceflow/replaceflow.schema.js';
-import '../modules/pipeline/pipeline.schema.js';
-import '../modules/mirrors/mirrors.schema.js';
+import '../modules/replaceflow/replaceflow.operations.js';
+import '../modules/pipeline/pipeline.operations.js';
+import '../modules/mirrors/mirrors.operations.js';
 import '../modules/bot/bot.operations.js';
 
 builder.queryField('health', (t) => t.boolean({ description: 'Always true: the GraphQL endpoint answers', resolve: () => true }));

@@ -1,12 +1,35 @@
-// The challenge operations a key calls, each declared once (docs/architecture.md): the active
-// challenge with the photos the caller may vote on, and the challenge vote (a wiki vote at the
-// challenge multiplier). Their REST rows stay in rest-shim/routes/challenges.routes.ts: both answers
-// carry wiki photos, whose answer schema is the wiki routes'. The operator's challenges (admin token)
-// are hand-written in challenges.schema.ts. The rules live in challenges.service.ts.
+// The challenge operations, each declared once (docs/architecture.md): the active challenge with the
+// photos the caller may vote on, the challenge vote (a wiki vote at the challenge multiplier), and
+// the operator's challenges (admin token: list, create, end). GraphQL fields and REST rows are made
+// from these; the rules live in challenges.service.ts. Shapes the spec leaves "not shown" are ours
+// (README "Community: challenges").
+import { z } from 'zod';
 import { defineOperation } from '../../graphql/operation.js';
-import { ANY_KEY, SCOPE } from '../access/index.js';
-import { BoardRef, VoteEnum, VoteResultRef } from './challenges.schema.js';
-import { boardSchema, challengeVoteSchema } from './challenges.input.js';
+import { ADMIN_TOKEN, ANY_KEY, SCOPE } from '../access/index.js';
+import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
+import { wikiPhotoSchema } from '../wiki/wiki.operations.js';
+import { BoardRef, ChallengePageRef, ChallengeRef, StatusEnum, VoteEnum, VoteResultRef } from './challenges.schema.js';
+import { boardSchema, CHALLENGE_SCOPES, CHALLENGE_STATUSES, challengeListSchema, challengeVoteSchema, createChallengeSchema } from './challenges.input.js';
+
+const challenge = answerFrom(
+  z
+    .object({
+      id,
+      title: z.string(),
+      description: z.string().nullable(),
+      scope: z.enum(CHALLENGE_SCOPES).describe('category: every approved subject of `category`; subjects: the subjects listed'),
+      category: z.string().nullable(),
+      subjects: z.array(z.string()).describe('slugs of the subjects (subject scope; empty for a category)'),
+      starts_at: timestamp,
+      ends_at: timestamp.describe('the end (exclusive); an early end moved it to that moment'),
+      ended_at: timestamp.nullable().describe('when the operator ended it early'),
+      status: z.enum(CHALLENGE_STATUSES),
+      pending_photos: count.describe('pending wiki photos in its scope now (all of them)'),
+      created_at: timestamp,
+    })
+    .meta({ id: 'Challenge', description: 'A fact-checking challenge' }),
+  { id: 'databaseId' },
+);
 
 export const challengeOperations = {
   communityChallenge: defineOperation({
@@ -17,6 +40,20 @@ export const challengeOperations = {
     input: boardSchema,
     output: BoardRef,
     run: ({ ctx, actor, input }) => ctx.services.challenges.board(actor, input),
+    rest: {
+      method: 'GET',
+      path: '/api/community/challenge',
+      summary:
+        'The active fact-checking challenge (null when none runs), what a vote in it pays, and the pending wiki photos of its scope the caller may vote on (not their own, not voted yet), oldest first: limit (20, max 100)',
+      response: answerFrom(
+        z.object({
+          challenge: challenge.nullable(),
+          coins_per_vote: z.number().nullable().describe('coins a challenge vote pays at the rates in force (before daily caps); null without a challenge'),
+          items: z.array(wikiPhotoSchema),
+        }),
+        { items: 'photos' },
+      ),
+    },
   }),
   voteChallengePhoto: defineOperation({
     kind: 'mutation',
@@ -28,5 +65,73 @@ export const challengeOperations = {
     args: { vote: VoteEnum },
     output: VoteResultRef,
     run: ({ ctx, actor, id, input }) => ctx.services.challenges.vote(actor, id, input),
+    rest: {
+      method: 'POST',
+      path: '/api/community/challenge/vote/:id',
+      summary: 'Vote on a pending wiki photo of the active challenge (vote: confirm or reject): a wiki vote, its reward multiplied by challenge_multiplier (0.5 x 2 = 1.0 coins by default)',
+      description: 'The vote counts toward verification like any wiki vote, and is the one vote the caller has on the photo (through either route).',
+      response: answerFrom(
+        z.object({
+          coins_earned: z.number(),
+          balance,
+          held,
+          decided: z.boolean().describe('this vote verified or rejected the photo'),
+          challenge_id: id,
+          photo: wikiPhotoSchema,
+        }),
+        { challenge_id: 'challenge.databaseId' },
+      ),
+      errors: { 403: 'the caller contributed the photo', 409: 'no challenge is active, the photo is outside its scope, the caller voted on it already, or it is decided' },
+    },
+  }),
+  adminChallenges: defineOperation({
+    kind: 'query',
+    name: 'adminChallenges',
+    description: 'Challenges, latest start first: status (scheduled, active, ended)',
+    key: ADMIN_TOKEN,
+    input: challengeListSchema,
+    args: { status: StatusEnum },
+    output: ChallengePageRef,
+    run: ({ ctx, input }) => ctx.services.challenges.list(input),
+    rest: {
+      method: 'GET',
+      path: '/api/admin/challenges',
+      summary: 'Challenges, latest start first: status (scheduled, active, ended), limit (50, max 200), offset',
+      response: z.object({ challenges: z.array(challenge), total: count, limit: count, offset: count }),
+    },
+  }),
+  adminCreateChallenge: defineOperation({
+    kind: 'mutation',
+    name: 'adminCreateChallenge',
+    description: 'A challenge over a wiki category or subjects (slugs), not both; startsAt (default now) and endsAt are ISO 8601 times; windows never overlap',
+    key: ADMIN_TOKEN,
+    input: createChallengeSchema,
+    output: ChallengeRef,
+    run: ({ ctx, input }) => ctx.services.challenges.create(input),
+    rest: {
+      method: 'POST',
+      path: '/api/admin/challenges',
+      summary: 'Open a challenge: title, description, category or subjects (slugs; not both), starts_at (default now), ends_at (ISO 8601; at most 90 days after the start)',
+      description: 'Windows never overlap: one challenge runs at a time (409 naming the other). The category needs an approved subject; each slug must be an approved subject.',
+      response: challenge,
+      successStatus: 201,
+      errors: { 409: "the window overlaps another challenge's" },
+    },
+  }),
+  adminEndChallenge: defineOperation({
+    kind: 'mutation',
+    name: 'adminEndChallenge',
+    description: 'Ends a challenge now (a scheduled one is called off)',
+    key: ADMIN_TOKEN,
+    ids: { id: 'challenge' },
+    output: ChallengeRef,
+    run: ({ ctx, id }) => ctx.services.challenges.end(id),
+    rest: {
+      method: 'POST',
+      path: '/api/admin/challenges/:id/end',
+      summary: 'End a challenge now (a scheduled one is called off and never runs)',
+      response: challenge,
+      errors: { 409: 'the challenge has ended already' },
+    },
   }),
 };

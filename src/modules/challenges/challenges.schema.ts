@@ -1,13 +1,12 @@
-// GraphQL types of fact-checking challenges, and the operator's challenges (admin token: no key
-// rule declares them, so hand-written fields). The operations a key calls are declared in
-// challenges.operations.ts; the rules live in challenges.service.ts.
+// GraphQL types of fact-checking challenges. The operations are declared in challenges.operations.ts;
+// the rules live in challenges.service.ts.
 import { builder } from '../../graphql/builder.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import { WikiPhotoRef } from '../wiki/wiki.schema.js';
 import { CHALLENGE_SCOPES, CHALLENGE_STATUSES, CHALLENGE_VOTES } from './challenges.input.js';
 import { challengeScope, challengeStatus, type Challenge, type ChallengeBoard, type ChallengeVoteResult } from './challenges.service.js';
 
-const StatusEnum = builder.enumType('ChallengeStatus', { values: CHALLENGE_STATUSES });
+export const StatusEnum = builder.enumType('ChallengeStatus', { values: CHALLENGE_STATUSES });
 const ScopeEnum = builder.enumType('ChallengeScope', { values: CHALLENGE_SCOPES });
 export const VoteEnum = builder.enumType('ChallengeVoteChoice', { values: CHALLENGE_VOTES });
 
@@ -47,7 +46,7 @@ export const VoteResultRef = builder.objectRef<ChallengeVoteResult>('ChallengeVo
   }),
 });
 
-const PageRef = builder.objectRef<{ challenges: Challenge[]; total: number; limit: number; offset: number }>('ChallengePage').implement({
+export const ChallengePageRef = builder.objectRef<{ challenges: Challenge[]; total: number; limit: number; offset: number }>('ChallengePage').implement({
   fields: (t) => ({
     challenges: t.field({ type: [ChallengeRef], resolve: (p) => p.challenges }),
     total: t.exposeInt('total'),
@@ -55,48 +54,3 @@ const PageRef = builder.objectRef<{ challenges: Challenge[]; total: number; limi
     offset: t.exposeInt('offset'),
   }),
 });
-
-builder.queryFields((t) => ({
-  adminChallenges: t.field({
-    type: PageRef,
-    authScopes: { admin: true },
-    errors: {},
-    description: 'Challenges, latest start first: status (scheduled, active, ended)',
-    args: { status: t.arg({ type: StatusEnum }), limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_r, a, ctx) => ctx.services.challenges.list({ status: a.status ?? undefined, limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
-  }),
-}));
-
-builder.mutationFields((t) => ({
-  adminCreateChallenge: t.field({
-    type: ChallengeRef,
-    authScopes: { admin: true },
-    errors: {},
-    description: 'A challenge over a wiki category or subjects (slugs), not both; startsAt (default now) and endsAt are ISO 8601 times; windows never overlap',
-    args: {
-      title: t.arg.string({ required: true }),
-      description: t.arg.string(),
-      category: t.arg.string(),
-      subjects: t.arg.stringList(),
-      startsAt: t.arg.string(),
-      endsAt: t.arg.string({ required: true }),
-    },
-    resolve: (_r, a, ctx) =>
-      ctx.services.challenges.create({
-        title: a.title,
-        description: a.description ?? undefined,
-        category: a.category ?? undefined,
-        subjects: a.subjects ?? undefined,
-        starts_at: a.startsAt ?? undefined,
-        ends_at: a.endsAt,
-      }),
-  }),
-  adminEndChallenge: t.field({
-    type: ChallengeRef,
-    authScopes: { admin: true },
-    errors: {},
-    description: 'Ends a challenge now (a scheduled one is called off)',
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.challenges.end(a.id),
-  }),
-}));

@@ -1,8 +1,7 @@
-// GraphQL surface of the bulk mirror (media scope): start a job from URLs and/or a CSV file, read
-// it by its id (a string, as the REST job_id), with its URLs one by one. Thin: the rules live in
-// mirrors.service.ts and mirrors.job.ts.
+// GraphQL types of the bulk mirror (media scope): a job, read by its id (a string, as the REST
+// job_id), with its URLs one by one. The operations are declared in mirrors.operations.ts. Thin: the
+// rules live in mirrors.service.ts and mirrors.job.ts.
 import { builder } from '../../graphql/builder.js';
-import type { Context } from '../../graphql/context.js';
 import { ImageObjectRef } from '../image-objects/image-objects.schema.js';
 import type { MirrorCheck } from '../../generated/prisma/client.js';
 import { fromMinor } from '../ledger/index.js';
@@ -10,7 +9,6 @@ import { bulkMirrorPolicy } from './mirrors.access.js';
 import { MIRROR_CHECK_STATES, type MirrorCheckState } from './mirrors.input.js';
 import { BULK_MIRROR_STATUSES, type BulkMirrorView } from './mirrors.service.js';
 
-const actor = (ctx: Context) => ctx.actor!;
 const StatusEnum = builder.enumType('BulkMirrorStatus', { values: BULK_MIRROR_STATUSES });
 const CheckStateEnum = builder.enumType('MirrorCheckState', { values: MIRROR_CHECK_STATES });
 
@@ -33,7 +31,7 @@ const MirrorCheckRef = builder.objectRef<MirrorCheck>('MirrorCheck').implement({
   }),
 });
 
-const BulkMirrorJobRef = builder.objectRef<BulkMirrorView>('BulkMirrorJob').implement({
+export const BulkMirrorJobRef = builder.objectRef<BulkMirrorView>('BulkMirrorJob').implement({
   description: 'A bulk mirror job: its URLs fetched and matched against the known image objects',
   authScopes: bulkMirrorPolicy.authScopes,
   fields: (t) => ({
@@ -55,27 +53,3 @@ const BulkMirrorJobRef = builder.objectRef<BulkMirrorView>('BulkMirrorJob').impl
     }),
   }),
 });
-
-builder.queryField('bulkMirrorJob', (t) =>
-  t.field({
-    type: BulkMirrorJobRef,
-    authScopes: bulkMirrorPolicy.authScopes,
-    errors: {},
-    description: "One of the caller's bulk mirror jobs (another account's is not found)",
-    args: { jobId: t.arg.string({ required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.mirrors.get(actor(ctx), a.jobId),
-  }),
-);
-
-builder.mutationField('startBulkMirror', (t) =>
-  t.field({
-    type: BulkMirrorJobRef,
-    authScopes: bulkMirrorPolicy.authScopes,
-    errors: {},
-    description:
-      'Queues a job that fetches each URL (a CSV file, one URL per line or cell, and/or a list), matches its image against the known image objects, ' +
-      'registers each match as a mirror and pays the bulk mirror rate once per URL ever',
-    args: { file: t.arg({ type: 'File' }), urls: t.arg.stringList() },
-    resolve: async (_r, a, ctx) => ctx.services.mirrors.start(actor(ctx), { urls: a.urls ?? undefined, file: a.file ? { body: Buffer.from(await a.file.arrayBuffer()) } : null }),
-  }),
-);

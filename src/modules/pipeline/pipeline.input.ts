@@ -29,7 +29,10 @@ export const pipelineRequestSchema = z
       .min(1, `expected 1 to ${MAX_STEPS} steps`)
       .max(MAX_STEPS, `expected at most ${MAX_STEPS} steps`)
       .describe('run in order'),
-    stop_on_error: z.boolean({ error: 'expected true or false' }).default(true).describe('true: the steps after a failed one are skipped; false: they run (a reference to a failed step fails its step)'),
+    stop_on_error: z
+      .boolean({ error: 'expected true or false' })
+      .default(true)
+      .describe('default true: the steps after a failed one are skipped; false: they run (a reference to a failed step fails its step)'),
   })
   .superRefine((request, ctx) => {
     const seen = new Map<string, number>();
@@ -38,6 +41,7 @@ export const pipelineRequestSchema = z
       if (first !== undefined) ctx.addIssue({ code: 'custom', path: ['steps', i, 'name'], message: `the name ${step.name} is already used by steps.${first}: names must be unique` });
       else seen.set(step.name, i);
     }
-  });
+  })
+  .describe('POST /api/pipeline');
 
 export type PipelineRequest = z.output<typeof pipelineRequestSchema>;

@@ -1,8 +1,7 @@
-// GraphQL surface of pipelines: runPipeline (POST /api/pipeline) and pipelineActions (GET
-// /api/pipeline/actions). Params and outputs are JSON values: their shapes are what pipelineActions
-// lists. Thin: the rules live in pipeline.service.ts.
+// GraphQL types of pipelines; runPipeline (POST /api/pipeline) and pipelineActions (GET
+// /api/pipeline/actions) are declared in pipeline.operations.ts. Params and outputs are JSON values:
+// their shapes are what pipelineActions lists. Thin: the rules live in pipeline.service.ts.
 import { builder } from '../../graphql/builder.js';
-import { ANY_KEY, authScopesOf } from '../access/index.js';
 import { ACTION_NAMES } from './actions/action.js';
 import type { ActionEntry, OutputEntry, ParamEntry } from './pipeline.catalog.js';
 import type { PipelineCatalog, PipelineResult, StepError, StepResult } from './pipeline.service.js';
@@ -32,7 +31,7 @@ const StepResultRef = builder.objectRef<StepResult>('PipelineStepResult').implem
   }),
 });
 
-const PipelineResultRef = builder.objectRef<PipelineResult>('PipelineResult').implement({
+export const PipelineResultRef = builder.objectRef<PipelineResult>('PipelineResult').implement({
   description: 'Spec "Pipeline result"',
   fields: (t) => ({
     success: t.exposeBoolean('success', { description: 'No step failed' }),
@@ -77,7 +76,7 @@ const ActionRef = builder.objectRef<ActionEntry>('PipelineAction').implement({
   }),
 });
 
-const CatalogRef = builder.objectRef<PipelineCatalog>('PipelineCatalog').implement({
+export const PipelineCatalogRef = builder.objectRef<PipelineCatalog>('PipelineCatalog').implement({
   fields: (t) => ({
     maxSteps: t.exposeInt('maxSteps'),
     deadlineMs: t.exposeInt('deadlineMs', { description: 'PIPELINE_DEADLINE_MS: the most one pipeline may take' }),
@@ -85,43 +84,10 @@ const CatalogRef = builder.objectRef<PipelineCatalog>('PipelineCatalog').impleme
   }),
 });
 
-const StepInput = builder.inputType('PipelineStepInput', {
+export const StepInput = builder.inputType('PipelineStepInput', {
   fields: (t) => ({
     name: t.string({ required: true, description: 'Unique; later steps refer to its output as $<name>.<field>' }),
     action: t.field({ type: ActionEnum, required: true }),
     params: t.field({ type: 'JSON', description: 'An object of the action\'s params; a value may be a reference $<step>.<field>' }),
   }),
 });
-
-const RunPipelineInput = builder.inputType('RunPipelineInput', {
-  description: 'POST /api/pipeline',
-  fields: (t) => ({
-    steps: t.field({ type: [StepInput], required: true }),
-    stopOnError: t.boolean({ description: 'Default true: the steps after a failed one are skipped' }),
-  }),
-});
-
-builder.mutationField('runPipeline', (t) =>
-  t.field({
-    type: PipelineResultRef,
-    description: 'Runs steps in order (spec "Pipeline"); each step needs the scope of its action\'s single route',
-    authScopes: authScopesOf(ANY_KEY),
-    errors: {},
-    args: { input: t.arg({ type: RunPipelineInput, required: true }) },
-    resolve: (_root, { input }, ctx) =>
-      ctx.services.pipeline.run(
-        ctx.actor,
-        { steps: input.steps.map((s) => ({ name: s.name, action: s.action, params: s.params ?? undefined })), stop_on_error: input.stopOnError ?? undefined },
-        ctx.baseUrl,
-      ),
-  }),
-);
-
-builder.queryField('pipelineActions', (t) =>
-  t.field({
-    type: CatalogRef,
-    description: 'Every pipeline action: params (types, defaults, required) and outputs, generated from the schemas steps are validated with',
-    authScopes: authScopesOf(ANY_KEY),
-    resolve: (_root, _args, ctx) => ctx.services.pipeline.catalog(ctx.actor),
-  }),
-);

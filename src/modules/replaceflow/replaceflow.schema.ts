@@ -1,9 +1,7 @@
-// GraphQL surface of ReplaceFlow (spec "ReplaceFlow"): the keyed mutation and the public demo.
-// Thin: the pipeline lives in replaceflow.service.ts.
+// GraphQL types of ReplaceFlow (spec "ReplaceFlow"); its operations (the keyed run and the public
+// demo) are declared in replaceflow.operations.ts. Thin: the pipeline lives in replaceflow.service.ts.
 import { builder } from '../../graphql/builder.js';
-import { authScopesOf, SCOPE } from '../access/index.js';
 import type { ReplaceFlowEntry, ReplaceFlowResult, SearchReport } from './replaceflow.service.js';
-import { DEFAULT_MAX_RESULTS, MAX_RESULTS } from './replaceflow.input.js';
 
 const ResultTypeEnum = builder.enumType('ReplaceFlowResultType', { values: ['source_lead', 'clean_discovery'] as const });
 const TierEnum = builder.enumType('ReplaceFlowSearchTier', { values: ['google_vision', 'local_index', 'library', 'stock'] as const });
@@ -37,7 +35,7 @@ const SearchRef = builder.objectRef<SearchReport>('ReplaceFlowSearch').implement
   }),
 });
 
-const ResultRef = builder.objectRef<ReplaceFlowResult>('ReplaceFlowResult').implement({
+export const ReplaceFlowResultRef = builder.objectRef<ReplaceFlowResult>('ReplaceFlowResult').implement({
   fields: (t) => ({
     headline: t.exposeString('headline', { nullable: true }),
     sourceDomain: t.exposeString('sourceDomain'),
@@ -48,29 +46,3 @@ const ResultRef = builder.objectRef<ReplaceFlowResult>('ReplaceFlowResult').impl
     searched: t.field({ type: [SearchRef], resolve: (r) => r.searched }),
   }),
 });
-
-builder.mutationField('replaceFlow', (t) =>
-  t.field({
-    type: ResultRef,
-    description: `Clean versions of an article's watermarked featured image (spec "ReplaceFlow"): maxResults ${DEFAULT_MAX_RESULTS} by default, at most ${MAX_RESULTS}`,
-    authScopes: authScopesOf(SCOPE.search),
-    errors: {},
-    args: {
-      articleUrl: t.arg.string({ required: true }),
-      maxResults: t.arg.int({ description: `1 to ${MAX_RESULTS}; default ${DEFAULT_MAX_RESULTS}` }),
-      phash: t.arg.boolean({ description: 'Compare candidates by perceptual hash (default true; false is faster)' }),
-    },
-    resolve: (_root, args, ctx) => ctx.services.replaceflow.find(ctx.actor, { article_url: args.articleUrl, max_results: args.maxResults ?? undefined, phash: args.phash ?? undefined }, ctx.baseUrl),
-  }),
-);
-
-// No result union here: a 429 must reach the caller with its Retry-After header, which travels in
-// the error's extensions (the union's ServiceError has no headers).
-builder.mutationField('replaceFlowDemo', (t) =>
-  t.field({
-    type: ResultRef,
-    description: 'The ReplaceFlow demo (no key): the same pipeline with the defaults, 5 requests per hour per client address',
-    args: { articleUrl: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.replaceflow.demo(ctx.clientAddress, { article_url: args.articleUrl }, ctx.baseUrl),
-  }),
-);
