@@ -4,8 +4,7 @@ import { builder, nodeId } from '../../graphql/builder.js';
 import { authScopesOf, MASTER_KEY } from '../access/index.js';
 import { subKeyPolicy } from './sub-keys.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
-import { DEFAULT_CREDIT_LIMIT, SUB_KEY_EVENT_TYPES, SUB_KEY_PAGE, SUB_KEY_STATUSES, subKeyStatus, type SubKeyUsage } from './sub-keys.service.js';
-import { SUB_KEY_SCOPES } from './scopes.js';
+import { SUB_KEY_EVENT_TYPES, SUB_KEY_PAGE, SUB_KEY_STATUSES, subKeyStatus, type SubKeyUsage } from './sub-keys.service.js';
 import type { ApiKey } from '../../generated/prisma/client.js';
 import type { SubKeyEvent } from '../../platform/events.js';
 
