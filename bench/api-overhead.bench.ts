@@ -5,16 +5,15 @@
 //
 // The load generator is autocannon's CLI in a child process, so it does not share the service's
 // event loop (PGlite runs inside that loop too); on a 2-core machine that leaves one core to each.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { isDeepStrictEqual } from 'node:util';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { Kind, parse, print, visit, type DefinitionNode, type FragmentDefinitionNode } from 'graphql';
+import { parse, print } from 'graphql';
 import { buildApp, type App } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { createLogger } from '../src/platform/logger.js';
@@ -22,7 +21,7 @@ import { AppError, Forbidden } from '../src/platform/errors.js';
 import { requestLog } from '../src/http/request-log.js';
 import { sendError, sendJson } from '../src/http/respond.js';
 import { subKeyStatus } from '../src/modules/api-keys/sub-keys.service.js';
-import { subKeyJson } from '../rest-shim/routes/api-keys.routes.js';
+import { apiKeysRoutes } from '../rest-shim/routes/api-keys.routes.js';
 import type { SubKeyFieldsFragment } from '../rest-shim/generated/operations.js';
 import { writeResultsSection } from './results.js';
 import { autocannon, type LoadResult } from './autocannon.js';
@@ -37,7 +36,13 @@ const HUGE = 1_000_000_000; // fits the INTEGER limits of consume_quota
 const TARGET_SHIM_RATIO = 0.75;
 const TARGET_AUTH_P50_MS = 1;
 
-const OPERATIONS_DIR = fileURLToPath(new URL('../rest-shim/operations/', import.meta.url));
+const listSubKeysRoute = apiKeysRoutes.find((route) => route.method === 'GET')!;
+
+/** A listed sub-key as the shim answers it, read from its GraphQL node by the row's own shape. */
+function subKeyJson(node: SubKeyFieldsFragment): unknown {
+  const page = { viewer: { subKeys: { totalCount: 1, pageInfo: { hasNextPage: false, endCursor: null }, edges: [{ node }] } } };
+  return (listSubKeysRoute.shape(page, { params: {}, query: {}, body: {}, files: {}, baseUrl: '' } as never) as { sub_keys: unknown[] }).sub_keys[0];
+}
 
 function positiveNumber(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -48,33 +53,10 @@ function positiveNumber(name: string, fallback: number): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The ListSubKeys operation text, as the shim has it, with the fragments it spreads.
+// The ListSubKeys operation text, as the shim has it (the derived row's document, with its fragments).
 
 function listSubKeysQuery(): string {
-  const definitions: DefinitionNode[] = [];
-  for (const file of ['platform.graphql', 'fragments.graphql']) {
-    definitions.push(...parse(readFileSync(join(OPERATIONS_DIR, file), 'utf8')).definitions);
-  }
-  const fragments = new Map(
-    definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]),
-  );
-  const operation = definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION && d.name?.value === 'ListSubKeys');
-  if (!operation) throw new Error('ListSubKeys not found in rest-shim/operations/platform.graphql');
-  const needed = new Map<string, FragmentDefinitionNode>();
-  const collect = (node: DefinitionNode) =>
-    visit(node, {
-      FragmentSpread(spread) {
-        const name = spread.name.value;
-        const fragment = fragments.get(name);
-        if (!fragment) throw new Error(`fragment ${name} not found in rest-shim/operations`);
-        if (!needed.has(name)) {
-          needed.set(name, fragment);
-          collect(fragment);
-        }
-      },
-    });
-  collect(operation);
-  return [operation, ...needed.values()].map((d) => print(d)).join('\n\n');
+  return print(listSubKeysRoute.operation);
 }
 
 // ---------------------------------------------------------------------------------------------

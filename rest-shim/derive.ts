@@ -10,13 +10,15 @@ import { objectId } from '../src/platform/validation.js';
 import type { RouteDefinition, RestInput } from './route.js';
 import { unwrap as unwrapResult } from './result.js';
 import { pathId } from './input.js';
+import { connectionListRoute, connectionListText } from './derive-list.js';
+import { declaredConnectionLists, type ConnectionList } from '../src/graphql/connection-list.js';
 
 /** The fragment every derived document spreads for failures (rest-shim/operations/fragments.graphql). */
 const SERVICE_ERROR_FRAGMENT = 'fragment ServiceErrorFields on ServiceError { message status code field }';
 
-/** The REST rows of a module's declared operations that the spec documents (the ones with `rest`). */
-export function restRoutesOf(operations: Record<string, Operation>): RouteDefinition[] {
-  return Object.values(operations).flatMap((operation) => (operation.rest ? [restRoute(operation)] : []));
+/** The REST rows of a module's declared operations that the spec documents (the ones with `rest`), and of its connection lists. */
+export function restRoutesOf(operations: Record<string, Operation | ConnectionList>): RouteDefinition[] {
+  return Object.values(operations).flatMap((operation) => ('connection' in operation ? [connectionListRoute(operation)] : operation.rest ? [restRoute(operation)] : []));
 }
 
 function restRoute(operation: Operation): RouteDefinition {
@@ -39,6 +41,7 @@ function restRoute(operation: Operation): RouteDefinition {
     kind: 'graphql',
     method: rest.method,
     path: rest.path,
+    secretParams: rest.secretParams,
     auth,
     key: auth === 'key' ? operation.key : undefined,
     ...(rest.form?.files.length ? { multipart: { files: rest.form.files } } : {}),
@@ -108,7 +111,7 @@ export function operationText(operation: Operation, fragments = new Map<string, 
   return print(parse(text));
 }
 
-function typeText(arg: { type: unknown; required: boolean }): string {
+export function typeText(arg: { type: unknown; required: boolean }): string {
   const named = (type: unknown): string => (Array.isArray(type) ? `[${named(type[0])}!]` : typeof type === 'string' ? type : (type as { name: string }).name);
   return `${named(arg.type)}${arg.required ? '!' : ''}`;
 }
@@ -123,7 +126,7 @@ const pathOf = (source: string) => (source === '' ? [] : source.split('.'));
  * the document (`.meta({ id: 'Bounty' })`) is selected by the fragment `BountyFields` on the GraphQL
  * type of that name, which the typed client exports as a type of its own.
  */
-function selectionOf(schema: z.ZodObject, fragments: Map<string, string>, included: Record<string, string> = {}): string {
+export function selectionOf(schema: z.ZodObject, fragments: Map<string, string>, included: Record<string, string> = {}): string {
   return printTree(treeOf(schema, fragments, included));
 }
 
@@ -206,6 +209,7 @@ export async function declaredOperationsText(): Promise<string> {
   const { declaredOperations } = await import('../src/graphql/operation.js');
   const fragments = new Map<string, string>();
   const texts = declaredOperations().flatMap((operation) => (operation.rest ? [operationText(operation, fragments)] : []));
+  texts.push(...declaredConnectionLists().map((list) => connectionListText(list, fragments)));
   const all = [...[...fragments.values()].map((fragment) => print(parse(fragment))), ...texts];
   return `# Generated from the operation declarations (src/modules/*/*.operations.ts) by \`npm run codegen\`; do not edit.\n\n${all.join('\n\n')}\n`;
 }

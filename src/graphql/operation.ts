@@ -26,6 +26,8 @@ export interface RestBinding {
   params?: Record<string, string>;
   /** Input fields the path carries (a slug, a token), in front of any ids: not in the query or body. */
   pathFields?: string[];
+  /** Path fields that carry a secret (a key): the access log never shows them. */
+  secretParams?: string[];
   /** A path parameter's description where it says more than `the <noun> id` (the noun stays the one of messages). */
   paramDescriptions?: Record<string, string>;
   successStatus?: number;

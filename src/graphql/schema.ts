@@ -2,6 +2,7 @@
 import { builder } from './builder.js';
 import '../modules/accounts/accounts.schema.js';
 import '../modules/api-keys/sub-keys.schema.js';
+import '../modules/api-keys/api-keys.operations.js';
 import '../modules/live-editor/live-editor.schema.js';
 import '../modules/search-links/search-links.operations.js';
 import '../modules/jobs/jobs.schema.js';

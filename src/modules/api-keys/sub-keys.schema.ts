@@ -1,10 +1,10 @@
-// GraphQL surface of sub-keys: the viewer's connection, create, revoke and a change subscription.
+// GraphQL surface of sub-keys: the sub-key type, the viewer's connection and a change subscription
+// (create, revoke and the REST list are declared in api-keys.operations.ts).
 import { builder, nodeId } from '../../graphql/builder.js';
 import { authScopesOf, MASTER_KEY } from '../access/index.js';
 import { subKeyPolicy } from './sub-keys.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
-import { DEFAULT_CREDIT_LIMIT, SUB_KEY_EVENT_TYPES, SUB_KEY_PAGE, SUB_KEY_STATUSES, subKeyStatus, type SubKeyUsage } from './sub-keys.service.js';
-import { SUB_KEY_SCOPES } from './scopes.js';
+import { SUB_KEY_EVENT_TYPES, SUB_KEY_PAGE, SUB_KEY_STATUSES, subKeyStatus, type SubKeyUsage } from './sub-keys.service.js';
 import type { ApiKey } from '../../generated/prisma/client.js';
 import type { SubKeyEvent } from '../../platform/events.js';
 
@@ -58,44 +58,12 @@ builder.prismaObjectField(AccountRef, 'subKeys', (t) =>
   }),
 );
 
-const CreateSubKeyPayload = builder.objectRef<{ subKey: ApiKey; secret: string }>('CreateSubKeyPayload').implement({
+export const CreateSubKeyPayload = builder.objectRef<{ subKey: ApiKey; secret: string }>('CreateSubKeyPayload').implement({
   fields: (t) => ({
     subKey: t.field({ type: SubKeyRef, resolve: (p) => p.subKey }),
     secret: t.exposeString('secret', { description: 'The sub-key itself (sk_...): shown only in this response' }),
   }),
 });
-
-const CreateSubKeyInput = builder.inputType('CreateSubKeyInput', {
-  fields: (t) => ({
-    label: t.string(),
-    requestBudget: t.int({ description: `Most accepted requests the key may make (REST credit_limit); default ${DEFAULT_CREDIT_LIMIT}` }),
-    scopes: t.string({ description: `Comma-separated subset of ${SUB_KEY_SCOPES.join(', ')}; omit for all four (a given list must name at least one)` }),
-    expiresDays: t.int({ description: 'Days until the key expires; omit for no expiry' }),
-  }),
-});
-
-builder.mutationFields((t) => ({
-  createSubKey: t.field({
-    type: CreateSubKeyPayload,
-    authScopes: authScopesOf(MASTER_KEY),
-    errors: {},
-    args: { input: t.arg({ type: CreateSubKeyInput, required: true }) },
-    resolve: (_root, { input }, ctx) =>
-      ctx.services.subKeys.create(ctx.actor!, {
-        label: input.label ?? undefined,
-        credit_limit: input.requestBudget ?? undefined,
-        scopes: input.scopes ?? undefined,
-        expires_days: input.expiresDays ?? undefined,
-      }),
-  }),
-  revokeSubKey: t.field({
-    type: SubKeyRef,
-    authScopes: authScopesOf(MASTER_KEY),
-    errors: {},
-    args: { key: t.arg.string({ required: true, description: 'The sub-key or its prefix' }) },
-    resolve: (_root, args, ctx) => ctx.services.subKeys.revoke(ctx.actor!, args.key),
-  }),
-}));
 
 const SubKeyEventTypeEnum = builder.enumType('SubKeyEventType', { values: SUB_KEY_EVENT_TYPES });
 

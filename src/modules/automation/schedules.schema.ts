@@ -1,12 +1,12 @@
-// GraphQL surface of schedules (scope `scrape`): the viewer's schedules and create
-// (delete and toggle are declared in automation.operations.ts).
+// GraphQL surface of schedules (scope `scrape`): the schedule type and the viewer's schedules
+// (create, delete and toggle are declared in automation.operations.ts).
 import { builder, nodeId } from '../../graphql/builder.js';
 import { authScopesOf, SCOPE } from '../access/index.js';
 import { schedulePolicy } from './automation.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
 import { FREQUENCIES, SCHEDULES_PAGE } from './schedules.service.js';
 
-const FrequencyEnum = builder.enumType('ScheduleFrequency', { values: FREQUENCIES });
+export const FrequencyEnum = builder.enumType('ScheduleFrequency', { values: FREQUENCIES });
 
 export const ScheduleRef = builder.prismaNode('Schedule', {
   id: { field: 'id' },
@@ -56,40 +56,6 @@ builder.queryField('schedule', (t) =>
   }),
 );
 
-const CreateScheduleInput = builder.inputType('CreateScheduleInput', {
-  description: 'Fields of POST /api/automation/schedules (same names in camelCase, same defaults)',
-  fields: (t) => ({
-    url: t.string({ required: true, description: 'Page to scrape' }),
-    name: t.string({ required: true }),
-    schedule: t.field({ type: FrequencyEnum, description: 'weekly when left out' }),
-    hour: t.int({ description: 'UTC hour, 0 to 23; default 8' }),
-    dayOfWeek: t.int({ description: 'Weekly only: 0 = Monday (default) to 6 = Sunday' }),
-    maxFiles: t.int({ description: 'Most assets per run; default 100' }),
-    sniperMode: t.boolean({ description: 'default true' }),
-    aiLabeling: t.boolean({ description: 'default false' }),
-  }),
-});
-
 export const DeletedScheduleRef = builder.objectRef<{ id: number }>('DeletedSchedule').implement({
   fields: (t) => ({ databaseId: t.exposeInt('id') }),
 });
-
-builder.mutationFields((t) => ({
-  createSchedule: t.prismaField({
-    type: ScheduleRef,
-    authScopes: authScopesOf(SCOPE.scrape),
-    errors: {},
-    args: { input: t.arg({ type: CreateScheduleInput, required: true }) },
-    resolve: (_query, _root, { input }, ctx) =>
-      ctx.services.schedules.create(ctx.actor!, {
-        url: input.url,
-        name: input.name,
-        schedule: input.schedule ?? undefined,
-        hour: input.hour ?? undefined,
-        day_of_week: input.dayOfWeek ?? undefined,
-        max_files: input.maxFiles ?? undefined,
-        sniper_mode: input.sniperMode ?? undefined,
-        ai_labeling: input.aiLabeling ?? undefined,
-      }),
-  }),
-}));

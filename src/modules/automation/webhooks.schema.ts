@@ -1,5 +1,5 @@
-// GraphQL surface of webhooks (master key only): the viewer's webhooks and their delivery logs,
-// register and test (delete is declared in automation.operations.ts). The secret is write-only:
+// GraphQL surface of webhooks (master key only): the webhook and delivery types, the viewer's webhooks
+// and their delivery logs (register, test and delete are declared in automation.operations.ts). The secret is write-only:
 // `hasSecret` says whether one is set.
 import { builder, nodeId } from '../../graphql/builder.js';
 import { authScopesOf, MASTER_KEY } from '../access/index.js';
@@ -7,7 +7,7 @@ import { webhookDeliveryPolicy, webhookPolicy } from './automation.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
 import { DELIVERIES_PAGE, WEBHOOK_DELIVERY_STATES, WEBHOOKS_PAGE, deliveriesWhere, hasSigningSecret, subscribedEvents, type WebhookTestResult } from './webhooks.service.js';
 
-const DeliveryStateEnum = builder.enumType('WebhookDeliveryState', { values: WEBHOOK_DELIVERY_STATES });
+export const DeliveryStateEnum = builder.enumType('WebhookDeliveryState', { values: WEBHOOK_DELIVERY_STATES });
 
 export const WebhookDeliveryRef = builder.prismaNode('WebhookDelivery', {
   id: { field: 'id' },
@@ -77,22 +77,7 @@ builder.queryField('webhook', (t) =>
   }),
 );
 
-const CreateWebhookInput = builder.inputType('CreateWebhookInput', {
-  fields: (t) => ({
-    url: t.string({ required: true, description: 'HTTPS endpoint the deliveries are posted to' }),
-    secret: t.string({ description: 'HMAC-SHA256 signing secret; deliveries carry X-Service-Signature when set' }),
-    events: t.stringList({ description: 'Event types to receive (job.completed, job.failed); default all' }),
-  }),
-});
-
-const TestWebhookInput = builder.inputType('TestWebhookInput', {
-  fields: (t) => ({
-    url: t.string({ required: true }),
-    secret: t.string({ description: 'Signs the test payload like a registered secret would' }),
-  }),
-});
-
-const WebhookTestResultRef = builder.objectRef<WebhookTestResult>('WebhookTestResult').implement({
+export const WebhookTestResultRef = builder.objectRef<WebhookTestResult>('WebhookTestResult').implement({
   fields: (t) => ({
     deliveryId: t.exposeString('deliveryId'),
     event: t.exposeString('event'),
@@ -106,22 +91,3 @@ const WebhookTestResultRef = builder.objectRef<WebhookTestResult>('WebhookTestRe
 export const DeletedWebhookRef = builder.objectRef<{ id: number }>('DeletedWebhook').implement({
   fields: (t) => ({ databaseId: t.exposeInt('id') }),
 });
-
-builder.mutationFields((t) => ({
-  createWebhook: t.prismaField({
-    type: WebhookRef,
-    authScopes: authScopesOf(MASTER_KEY),
-    errors: {},
-    args: { input: t.arg({ type: CreateWebhookInput, required: true }) },
-    resolve: (_query, _root, { input }, ctx) =>
-      ctx.services.webhooks.create(ctx.actor!, { url: input.url, secret: input.secret ?? undefined, events: input.events ?? undefined }),
-  }),
-  testWebhook: t.field({
-    type: WebhookTestResultRef,
-    description: 'Posts a webhook.test payload to the URL now and reports the answer',
-    authScopes: authScopesOf(MASTER_KEY),
-    errors: {},
-    args: { input: t.arg({ type: TestWebhookInput, required: true }) },
-    resolve: (_root, { input }, ctx) => ctx.services.webhooks.test(ctx.actor!, { url: input.url, secret: input.secret ?? undefined }),
-  }),
-}));
