@@ -16,7 +16,7 @@ import {
   VoteChallengePhotoDocument,
 } from '../generated/operations.js';
 import { balance, count, id, idParams, timestamp, held } from '../schemas.js';
-import { wikiPhotoJson, wikiPhotoSchema } from './wiki.routes.js';
+import { wikiPhotoSchema } from './wiki.routes.js';
 import {
   boardSchema,
   CHALLENGE_SCOPES,
@@ -64,7 +64,7 @@ export const challengesRoutes = [
     variables: ({ query }) => ({ limit: query.limit }),
     shape: (data) => {
       const board = unwrap(data.communityChallenge);
-      return { challenge: board.challenge ? answerAs(challenge, board.challenge) : null, coins_per_vote: board.coinsPerVote ?? null, items: board.photos.map(wikiPhotoJson) };
+      return { challenge: board.challenge ? answerAs(challenge, board.challenge) : null, coins_per_vote: board.coinsPerVote ?? null, items: board.photos.map((photo) => answerAs(wikiPhotoSchema, photo)) };
     },
   }),
   defineRoute({
@@ -88,7 +88,7 @@ export const challengesRoutes = [
     variables: ({ params, body }) => ({ id: pathId(params, 'wiki photo'), vote: body.vote }),
     shape: (data) => {
       const r = unwrap(data.voteChallengePhoto);
-      return { coins_earned: r.coinsEarned, balance: r.balance, held: r.held, decided: r.decided, challenge_id: r.challenge.databaseId, photo: wikiPhotoJson(r.photo) };
+      return { coins_earned: r.coinsEarned, balance: r.balance, held: r.held, decided: r.decided, challenge_id: r.challenge.databaseId, photo: answerAs(wikiPhotoSchema, r.photo) };
     },
   }),
   defineRoute({
