@@ -3,7 +3,7 @@
 // follow from one declaration, so none of them is written again here.
 import { z } from 'zod';
 import { parse, print, type DocumentNode } from 'graphql';
-import type { Operation } from '../src/graphql/operation.js';
+import type { Operation, RestBinding } from '../src/graphql/operation.js';
 import { argNameOf, camelCase, graphqlArgs, unwrap } from '../src/graphql/operation-args.js';
 import { graphqlSources } from '../src/platform/wire.js';
 import { objectId } from '../src/platform/validation.js';
@@ -18,19 +18,24 @@ const SERVICE_ERROR_FRAGMENT = 'fragment ServiceErrorFields on ServiceError { me
 
 /** The REST rows of a module's declared operations that the spec documents (the ones with `rest`), and of its connection lists. */
 export function restRoutesOf(operations: Record<string, Operation | ConnectionList>): RouteDefinition[] {
-  return Object.values(operations).flatMap((operation) => ('connection' in operation ? [connectionListRoute(operation)] : operation.rest ? [restRoute(operation)] : []));
+  return Object.values(operations).flatMap((operation) =>
+    'connection' in operation ? [connectionListRoute(operation)] : restBindingsOf(operation).map((rest) => restRoute(operation, rest)),
+  );
 }
 
-function restRoute(operation: Operation): RouteDefinition {
-  const rest = operation.rest!;
+/** An operation's REST rows (`rest` is one binding or several); the first one's document and answer serve them all. */
+const restBindingsOf = (operation: Operation): RestBinding[] => (operation.rest ? [operation.rest].flat() : []);
+
+function restRoute(operation: Operation, rest: RestBinding): RouteDefinition {
   const ids = Object.entries(operation.ids ?? {}) as Array<[string, string]>;
   const restName = (arg: string) => Object.entries(rest.params ?? {}).find(([, to]) => to === arg)?.[0] ?? arg;
   const pathFields = rest.pathFields ?? [];
-  const pathShape = Object.fromEntries(pathFields.map((field) => [field, operation.input!.shape[field]!]));
+  const pathShape = Object.fromEntries(pathFields.map((field) => [restName(field), operation.input!.shape[field]!]));
   const idShape = Object.fromEntries(ids.map(([arg, noun]) => [restName(arg), objectId.describe(rest.paramDescriptions?.[restName(arg)] ?? `the ${noun} id`)]));
   const params = pathFields.length + ids.length > 0 ? z.object({ ...pathShape, ...idShape }) : undefined;
   // The rest of the input, when any is left, is the query's or the body's.
-  const carried = operation.input && pathFields.length ? operation.input.omit(Object.fromEntries(pathFields.map((field) => [field, true])) as never) : operation.input;
+  const notCarried = [...pathFields, ...Object.keys(rest.fixed ?? {})];
+  const carried = operation.input && notCarried.length ? operation.input.omit(Object.fromEntries(notCarried.map((field) => [field, true])) as never) : operation.input;
   const carries = rest.form ? 'form' : rest.method === 'GET' || rest.method === 'DELETE' ? 'query' : 'body';
   const carriedShape = { ...carried?.shape, ...rest.include?.flags.shape };
   const withoutFiles = rest.form?.json && carried ? carried.omit(Object.fromEntries(rest.form.files.map((file) => [file, true])) as never) : undefined;
@@ -66,7 +71,7 @@ function restRoute(operation: Operation): RouteDefinition {
       }
       return document;
     },
-    variables: (input: RestInput) => variablesOf(operation, ids, restName, input, carries === 'query' ? 'query' : 'body'),
+    variables: (input: RestInput) => variablesOf(operation, rest, ids, restName, input, carries === 'query' ? 'query' : 'body'),
     shape: (data: unknown, input: RestInput) => {
       const result = resultOf(operation, data);
       const answer = answerOf(rest.response, result);
@@ -81,29 +86,31 @@ function resultOf(operation: Operation, data: unknown): unknown {
   return operation.plain ? field : unwrapResult(field);
 }
 
-function variablesOf(operation: Operation, ids: Array<[string, string]>, restName: (arg: string) => string, input: RestInput, carries: 'query' | 'body') {
+function variablesOf(operation: Operation, rest: RestBinding, ids: Array<[string, string]>, restName: (arg: string) => string, input: RestInput, carries: 'query' | 'body') {
   const variables: Record<string, unknown> = {};
   for (const [arg, noun] of ids) variables[arg] = pathId(input.params, noun, restName(arg));
   const values: Record<string, unknown> = {};
-  const inPath = new Set(operation.rest!.pathFields);
+  const inPath = new Set(rest.pathFields);
   for (const field of Object.keys(operation.input?.shape ?? {})) {
-    const source = inPath.has(field) ? input.params : operation.rest!.form?.files.includes(field) ? { ...input[carries], ...input.files } : input[carries];
-    if (source[field] !== undefined) values[argNameOf(operation, field)] = source[field];
+    const body = rest.form?.files.includes(field) ? { ...input[carries], ...input.files } : input[carries];
+    const value = rest.fixed && field in rest.fixed ? rest.fixed[field] : inPath.has(field) ? input.params[restName(field)] : body[field];
+    if (value !== undefined) values[argNameOf(operation, field)] = value;
   }
-  for (const flag of Object.keys(operation.rest!.include?.flags.shape ?? {})) variables[flag] = input.query[flag] === true;
+  for (const flag of Object.keys(rest.include?.flags.shape ?? {})) variables[flag] = input.query[flag] === true;
   return operation.inputType ? { ...variables, input: values } : { ...variables, ...values };
 }
 
 /** The GraphQL document of a declared operation: its arguments as variables, the answer's fields selected (fragments it spreads go into `fragments`, by name). */
 export function operationText(operation: Operation, fragments = new Map<string, string>()): string {
   const args = graphqlArgs(operation);
-  const name = operation.rest?.operationName ?? operation.name.charAt(0).toUpperCase() + operation.name.slice(1);
-  const flags = Object.keys(operation.rest?.include?.flags.shape ?? {}).map((flag) => `$${flag}: Boolean!`);
+  const [rest] = restBindingsOf(operation) as [RestBinding];
+  const name = rest.operationName ?? operation.name.charAt(0).toUpperCase() + operation.name.slice(1);
+  const flags = Object.keys(rest.include?.flags.shape ?? {}).map((flag) => `$${flag}: Boolean!`);
   const declarations = [...args.map((arg) => `$${arg.name}: ${typeText(arg)}`), ...flags].join(', ');
   const passes = args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
   const success = `${operation.kind === 'query' ? 'Query' : 'Mutation'}${operation.name.charAt(0).toUpperCase()}${operation.name.slice(1)}Success`;
-  const fields = selectionOf(operation.rest!.response, fragments, operation.rest!.include?.fields);
-  const fragment = operation.rest!.fragment;
+  const fields = selectionOf(rest.response, fragments, rest.include?.fields);
+  const fragment = rest.fragment;
   if (fragment) fragments.set(fragment, `fragment ${fragment}Fields on ${(operation.output as { name: string }).name} ${fields}`);
   const selection = fragment ? `{ ...${fragment}Fields }` : fields;
   const answer = operation.plain ? selection : `{ __typename ... on ${success} { data ${selection} } ...ServiceErrorFields }`;

@@ -22,12 +22,18 @@ export interface RestBinding {
   description?: string;
   /** The documented answer after `success`, in REST names; its keys select the GraphQL fields (rest-shim/derive.ts). */
   response: z.ZodObject;
-  /** A path parameter named otherwise than its id argument (`bounty_id` for `id`). */
+  /** A path parameter named otherwise than its id argument (`bounty_id` for `id`) or its path field (`code` for `handle`). */
   params?: Record<string, string>;
   /** Input fields the path carries (a slug, a token), in front of any ids: not in the query or body. */
   pathFields?: string[];
   /** Path fields that carry a secret (a key): the access log never shows them. */
   secretParams?: string[];
+  /**
+   * Input values the row itself stands for, not in its path parameters, query or body: a path per
+   * decision (`/approve`: `{ decision: 'approved' }`); undefined leaves the field out of this row
+   * (`/portfolio`, the caller's own, beside `/portfolio/:code`).
+   */
+  fixed?: Record<string, unknown>;
   /** A path parameter's description where it says more than `the <noun> id` (the noun stays the one of messages). */
   paramDescriptions?: Record<string, string>;
   successStatus?: number;
@@ -83,7 +89,8 @@ export interface OperationDeclaration<Input extends z.ZodObject | undefined, Ids
   plain?: boolean;
   /** `actor` is the key's account; null only under the ADMIN_TOKEN rule (typed as present for the common case). */
   run: (call: { actor: Actor; ctx: Context; input: Input extends z.ZodObject ? z.input<Input> : Record<string, never>; query: Record<string, unknown> } & Record<Ids, number>) => Promise<Result> | Result;
-  rest?: RestBinding;
+  /** Several rows of one field (a path per decision, a path with and without a handle) share the first row's document and answer. */
+  rest?: RestBinding | RestBinding[];
 }
 
 export type Operation = OperationDeclaration<z.ZodObject | undefined, string, unknown>;
@@ -112,7 +119,8 @@ function addField(operation: Operation): void {
       type: operation.output as never,
       nullable: operation.nullable ?? false,
       description: operation.description,
-      ...(operation.rest?.auth === 'none' ? {} : { authScopes: authScopesOf(operation.key) }),
+      // A row anyone may call (rest.auth 'none') is a keyless field in GraphQL too.
+      ...([operation.rest].flat()[0]?.auth === 'none' ? {} : { authScopes: authScopesOf(operation.key) }),
       ...(operation.plain ? {} : { errors: {} }),
       args: Object.fromEntries(args.map((arg) => [arg.name, t.arg({ type: arg.type as never, required: arg.required, description: arg.description })])),
       resolve: (...params: unknown[]) => {

@@ -1,27 +1,32 @@
 // The community operations, each declared once (docs/architecture.md), and the community item as
 // REST answers it (image intel's resolution answers it too). Spec "Community": contributions, tags,
-// the caller's items, the leaderboard, item detail, ownership claims; ours: unlocking an original.
-// Shapes the spec leaves "not shown" are ours (README "Community"). Rows that do not fit a
-// declaration stay in rest-shim/routes/community.routes.ts (the public search, ingest, portfolios,
-// the claims of an item, the operator's review). The rules live in community.service.ts and claims.service.ts.
+// the caller's items, the leaderboard, portfolios, item detail, ownership claims; ours: unlocking an
+// original, the operator's review of claims. Shapes the spec leaves "not shown" are ours (README
+// "Community"). Rows that do not fit a declaration stay in rest-shim/routes/community.routes.ts (the
+// public search, ingest). The rules live in community.service.ts and claims.service.ts.
 import { z } from 'zod';
 import { defineOperation } from '../../graphql/operation.js';
-import { ANY_KEY, MASTER_KEY, SCOPE } from '../access/index.js';
+import { ADMIN_TOKEN, ANY_KEY, MASTER_KEY, SCOPE } from '../access/index.js';
 import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
+import { communityItemPolicy } from './community.access.js';
 import {
+  ClaimDecisionEnum,
   ClaimKindEnum,
+  ClaimPageRef,
+  ClaimStatusEnum,
   CommunityItemRef,
   CommunityPageRef,
   ContributionRef,
   LeaderboardRef,
   OwnershipClaimRef,
   PeriodEnum,
+  PortfolioRef,
   TagActionEnum,
   TagResultRef,
   UnlockRef,
   uploadOf,
 } from './community.schema.js';
-import { CLAIM_KINDS, CLAIM_STATUSES, claimSchema, contributeSchema, LEADERBOARD_PERIODS, leaderboardSchema, myPageSchema, tagSchema } from './community.input.js';
+import { CLAIM_KINDS, CLAIM_STATUSES, claimListSchema, claimSchema, contributeSchema, LEADERBOARD_PERIODS, leaderboardSchema, myPageSchema, tagSchema } from './community.input.js';
 
 export const communityItem = answerFrom(
   z
@@ -72,6 +77,31 @@ export const ownershipClaim = answerFrom(
     .meta({ id: 'OwnershipClaim', description: 'An ownership claim on a community item' }),
   { id: 'databaseId' },
 );
+
+/** A contributor's portfolio as REST answers it. */
+const portfolio = answerFrom(
+  z
+    .object({
+      handle: z.string(),
+      attribution: z.string(),
+      member_since: timestamp,
+      contributions: count.describe('listed items'),
+      verified: count,
+      recent: z.array(communityItem).describe('the 12 newest listed items'),
+      private: z
+        .object({ balance, held, unlisted: count, removed: count, coins_earned: z.number(), unlock_sales: count, unlock_earnings: z.number() })
+        .nullable()
+        .describe('the caller’s own portfolio only'),
+    })
+    .meta({ id: 'Portfolio', description: "A contributor's portfolio" }),
+  { private: 'own' },
+);
+
+/** The operator's review: a path per decision (`/approve`, `/reject`), the decision its GraphQL argument. */
+const reviewDecisions = [
+  ['approve', 'approved'],
+  ['reject', 'rejected'],
+] as const;
 
 /** The community item a path's id names. */
 const item = { ids: { id: 'community item' } } as const;
@@ -148,6 +178,33 @@ export const communityOperations = {
       }),
     },
   }),
+  communityPortfolio: defineOperation({
+    kind: 'query',
+    name: 'communityPortfolio',
+    description: "A contributor's public portfolio by handle (any valid key); without a handle, the caller's own with its private figures",
+    key: ANY_KEY,
+    input: z.object({ handle: z.string().max(65, 'expected a handle').describe("the contributor's handle").optional() }),
+    output: PortfolioRef,
+    run: ({ ctx, actor, input: { handle } }) =>
+      ctx.services.community.portfolio(handle ? { handle } : { actor: communityItemPolicy.checkKey(actor) }),
+    rest: [
+      {
+        method: 'GET',
+        path: '/api/community/portfolio',
+        fixed: { handle: undefined },
+        summary: "The caller's own portfolio, with its private figures (balance, unlisted and removed items, community earnings, unlock sales)",
+        response: portfolio,
+      },
+      {
+        method: 'GET',
+        path: '/api/community/portfolio/:code',
+        pathFields: ['handle'],
+        params: { code: 'handle' },
+        summary: "A contributor's public portfolio; code is the contributor's handle (with or without @)",
+        response: portfolio,
+      },
+    ],
+  }),
   communityItem: defineOperation({
     kind: 'query',
     name: 'communityItem',
@@ -223,6 +280,13 @@ export const communityOperations = {
     ...itemPath,
     output: [OwnershipClaimRef],
     run: ({ ctx, actor, itemId }) => ctx.services.claims.forItem(actor, itemId),
+    rest: {
+      method: 'GET',
+      path: '/api/community/:id/claim',
+      params: { id: 'itemId' },
+      summary: "Ownership claims on an item: the caller's own, or every claim when the caller contributed it",
+      response: answerFrom(z.object({ claims: z.array(ownershipClaim) }), { claims: '' }),
+    },
   }),
   claimCommunityItem: defineOperation({
     kind: 'mutation',
@@ -242,5 +306,38 @@ export const communityOperations = {
       errors: { 403: 'the caller contributed the item', 409: 'the caller already made a claim of this kind on the item' },
       successStatus: 201,
     },
+  }),
+  adminOwnershipClaims: defineOperation({
+    kind: 'query',
+    name: 'adminOwnershipClaims',
+    key: ADMIN_TOKEN,
+    input: claimListSchema,
+    args: { status: ClaimStatusEnum },
+    output: ClaimPageRef,
+    run: ({ ctx, input }) => ctx.services.claims.list(input),
+    rest: {
+      method: 'GET',
+      path: '/api/admin/claims',
+      summary: 'Ownership claims, newest first: status (pending, approved, rejected), limit, offset',
+      response: z.object({ claims: z.array(ownershipClaim), total: count, limit: count, offset: count }),
+    },
+  }),
+  adminReviewOwnershipClaim: defineOperation({
+    kind: 'mutation',
+    name: 'adminReviewOwnershipClaim',
+    key: ADMIN_TOKEN,
+    ids: { id: 'ownership claim' },
+    input: z.object({ decision: z.enum(reviewDecisions.map(([, decision]) => decision)) }),
+    args: { decision: ClaimDecisionEnum },
+    output: OwnershipClaimRef,
+    run: ({ ctx, id, input }) => ctx.services.claims.review(id, input.decision),
+    rest: reviewDecisions.map(([verb, decision]) => ({
+      method: 'POST' as const,
+      path: `/api/admin/claims/:id/${verb}`,
+      fixed: { decision },
+      summary: verb === 'approve' ? 'Approve a pending claim: a removal takes the item down, a royalty is paid on each unlock from now on' : 'Reject a pending claim',
+      response: ownershipClaim,
+      errors: { 409: 'the claim was already reviewed' },
+    })),
   }),
 };

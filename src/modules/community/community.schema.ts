@@ -1,9 +1,8 @@
 // GraphQL types of the community library, and the fields no declaration fits: the public search
-// (no key), portfolios (by handle or the caller's own), mobile ingest (form text typed as the spec
-// types it) and the operator's review of claims (admin token). The other operations are declared in
-// community.operations.ts; the rules live in community.service.ts and claims.service.ts.
+// (no key) and mobile ingest (form text typed as the spec types it). The other operations are declared
+// in community.operations.ts; the rules live in community.service.ts and claims.service.ts.
 import { builder, nodeId } from '../../graphql/builder.js';
-import { ANY_KEY, authScopesOf, SCOPE } from '../access/index.js';
+import { authScopesOf, SCOPE } from '../access/index.js';
 import type { Context } from '../../graphql/context.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import { fromMinor } from '../ledger/index.js';
@@ -20,8 +19,8 @@ export const uploadOf = async (file: File) => ({ body: Buffer.from(await file.ar
 export const TagActionEnum = builder.enumType('CommunityTagAction', { values: COMMUNITY_TAG_ACTIONS });
 export const PeriodEnum = builder.enumType('LeaderboardPeriod', { values: LEADERBOARD_PERIODS });
 export const ClaimKindEnum = builder.enumType('OwnershipClaimKind', { values: CLAIM_KINDS });
-const ClaimStatusEnum = builder.enumType('OwnershipClaimStatus', { values: CLAIM_STATUSES });
-const ClaimDecisionEnum = builder.enumType('OwnershipClaimDecision', { values: ['approved', 'rejected'] as const });
+export const ClaimStatusEnum = builder.enumType('OwnershipClaimStatus', { values: CLAIM_STATUSES });
+export const ClaimDecisionEnum = builder.enumType('OwnershipClaimDecision', { values: ['approved', 'rejected'] as const });
 
 export const CommunityItemRef = builder.prismaNode('CommunityItem', {
   id: { field: 'id' },
@@ -170,7 +169,7 @@ const PortfolioOwnRef = builder.objectRef<NonNullable<Portfolio['own']>>('Portfo
   }),
 });
 
-const PortfolioRef = builder.objectRef<Portfolio>('Portfolio').implement({
+export const PortfolioRef = builder.objectRef<Portfolio>('Portfolio').implement({
   fields: (t) => ({
     handle: t.exposeString('handle'),
     attribution: t.exposeString('attribution'),
@@ -182,7 +181,7 @@ const PortfolioRef = builder.objectRef<Portfolio>('Portfolio').implement({
   }),
 });
 
-const ClaimPageRef = builder.objectRef<{ claims: OwnershipClaim[]; total: number; limit: number; offset: number }>('OwnershipClaimPage').implement({
+export const ClaimPageRef = builder.objectRef<{ claims: OwnershipClaim[]; total: number; limit: number; offset: number }>('OwnershipClaimPage').implement({
   fields: (t) => ({
     claims: t.field({ type: [OwnershipClaimRef], resolve: (p) => p.claims }),
     total: t.exposeInt('total'),
@@ -198,24 +197,6 @@ builder.queryFields((t) => ({
     errors: {},
     args: { tag: t.arg.string(), verified: t.arg.boolean(), limit: t.arg.int(), offset: t.arg.int() },
     resolve: (_r, a, ctx) => ctx.services.community.search({ tag: a.tag ?? undefined, verified: a.verified ?? undefined, limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
-  }),
-  communityPortfolio: t.field({
-    type: PortfolioRef,
-    description: "A contributor's public portfolio by handle (any valid key); without a handle, the caller's own with its private figures",
-    authScopes: authScopesOf(ANY_KEY),
-    errors: {},
-    args: { handle: t.arg.string() },
-    resolve: (_r, a, ctx) => {
-      if (a.handle) return ctx.services.community.portfolio({ handle: a.handle });
-      return ctx.services.community.portfolio({ actor: communityItemPolicy.checkKey(ctx.actor) });
-    },
-  }),
-  adminOwnershipClaims: t.field({
-    type: ClaimPageRef,
-    authScopes: { admin: true },
-    errors: {},
-    args: { status: t.arg({ type: ClaimStatusEnum }), limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_r, a, ctx) => ctx.services.claims.list({ status: a.status ?? undefined, limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
   }),
 }));
 
@@ -247,12 +228,5 @@ builder.mutationFields((t) => ({
           tags: a.tags ?? undefined,
         },
       ),
-  }),
-  adminReviewOwnershipClaim: t.field({
-    type: OwnershipClaimRef,
-    authScopes: { admin: true },
-    errors: {},
-    args: { id: t.arg.int({ required: true }), decision: t.arg({ type: ClaimDecisionEnum, required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.claims.review(a.id, a.decision),
   }),
 }));

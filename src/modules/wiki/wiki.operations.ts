@@ -1,15 +1,28 @@
 // The wiki operations that fit one declaration (docs/architecture.md): a subject, proposing one, the
-// paid query, contributing and voting on a photo, following subjects. GraphQL fields and REST rows are
+// paid query, contributing and voting on a photo, the verify queue, following subjects, the operator's
+// review of subjects. GraphQL fields and REST rows are
 // made from these; the rules live in wiki.service.ts and follows.service.ts. The other wiki rows stay
 // hand-written in rest-shim/routes/wiki.routes.ts (why: there). Shapes the spec leaves "not shown" are
 // ours (README "Wiki").
 import { z } from 'zod';
 import { defineOperation } from '../../graphql/operation.js';
-import { ANY_KEY, SCOPE } from '../access/index.js';
+import { ADMIN_TOKEN, ANY_KEY, SCOPE } from '../access/index.js';
 import { camelCase } from '../../graphql/operation-args.js';
 import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
-import { ContributionRef, FollowedPageRef, FollowRef, QueryResultRef, VoteEnum, VoteResultRef, WikiSubjectRef } from './wiki.schema.js';
-import { contributeSchema, createSubjectSchema, followingSchema, MEDIA_STATUSES, querySchema, SUBJECT_STATUSES, voteSchema } from './wiki.input.js';
+import {
+  ContributionRef,
+  DecisionEnum,
+  FollowedPageRef,
+  FollowRef,
+  QueryResultRef,
+  SubjectPageRef,
+  SubjectStatusEnum,
+  VoteEnum,
+  VoteResultRef,
+  WikiPhotoRef,
+  WikiSubjectRef,
+} from './wiki.schema.js';
+import { contributeSchema, createSubjectSchema, followingSchema, MEDIA_STATUSES, querySchema, queueSchema, reviewListSchema, SUBJECT_STATUSES, voteSchema } from './wiki.input.js';
 
 /** A wiki photo as answered (challenge votes answer it too). */
 export const wikiPhotoSchema = answerFrom(
@@ -54,6 +67,7 @@ export const wikiSubjectFields = {
   created_at: timestamp,
 };
 export const wikiSubjectSchema = answerFrom(z.object(wikiSubjectFields).meta({ id: 'WikiSubject', description: 'A subject of the image wiki' }), { id: 'databaseId' });
+export const subjectPage = z.object({ subjects: z.array(wikiSubjectSchema), total: count, limit: count, offset: count });
 
 /** A followed subject's fields are the `subject` field's in GraphQL, beside followedAt. */
 const followedSubject = answerFrom(
@@ -63,6 +77,12 @@ const followedSubject = answerFrom(
 
 /** The subject a path names (`/api/wiki/subjects/:slug`). */
 const bySlug = z.object({ slug: z.string().max(200, 'expected a subject slug').describe('the subject slug') });
+
+/** The operator's review: a path per decision (`/approve`, `/reject`), the decision its GraphQL argument. */
+const reviewDecisions = [
+  ['approve', 'approved'],
+  ['reject', 'rejected'],
+] as const;
 
 const followAnswer = answerFrom(
   z.object({ subject_slug: z.string(), following: z.boolean(), unchanged: z.boolean().describe('nothing changed: already followed, or not followed') }),
@@ -162,6 +182,21 @@ export const wikiOperations = {
       successStatus: 201,
     },
   }),
+  wikiVerifyQueue: defineOperation({
+    kind: 'query',
+    name: 'wikiVerifyQueue',
+    description: 'Pending photos the caller may vote on (not their own, not voted yet), oldest first',
+    key: ANY_KEY,
+    input: queueSchema,
+    output: [WikiPhotoRef],
+    run: ({ ctx, actor, input }) => ctx.services.wiki.verifyQueue(actor, input),
+    rest: {
+      method: 'GET',
+      path: '/api/wiki/verify-queue',
+      summary: 'Pending photos the caller may vote on (not their own, not voted yet), oldest first: limit (20, max 100)',
+      response: answerFrom(z.object({ items: z.array(wikiPhotoSchema) }), { items: '' }),
+    },
+  }),
   voteWikiPhoto: defineOperation({
     kind: 'mutation',
     name: 'voteWikiPhoto',
@@ -193,6 +228,39 @@ export const wikiOperations = {
       summary: 'The wiki subjects the caller follows, most recently followed first: limit (50, max 200), offset',
       response: z.object({ subjects: z.array(followedSubject), total: count, limit: count, offset: count }),
     },
+  }),
+  adminWikiSubjects: defineOperation({
+    kind: 'query',
+    name: 'adminWikiSubjects',
+    key: ADMIN_TOKEN,
+    input: reviewListSchema,
+    args: { status: SubjectStatusEnum },
+    output: SubjectPageRef,
+    run: ({ ctx, input }) => ctx.services.wiki.reviewList(input),
+    rest: {
+      method: 'GET',
+      path: '/api/admin/wiki/subjects',
+      summary: 'Subjects to review, oldest first: status (pending by default, approved, rejected), limit, offset',
+      response: subjectPage,
+    },
+  }),
+  adminReviewWikiSubject: defineOperation({
+    kind: 'mutation',
+    name: 'adminReviewWikiSubject',
+    key: ADMIN_TOKEN,
+    input: bySlug.extend({ decision: z.enum(reviewDecisions.map(([, decision]) => decision)) }),
+    args: { decision: DecisionEnum },
+    output: WikiSubjectRef,
+    run: ({ ctx, input }) => ctx.services.wiki.review(input.slug, input.decision),
+    rest: reviewDecisions.map(([verb, decision]) => ({
+      method: 'POST' as const,
+      path: `/api/admin/wiki/subjects/:slug/${verb}`,
+      pathFields: ['slug'],
+      fixed: { decision },
+      summary: verb === 'approve' ? 'Approve a pending subject: everyone sees it, and its creator is paid 10 coins' : 'Reject a pending subject',
+      response: wikiSubjectSchema,
+      errors: { 409: 'the subject was already reviewed' },
+    })),
   }),
   followSubject: followOperation('followSubject', 'POST', 'Follow a wiki subject: GraphQL followedSubjectEvents then tells of its new verified photos and merged proposals'),
   unfollowSubject: followOperation('unfollowSubject', 'DELETE', 'Stop following a wiki subject'),

@@ -1,21 +1,19 @@
-// GraphQL surface of the image wiki: its types, the subject list (no key needed), the verify queue,
-// the operator's review, the followed subjects' events and the atlas. The other operations are
-// declared in wiki.operations.ts. Thin: the rules live in wiki.service.ts.
+// GraphQL surface of the image wiki: its types, the subject list (no key needed), the followed
+// subjects' events and the atlas. The other operations are declared in wiki.operations.ts. Thin: the
+// rules live in wiki.service.ts.
 import { builder } from '../../graphql/builder.js';
 import { ANY_KEY, authScopesOf } from '../access/index.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
-import type { Context } from '../../graphql/context.js';
 import { MEDIA_STATUSES, SUBJECT_SORTS, SUBJECT_STATUSES, VOTES, type MediaStatus, type SubjectStatus } from './wiki.input.js';
 import type { QueryResult, SubjectWithCount, VoteResult, WikiMedia, WikiSubject } from './wiki.service.js';
 import type { FollowResult, SubjectEvent } from './follows.service.js';
 import { ORIENTATIONS, type AtlasEntry } from './atlas.service.js';
 
-const actor = (ctx: Context) => ctx.actor!;
-const SubjectStatusEnum = builder.enumType('WikiSubjectStatus', { values: SUBJECT_STATUSES });
+export const SubjectStatusEnum = builder.enumType('WikiSubjectStatus', { values: SUBJECT_STATUSES });
 const PhotoStatusEnum = builder.enumType('WikiPhotoStatus', { values: MEDIA_STATUSES });
 const SortEnum = builder.enumType('WikiSubjectSort', { values: SUBJECT_SORTS });
 export const VoteEnum = builder.enumType('WikiVoteChoice', { values: VOTES });
-const DecisionEnum = builder.enumType('WikiSubjectDecision', { values: ['approved', 'rejected'] as const });
+export const DecisionEnum = builder.enumType('WikiSubjectDecision', { values: ['approved', 'rejected'] as const });
 
 export const WikiPhotoRef = builder.prismaObject('WikiMedia', {
   variant: 'WikiPhoto',
@@ -69,7 +67,7 @@ export const WikiSubjectRef = builder.prismaObject('WikiSubject', {
   }),
 });
 
-const SubjectPageRef = builder.objectRef<{ subjects: WikiSubject[]; total: number; limit: number; offset: number }>('WikiSubjectPage').implement({
+export const SubjectPageRef = builder.objectRef<{ subjects: WikiSubject[]; total: number; limit: number; offset: number }>('WikiSubjectPage').implement({
   fields: (t) => ({
     subjects: t.field({ type: [WikiSubjectRef], resolve: (p) => p.subjects }),
     total: t.exposeInt('total'),
@@ -112,32 +110,8 @@ builder.queryFields((t) => ({
     resolve: (_r, a, ctx) =>
       ctx.services.wiki.listSubjects({ q: a.q ?? undefined, category: a.category ?? undefined, verified: a.verified ?? undefined, sort: a.sort ?? undefined, limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
   }),
-  wikiVerifyQueue: t.field({
-    type: [WikiPhotoRef],
-    authScopes: authScopesOf(ANY_KEY),
-    errors: {},
-    description: 'Pending photos the caller may vote on (not their own, not voted yet), oldest first',
-    args: { limit: t.arg.int() },
-    resolve: (_r, a, ctx) => ctx.services.wiki.verifyQueue(actor(ctx), { limit: a.limit ?? undefined }),
-  }),
-  adminWikiSubjects: t.field({
-    type: SubjectPageRef,
-    authScopes: { admin: true },
-    errors: {},
-    args: { status: t.arg({ type: SubjectStatusEnum }), limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_r, a, ctx) => ctx.services.wiki.reviewList({ status: a.status ?? undefined, limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
-  }),
 }));
 
-builder.mutationFields((t) => ({
-  adminReviewWikiSubject: t.field({
-    type: WikiSubjectRef,
-    authScopes: { admin: true },
-    errors: {},
-    args: { slug: t.arg.string({ required: true }), decision: t.arg({ type: DecisionEnum, required: true }) },
-    resolve: (_r, a, ctx) => ctx.services.wiki.review(a.slug, a.decision),
-  }),
-}));
 
 // Follows: any key follows approved subjects (or its own pending ones) and hears of them.
 export const FollowRef = builder.objectRef<FollowResult>('SubjectFollowResult').implement({
