@@ -3,8 +3,8 @@
 // follow from one declaration, so none of them is written again here.
 import { z } from 'zod';
 import { parse, print, type DocumentNode } from 'graphql';
-import type { Operation } from '../src/graphql/operation.js';
-import { argNameOf, camelCase, graphqlArgs, unwrap } from '../src/graphql/operation-args.js';
+import type { Operation, RestBinding } from '../src/graphql/operation.js';
+import { argNameOf, camelCase, graphqlArgs, inputFields, unwrap } from '../src/graphql/operation-args.js';
 import { graphqlSources } from '../src/platform/wire.js';
 import { objectId } from '../src/platform/validation.js';
 import type { RouteDefinition, RestInput } from './route.js';
@@ -16,11 +16,12 @@ const SERVICE_ERROR_FRAGMENT = 'fragment ServiceErrorFields on ServiceError { me
 
 /** The REST rows of a module's declared operations that the spec documents (the ones with `rest`). */
 export function restRoutesOf(operations: Record<string, Operation>): RouteDefinition[] {
-  return Object.values(operations).flatMap((operation) => (operation.rest ? [restRoute(operation)] : []));
+  return Object.values(operations).flatMap((operation) =>
+    operation.rest ? [operation.rest, ...(operation.rest.also ?? []).map((other) => ({ ...operation.rest!, ...other }))].map((rest) => restRoute(operation, rest)) : [],
+  );
 }
 
-function restRoute(operation: Operation): RouteDefinition {
-  const rest = operation.rest!;
+function restRoute(operation: Operation, rest: RestBinding): RouteDefinition {
   const ids = Object.entries(operation.ids ?? {}) as Array<[string, string]>;
   const restName = (arg: string) => Object.entries(rest.params ?? {}).find(([, to]) => to === arg)?.[0] ?? arg;
   const pathFields = rest.pathFields ?? [];
@@ -46,7 +47,7 @@ function restRoute(operation: Operation): RouteDefinition {
     description: rest.description,
     errors: rest.errors,
     successStatus: rest.successStatus,
-    request: { ...(params ? { params } : {}), ...(carried && Object.keys(carried.shape).length > 0 ? { [carries]: carried } : {}) },
+    request: { ...(params ? { params } : {}), ...(carried && Object.keys(carried.shape).length > 0 ? { [carries]: carried } : {}), ...(rest.form?.json ? { body: rest.form.json } : {}) },
     response: rest.response,
     // Built on first use, then kept: the document is the same for every request.
     get operation() {
@@ -72,9 +73,12 @@ function variablesOf(operation: Operation, ids: Array<[string, string]>, restNam
   for (const [arg, noun] of ids) variables[arg] = pathId(input.params, noun, restName(arg));
   const values: Record<string, unknown> = {};
   const inPath = new Set(operation.rest!.pathFields);
+  // A String argument takes a number as its digits (JSON's `quality: 80` for `quality: String`).
+  const textFields = new Set(inputFields(operation).flatMap((arg) => (arg.type === 'String' ? [arg.field] : [])));
   for (const field of Object.keys(operation.input?.shape ?? {})) {
     const source = inPath.has(field) ? input.params : input[carries];
-    if (source[field] !== undefined) values[argNameOf(operation, field)] = source[field];
+    const value = source[field];
+    if (value !== undefined) values[argNameOf(operation, field)] = typeof value === 'number' && textFields.has(field) ? String(value) : value;
   }
   return operation.inputType ? { ...variables, input: values } : { ...variables, ...values };
 }

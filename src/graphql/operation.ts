@@ -44,8 +44,13 @@ export interface RestBinding {
   failure?: (data: unknown) => string | null;
   /** A GET the shim may answer again while the account's data of this domain is unchanged (rest-shim/answer-cache.ts). */
   cache?: { domain: 'keys' | 'media'; validUntil?: (data: unknown) => Date | null };
-  /** Form fields instead of a JSON body: multipart with these file fields (each a `z.file()` in the input), or urlencoded. */
-  form?: { files: string[] };
+  /**
+   * Form fields instead of a JSON body: multipart with these file fields (each a `z.file()` in the input), or urlencoded.
+   * `json`: a JSON body is taken too, checked by this schema (the input without its files; a refined input cannot omit them itself).
+   */
+  form?: { files: string[]; json?: z.ZodObject };
+  /** The same row again at another method or path (GET and POST of one operation): each a row of its own, the rest of the binding shared. */
+  also?: Array<Pick<RestBinding, 'method' | 'summary'> & Partial<Pick<RestBinding, 'path' | 'description'>>>;
 }
 
 export interface OperationDeclaration<Input extends z.ZodObject | undefined, Ids extends string, Result> {
