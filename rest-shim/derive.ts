@@ -47,7 +47,7 @@ function restRoute(operation: Operation, rest: RestBinding): RouteDefinition {
     description: rest.description,
     errors: rest.errors,
     successStatus: rest.successStatus,
-    request: { ...(params ? { params } : {}), ...(carried && Object.keys(carried.shape).length > 0 ? { [carries]: carried } : {}), ...(rest.form?.json ? { body: rest.form.json } : {}) },
+    request: { ...(params ? { params } : {}), ...(rest.form?.json ? { body: rest.form.json } : {}), ...(carried && Object.keys(carried.shape).length > 0 ? { [carries]: carried } : {}) },
     response: rest.response,
     // Built on first use, then kept: the document is the same for every request.
     get operation() {

@@ -2,13 +2,13 @@
 import { builder } from './builder.js';
 import '../modules/accounts/accounts.schema.js';
 import '../modules/api-keys/sub-keys.schema.js';
-import '../modules/live-editor/live-editor.schema.js';
+import '../modules/live-editor/live-editor.operations.js';
 import '../modules/search-links/search-links.operations.js';
 import '../modules/jobs/jobs.schema.js';
 import '../modules/scrape/scrape.operations.js';
 import '../modules/automation/automation.operations.js';
 import '../modules/featured/featured.operations.js';
-import '../modules/vision/vision.schema.js';
+import '../modules/vision/vision.operations.js';
 import '../modules/media/media.operations.js';
 import '../modules/imaging/imaging.operations.js';
 import '../modules/collections/collections.operations.js';
