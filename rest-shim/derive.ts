@@ -32,14 +32,14 @@ function restRoute(operation: Operation, rest: RestBinding): RouteDefinition {
   const carried = operation.input && pathFields.length ? operation.input.omit(Object.fromEntries(pathFields.map((field) => [field, true])) as never) : operation.input;
   const carries = rest.form ? 'form' : rest.method === 'GET' || rest.method === 'DELETE' ? 'query' : 'body';
   // The admin token rule is the shim's `admin` auth; no API key is asked for there.
-  const auth = rest.auth ?? ('adminToken' in operation.key ? 'admin' : 'key');
+  const auth = rest.auth ?? (operation.key === null ? 'none' : 'adminToken' in operation.key ? 'admin' : 'key');
   let document: DocumentNode | undefined;
   return {
     kind: 'graphql',
     method: rest.method,
     path: rest.path,
     auth,
-    key: auth === 'key' ? operation.key : undefined,
+    key: auth === 'key' ? (operation.key ?? undefined) : undefined,
     ...(rest.form?.files.length ? { multipart: { files: rest.form.files } } : {}),
     failure: rest.failure,
     cache: rest.cache,
@@ -137,8 +137,9 @@ function treeOf(schema: z.ZodObject, fragments: Map<string, string>): Tree {
       if (last && nested) {
         const named = z.globalRegistry.get(nested)?.id;
         if (named) {
-          fragments.set(named, `fragment ${named}Fields on ${graphqlSources.get(nested)?.graphqlType ?? named} ${selectionOf(nested, fragments)}`);
-          child.set(`...${named}Fields`, null);
+          const { graphqlType = named, fragment = `${named}Fields` } = graphqlSources.get(nested) ?? {};
+          fragments.set(fragment, `fragment ${fragment} on ${graphqlType} ${selectionOf(nested, fragments)}`);
+          child.set(`...${fragment}`, null);
         } else for (const [k, v] of treeOf(nested, fragments)) child.set(k, v);
       }
       node = child;

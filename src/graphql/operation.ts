@@ -58,7 +58,8 @@ export interface OperationDeclaration<Input extends z.ZodObject | undefined, Ids
   /** The GraphQL root field. */
   name: string;
   description?: string;
-  key: KeyRule;
+  /** Which key may call; null: no key needed (no authScopes, `actor` null without one; a key that is sent is still checked, and the service may ask more of it). */
+  key: KeyRule | null;
   /** Integer ids the operation acts on (path parameters in REST), by argument name, with the noun messages use. */
   ids?: Record<Ids, string>;
   input?: Input;
@@ -76,7 +77,7 @@ export interface OperationDeclaration<Input extends z.ZodObject | undefined, Ids
   nullable?: boolean;
   /** The field answers its output itself, not a result union with ServiceError (a read that cannot fail). */
   plain?: boolean;
-  /** `actor` is the key's account; null only under the ADMIN_TOKEN rule (typed as present for the common case). */
+  /** `actor` is the key's account; null under the ADMIN_TOKEN rule and without a key under `key: null` (typed as present for the common case). */
   run: (call: { actor: Actor; ctx: Context; input: Input extends z.ZodObject ? z.input<Input> : Record<string, never>; query: Record<string, unknown> } & Record<Ids, number>) => Promise<Result> | Result;
   rest?: RestBinding;
 }
@@ -107,7 +108,7 @@ function addField(operation: Operation): void {
       type: operation.output as never,
       nullable: operation.nullable ?? false,
       description: operation.description,
-      authScopes: authScopesOf(operation.key),
+      ...(operation.key ? { authScopes: authScopesOf(operation.key) } : {}),
       ...(operation.plain ? {} : { errors: {} }),
       args: Object.fromEntries(args.map((arg) => [arg.name, t.arg({ type: arg.type as never, required: arg.required, description: arg.description })])),
       resolve: (...params: unknown[]) => {

@@ -22,7 +22,7 @@ import '../modules/wiki/wiki.operations.js';
 import '../modules/intel/intel.operations.js';
 import '../modules/challenges/challenges.operations.js';
 import '../modules/generation/generation.operations.js';
-import '../modules/search/search.schema.js';
+import '../modules/search/search.operations.js';
 import '../modules/replaceflow/replaceflow.schema.js';
 import '../modules/pipeline/pipeline.schema.js';
 import '../modules/mirrors/mirrors.schema.js';
