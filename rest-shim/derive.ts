@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { parse, print, type DocumentNode } from 'graphql';
 import type { Operation, RestBinding } from '../src/graphql/operation.js';
-import { argNameOf, camelCase, graphqlArgs, unwrap } from '../src/graphql/operation-args.js';
+import { argNameOf, camelCase, graphqlArgs, inputFields, unwrap } from '../src/graphql/operation-args.js';
 import { graphqlSources } from '../src/platform/wire.js';
 import { objectId } from '../src/platform/validation.js';
 import type { RouteDefinition, RestInput } from './route.js';
@@ -38,9 +38,9 @@ function restRoute(operation: Operation, rest: RestBinding): RouteDefinition {
   const carried = operation.input && notCarried.length ? operation.input.omit(Object.fromEntries(notCarried.map((field) => [field, true])) as never) : operation.input;
   const carries = rest.form ? 'form' : rest.method === 'GET' || rest.method === 'DELETE' ? 'query' : 'body';
   const carriedShape = { ...carried?.shape, ...rest.include?.flags.shape };
-  const withoutFiles = rest.form?.json && carried ? carried.omit(Object.fromEntries(rest.form.files.map((file) => [file, true])) as never) : undefined;
+  const jsonBody = rest.form?.json === true ? carried?.omit(Object.fromEntries(rest.form.files.map((file) => [file, true])) as never) : rest.form?.json;
   // The admin token rule is the shim's `admin` auth; no API key is asked for there.
-  const auth = rest.auth ?? ('adminToken' in operation.key ? 'admin' : 'key');
+  const auth = rest.auth ?? (operation.key === null ? 'none' : 'adminToken' in operation.key ? 'admin' : 'key');
   let document: DocumentNode | undefined;
   return {
     kind: 'graphql',
@@ -48,7 +48,7 @@ function restRoute(operation: Operation, rest: RestBinding): RouteDefinition {
     path: rest.path,
     secretParams: rest.secretParams,
     auth,
-    key: auth === 'key' ? operation.key : undefined,
+    key: auth === 'key' ? (operation.key ?? undefined) : undefined,
     ...(rest.form?.files.length ? { multipart: { files: rest.form.files } } : {}),
     failure: rest.failure && ((data: unknown) => rest.failure!(resultOf(operation, data))),
     cache: rest.cache,
@@ -59,7 +59,7 @@ function restRoute(operation: Operation, rest: RestBinding): RouteDefinition {
     request: {
       ...(params ? { params } : {}),
       ...(Object.keys(carriedShape).length > 0 ? { [carries]: rest.include ? (carried ?? z.object({})).extend(rest.include.flags.shape) : carried } : {}),
-      ...(withoutFiles ? { body: withoutFiles } : {}),
+      ...(jsonBody ? { body: jsonBody } : {}),
     },
     response: rest.response,
     // Built on first use, then kept: the document is the same for every request.
@@ -91,10 +91,12 @@ function variablesOf(operation: Operation, rest: RestBinding, ids: Array<[string
   for (const [arg, noun] of ids) variables[arg] = pathId(input.params, noun, restName(arg));
   const values: Record<string, unknown> = {};
   const inPath = new Set(rest.pathFields);
+  // A String argument takes a number as its digits (JSON's `quality: 80` for `quality: String`).
+  const textFields = new Set(inputFields(operation).flatMap((arg) => (arg.type === 'String' ? [arg.field] : [])));
   for (const field of Object.keys(operation.input?.shape ?? {})) {
     const body = rest.form?.files.includes(field) ? { ...input[carries], ...input.files } : input[carries];
     const value = rest.fixed && field in rest.fixed ? rest.fixed[field] : inPath.has(field) ? input.params[restName(field)] : body[field];
-    if (value !== undefined) values[argNameOf(operation, field)] = value;
+    if (value !== undefined) values[argNameOf(operation, field)] = typeof value === 'number' && textFields.has(field) ? String(value) : value;
   }
   for (const flag of Object.keys(rest.include?.flags.shape ?? {})) variables[flag] = input.query[flag] === true;
   return operation.inputType ? { ...variables, input: values } : { ...variables, ...values };
@@ -160,8 +162,9 @@ function treeOf(schema: z.ZodObject, fragments: Map<string, string>, included: R
       if (last && nested) {
         const named = z.globalRegistry.get(nested)?.id;
         if (named) {
-          fragments.set(named, `fragment ${named}Fields on ${graphqlSources.get(nested)?.graphqlType ?? named} ${selectionOf(nested, fragments)}`);
-          child.set(`...${named}Fields`, null);
+          const { graphqlType = named, fragment = `${named}Fields` } = graphqlSources.get(nested) ?? {};
+          fragments.set(fragment, `fragment ${fragment} on ${graphqlType} ${selectionOf(nested, fragments)}`);
+          child.set(`...${fragment}`, null);
         } else for (const [k, v] of treeOf(nested, fragments)) child.set(k, v);
       }
       node = child;

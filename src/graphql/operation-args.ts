@@ -41,7 +41,8 @@ export function graphqlArgs(operation: Operation): DerivedArg[] {
   return [...ids, { name: 'input', type, required: true }];
 }
 
-function inputFields(operation: Operation): DerivedArg[] {
+/** The arguments (or input object fields) the input's fields become. */
+export function inputFields(operation: Operation): DerivedArg[] {
   if (!operation.input) return [];
   return Object.entries(operation.input.shape).map(([field, schema]) => {
     const { base, required } = unwrap(schema as z.ZodType);

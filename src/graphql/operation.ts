@@ -54,8 +54,11 @@ export interface RestBinding {
   failure?: (data: unknown) => string | null;
   /** A GET the shim may answer again while the account's data of this domain is unchanged (rest-shim/answer-cache.ts). */
   cache?: { domain: 'keys' | 'media'; validUntil?: (data: unknown) => Date | null };
-  /** Form fields instead of a JSON body: multipart with these file fields (each a `z.file()` in the input), or urlencoded; `json`: a JSON body of the other fields too. */
-  form?: { files: string[]; json?: boolean };
+  /**
+   * Form fields instead of a JSON body: multipart with these file fields (each a `z.file()` in the input), or urlencoded.
+   * `json`: a JSON body is taken too: the input without its files (`true`), or this schema (a refined input cannot omit them itself).
+   */
+  form?: { files: string[]; json?: true | z.ZodObject };
   /**
    * Answer fields selected only when a REST query flag is true (`fields: { urls: 'details' }`): each
    * flag of `flags` is a query field of the row and a Boolean! variable of its document
@@ -69,7 +72,8 @@ export interface OperationDeclaration<Input extends z.ZodObject | undefined, Ids
   /** The GraphQL root field. */
   name: string;
   description?: string;
-  key: KeyRule;
+  /** Which key may call; null: no key needed (no authScopes, `actor` null without one; a key that is sent is still checked, and the service may ask more of it). */
+  key: KeyRule | null;
   /** Integer ids the operation acts on (path parameters in REST), by argument name, with the noun messages use. */
   ids?: Record<Ids, string>;
   input?: Input;
@@ -87,7 +91,7 @@ export interface OperationDeclaration<Input extends z.ZodObject | undefined, Ids
   nullable?: boolean;
   /** The field answers its output itself, not a result union with ServiceError (a read that cannot fail). */
   plain?: boolean;
-  /** `actor` is the key's account; null only under the ADMIN_TOKEN rule (typed as present for the common case). */
+  /** `actor` is the key's account; null under the ADMIN_TOKEN rule and without a key under `key: null` (typed as present for the common case). */
   run: (call: { actor: Actor; ctx: Context; input: Input extends z.ZodObject ? z.input<Input> : Record<string, never>; query: Record<string, unknown> } & Record<Ids, number>) => Promise<Result> | Result;
   /** Several rows of one field (a path per decision, a path with and without a handle) share the first row's document and answer. */
   rest?: RestBinding | RestBinding[];
@@ -119,8 +123,8 @@ function addField(operation: Operation): void {
       type: operation.output as never,
       nullable: operation.nullable ?? false,
       description: operation.description,
-      // A row anyone may call (rest.auth 'none') is a keyless field in GraphQL too.
-      ...([operation.rest].flat()[0]?.auth === 'none' ? {} : { authScopes: authScopesOf(operation.key) }),
+      // No key rule (key: null), or a row anyone may call (rest.auth 'none'): a keyless field in GraphQL too.
+      ...(operation.key && [operation.rest].flat()[0]?.auth !== 'none' ? { authScopes: authScopesOf(operation.key) } : {}),
       ...(operation.plain ? {} : { errors: {} }),
       args: Object.fromEntries(args.map((arg) => [arg.name, t.arg({ type: arg.type as never, required: arg.required, description: arg.description })])),
       resolve: (...params: unknown[]) => {

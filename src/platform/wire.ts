@@ -22,13 +22,14 @@ export const nextCursor = z.string().nullable().describe('pass as cursor for the
  * the two namings of an answer (rest-shim/derive.ts selects and renames by it). A null source marks a
  * field the declaration's REST `shape` computes; `''` is the result itself (`{ folder: '' }`).
  */
-export const graphqlSources = z.registry<{ from: Record<string, string | null>; graphqlType?: string }>();
+export const graphqlSources = z.registry<{ from: Record<string, string | null>; graphqlType?: string; fragment?: string }>();
 
 /**
  * A documented answer whose fields come from GraphQL fields named otherwise (see graphqlSources);
- * `graphqlType` when the object's document id (`.meta({ id })`) is not its GraphQL type's name.
+ * `graphqlType` when the object's document id (`.meta({ id })`) is not its GraphQL type's name;
+ * `fragment` when its fragment's name is not `<id>Fields` (one the typed client already exports).
  */
-export function answerFrom<T extends z.ZodObject>(schema: T, from: Record<string, string | null>, graphqlType?: string): T {
-  graphqlSources.add(schema, { from, graphqlType });
+export function answerFrom<T extends z.ZodObject>(schema: T, from: Record<string, string | null>, graphqlType?: string, fragment?: string): T {
+  graphqlSources.add(schema, { from, graphqlType, fragment });
   return schema;
 }

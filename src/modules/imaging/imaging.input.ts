@@ -67,7 +67,7 @@ const opacityMessage = 'expected an integer from 0 to 100';
 export const watermarkSchema = z.object({
   image: fetchedUrl('image', 'the image to watermark').describe('URL of the image (http or https)'),
   watermark: fetchedUrl('watermark', 'the overlay image').describe('URL of the overlay image (http or https)'),
-  position: z.enum(POSITIONS, { error: (issue) => `expected one of ${POSITIONS.join(', ')}${got(issue.input, 30)}` }).default(DEFAULT_POSITION),
+  position: z.enum(POSITIONS, { error: (issue) => `expected one of ${POSITIONS.join(', ')}${got(issue.input, 30)}` }).default(DEFAULT_POSITION).describe(`${POSITIONS.join(', ')}; default ${DEFAULT_POSITION}`),
   opacity: z
     .number({ error: opacityMessage })
     .int(opacityMessage)

@@ -1,10 +1,9 @@
-// GraphQL surface of the watermark overlay (REST GET or POST /api/watermark).
+// GraphQL type of the watermark overlay (the watermark mutation is declared in imaging.operations.ts).
 import { builder } from '../../graphql/builder.js';
-import { authScopesOf, SCOPE } from '../access/index.js';
 import { WATERMARK_FORMATS, type WatermarkResult } from './watermark.service.js';
-import { DEFAULT_OPACITY, DEFAULT_POSITION, POSITIONS } from './imaging.input.js';
+import { POSITIONS } from './imaging.input.js';
 
-const WatermarkResultRef = builder.objectRef<WatermarkResult>('WatermarkResult').implement({
+export const WatermarkResultRef = builder.objectRef<WatermarkResult>('WatermarkResult').implement({
   description: 'A watermarked copy of an image, stored under the caller\'s account',
   fields: (t) => ({
     url: t.string({ description: 'Absolute, signed URL of the result (no key needed to load it)', resolve: (r, _a, ctx) => ctx.baseUrl + ctx.services.signer.sign(r.path) }),
@@ -16,19 +15,3 @@ const WatermarkResultRef = builder.objectRef<WatermarkResult>('WatermarkResult')
     bytes: t.exposeInt('bytes'),
   }),
 });
-
-builder.mutationField('watermark', (t) =>
-  t.field({
-    type: WatermarkResultRef,
-    description: 'Composites an overlay onto an image, both fetched by URL (spec "Watermark")',
-    authScopes: authScopesOf(SCOPE.media),
-    errors: {},
-    args: {
-      image: t.arg.string({ required: true, description: 'URL of the image' }),
-      watermark: t.arg.string({ required: true, description: 'URL of the overlay' }),
-      position: t.arg.string({ description: `${POSITIONS.join(', ')}; default ${DEFAULT_POSITION}` }),
-      opacity: t.arg.int({ description: `0 to 100; default ${DEFAULT_OPACITY}` }),
-    },
-    resolve: (_root, args, ctx) => ctx.services.watermarks.create(ctx.actor!, { image: args.image, watermark: args.watermark, position: args.position ?? undefined, opacity: args.opacity ?? undefined }),
-  }),
-);

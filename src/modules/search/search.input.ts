@@ -51,6 +51,7 @@ export const searchRequestSchema = z
     if (request.image_data !== undefined && request.image_url !== undefined) {
       ctx.addIssue({ code: 'custom', path: ['image_url'], message: 'send either image_data or image_url, not both' });
     }
-  });
+  })
+  .describe('at least one of query, image_data and image_url (image_data and image_url not together)');
 
 export type SearchRequest = z.output<typeof searchRequestSchema>;

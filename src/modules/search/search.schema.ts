@@ -1,20 +1,7 @@
-// GraphQL surface of the unified search: the imageSearch query (no key needed; a key adds the
-// caller's private tiers and must carry the search scope). POST /api/images/search runs it.
+// GraphQL types of the unified search (the imageSearch query is declared in search.operations.ts).
 import { builder } from '../../graphql/builder.js';
-import { OrientationEnum } from '../wiki/wiki.schema.js';
 import type { RankedImage } from './ranking.js';
 import type { SearchAnswer } from './search.service.js';
-
-const ImageSearchInput = builder.inputType('ImageSearchInput', {
-  description: 'At least one of query, imageData and imageUrl (imageData and imageUrl not together)',
-  fields: (t) => ({
-    query: t.string({ description: 'Words to find (the library search rules)' }),
-    imageData: t.string({ description: 'An image, base64-encoded (optionally a data: URI): near copies, and keywords from it when no query is sent' }),
-    imageUrl: t.string({ description: 'A public image URL (fetched through the SSRF-safe fetcher): reverse image search, and its keywords when no query is sent' }),
-    limit: t.int({ description: 'Default 20, at most 100' }),
-    orientation: t.field({ type: OrientationEnum, description: 'Default all' }),
-  }),
-});
 
 const SearchImageRef = builder.objectRef<RankedImage>('SearchImage').implement({
   description: 'Spec "Search result image"',
@@ -40,7 +27,7 @@ const SourceStatisticsRef = builder.objectRef<SearchAnswer>('SearchSourceStatist
   }),
 });
 
-const ImageSearchResultRef = builder.objectRef<SearchAnswer>('ImageSearchResult').implement({
+export const ImageSearchResultRef = builder.objectRef<SearchAnswer>('ImageSearchResult').implement({
   fields: (t) => ({
     query: t.exposeString('query', { description: 'The words searched: the query, or the keywords taken from the image' }),
     isAuthenticatedSearch: t.exposeBoolean('isAuthenticatedSearch', { description: 'A key was sent: the private tiers were searched' }),
@@ -48,19 +35,3 @@ const ImageSearchResultRef = builder.objectRef<SearchAnswer>('ImageSearchResult'
     sourceStatistics: t.field({ type: SourceStatisticsRef, resolve: (a) => a }),
   }),
 });
-
-builder.queryField('imageSearch', (t) =>
-  t.field({
-    type: ImageSearchResultRef,
-    errors: {},
-    description:
-      'The unified ranked image search (spec "Search"): the caller\'s library, their public contributions, the global verified atlas, then external stock libraries. No key needed; with one (search scope) the private tiers are added.',
-    args: { input: t.arg({ type: ImageSearchInput, required: true }) },
-    resolve: (_root, { input }, ctx) =>
-      ctx.services.search.search(
-        ctx.actor,
-        { query: input.query ?? undefined, image_data: input.imageData ?? undefined, image_url: input.imageUrl ?? undefined, limit: input.limit ?? undefined, orientation: input.orientation ?? undefined },
-        ctx.baseUrl,
-      ),
-  }),
-);

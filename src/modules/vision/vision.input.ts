@@ -43,7 +43,7 @@ export const analyzeFields = z.object({
 export const analyzeRequestSchema = analyzeFields.superRefine((request, ctx) => {
   if (request.image_data === undefined && !request.image_file) ctx.addIssue({ code: 'custom', path: ['image_data'], message: 'image_data or image_file is required' });
   else if (request.image_data !== undefined && request.image_file) ctx.addIssue({ code: 'custom', path: ['image_data'], message: 'send either image_data or image_file, not both' });
-});
+}).describe('exactly one of image_data and image_file');
 
 /**
  * POST /api/ocr (legacy, spec "Versioning"): the same request with task ocr only, and the file also

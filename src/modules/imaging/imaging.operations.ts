@@ -1,0 +1,72 @@
+// Imaging operations declared once (docs/architecture.md): a transformation URL of a library image
+// (spec "Media library", optimize) and the watermark overlay (spec "Watermark", GET or POST), both
+// `media` scope. GraphQL fields and REST rows are made from these; the rules live in
+// transform.service.ts and watermark.service.ts. Shapes are ours beyond the spec's (README
+// "Transformations"). The signed URLs they answer are served by src/http (rest-shim/routes/imaging.routes.ts).
+import { z } from 'zod';
+import { defineOperation } from '../../graphql/operation.js';
+import { SCOPE } from '../access/index.js';
+import { count, id } from '../../platform/wire.js';
+import { TransformationRef } from './transform.schema.js';
+import { WatermarkResultRef } from './watermark.schema.js';
+import { AUTO_QUALITY } from './transform.service.js';
+import { WATERMARK_FORMATS } from './watermark.service.js';
+import { DEFAULT_WIDTH, POSITIONS, transformSchema, watermarkSchema } from './imaging.input.js';
+
+// GraphQL types position and format as strings; the contract test checks the values against the enums.
+const watermarkAnswer = z.object({
+  url: z.string().describe('signed URL of the result (no key needed)'),
+  position: z.enum(POSITIONS),
+  opacity: z.int(),
+  width: z.int(),
+  height: z.int(),
+  format: z.enum(WATERMARK_FORMATS),
+  bytes: count,
+});
+
+export const imagingOperations = {
+  optimizeMedia: defineOperation({
+    kind: 'mutation',
+    name: 'optimizeMedia',
+    description:
+      `A transformation URL of one of the caller's images (spec "Media library", optimize). Defaults: width ${DEFAULT_WIDTH}, quality auto ` +
+      `(webp ${AUTO_QUALITY.webp}, jpg ${AUTO_QUALITY.jpg}, avif ${AUTO_QUALITY.avif}, png lossless), format webp.`,
+    key: SCOPE.media,
+    ids: { id: 'media item' },
+    input: transformSchema,
+    // A number or its text, and a format name or alias: GraphQL takes both as text.
+    args: { quality: 'String', format: 'String' },
+    output: TransformationRef,
+    run: ({ ctx, actor, id, input }) => ctx.services.transforms.optimize(actor, id, input),
+    rest: {
+      method: 'POST',
+      path: '/api/media/:id/optimize',
+      summary: 'A signed URL serving one of your images at a width, quality and format (defaults 1200, auto, webp)',
+      response: z.object({
+        url: z.string().describe('signed URL of the transformed image (no key needed)'),
+        width: z.int(),
+        quality: z.string().describe("'auto' or 1 to 100"),
+        format: z.string(),
+        media_id: id,
+        output_width: z.int().nullable().describe('width of what the URL serves'),
+        output_height: z.int().nullable(),
+        effective_quality: z.int().nullable().describe('the encoder quality auto chose'),
+      }),
+      errors: { 409: 'the item is in the trash, or not an image' },
+    },
+  }),
+  watermark: defineOperation({
+    kind: 'mutation',
+    name: 'watermark',
+    description: 'Composites an overlay onto an image, both fetched by URL (spec "Watermark")',
+    key: SCOPE.media,
+    input: watermarkSchema,
+    args: { position: 'String' },
+    output: WatermarkResultRef,
+    run: ({ ctx, actor, input }) => ctx.services.watermarks.create(actor, input),
+    rest: [
+      { method: 'GET', path: '/api/watermark', summary: 'Overlay a watermark image onto an image (query: image, watermark, position, opacity)', operationName: 'ApplyWatermark', response: watermarkAnswer },
+      { method: 'POST', path: '/api/watermark', summary: 'Overlay a watermark image onto an image (body: image, watermark, position, opacity)', response: watermarkAnswer },
+    ],
+  }),
+};

@@ -1,0 +1,23 @@
+// Live editor operations declared once (docs/architecture.md): its status (spec "Live editor"), for any key.
+import { z } from 'zod';
+import { defineOperation } from '../../graphql/operation.js';
+import { ANY_KEY } from '../access/index.js';
+import { LiveEditorStatusRef } from './live-editor.schema.js';
+import { liveEditorStatus } from './live-editor.service.js';
+
+export const liveEditorOperations = {
+  liveEditorStatus: defineOperation({
+    kind: 'query',
+    name: 'liveEditorStatus',
+    key: ANY_KEY,
+    output: LiveEditorStatusRef,
+    plain: true,
+    run: () => liveEditorStatus(),
+    rest: {
+      method: 'GET',
+      path: '/api/live-editor/status',
+      summary: 'Whether the live editor is available, and its planned features',
+      response: z.object({ available: z.boolean(), message: z.string(), features: z.array(z.string()) }),
+    },
+  }),
+};

@@ -1,0 +1,48 @@
+// Vision operations declared once (docs/architecture.md): analyzeImage (spec "Vision"), `media`
+// scope; a mutation: it may call paid providers, charged to the caller's credits, and it takes an
+// upload. The rules live in vision.service.ts. The legacy POST /api/ocr runs the same field with an
+// input of its own (rest-shim/routes/vision.routes.ts).
+import { z } from 'zod';
+import { defineOperation } from '../../graphql/operation.js';
+import { SCOPE } from '../access/index.js';
+import { VisionProviderEnum, VisionResultRef, VisionTaskEnum } from './vision.schema.js';
+import { analyzeFields, analyzeRequestSchema } from './vision.input.js';
+import { answerFrom } from '../../platform/wire.js';
+
+export const providerUsed = z.string().describe('openai, google_vision, ocr_space or local');
+export const confidence = z.number().min(0).max(1);
+export const seconds = z.number().describe('seconds since the epoch when the analysis finished');
+export const visionErrors = {
+  413: 'the image is larger than the limit',
+  502: 'the provider (or every provider, for auto) failed',
+  503: 'the provider named is not configured or is busy',
+} as const;
+
+export const visionOperations = {
+  analyzeImage: defineOperation({
+    kind: 'mutation',
+    name: 'analyzeImage',
+    description: 'Text (OCR), a caption and labels for an image (spec "Vision")',
+    key: SCOPE.media,
+    input: analyzeRequestSchema,
+    inputType: 'AnalyzeImageInput',
+    args: { task: VisionTaskEnum, provider: VisionProviderEnum },
+    output: VisionResultRef,
+    run: ({ ctx, actor, input }) => ctx.services.vision.analyzeRequest(input, { payer: actor.accountId }),
+    rest: {
+      method: 'POST',
+      path: '/api/vision/analyze',
+      summary: 'Text (OCR), caption and labels of an image: task ocr, describe or all; provider auto or a named one',
+      // JSON: the fields without the file; multipart: the same with image_file. The service checks that one image came.
+      form: { files: ['image_file'], json: analyzeFields.omit({ image_file: true }) },
+      response: answerFrom(
+        z.object({
+          data: z.object({ text: z.string(), caption: z.string(), labels: z.array(z.string()), provider_used: providerUsed, confidence }),
+          timestamp: seconds,
+        }),
+        { data: '' },
+      ),
+      errors: visionErrors,
+    },
+  }),
+};
