@@ -6,7 +6,7 @@ import { parse, print, type DocumentNode } from 'graphql';
 import type { ConnectionList } from '../src/graphql/connection-list.js';
 import { cursorPageSchema } from '../src/graphql/connection-cursor.js';
 import type { Operation } from '../src/graphql/operation.js';
-import { argNameOf, graphqlArgs } from '../src/graphql/operation-args.js';
+import { graphqlArgs } from '../src/graphql/operation-args.js';
 import { count, nextCursor } from '../src/platform/wire.js';
 import { objectId } from '../src/platform/validation.js';
 import { answerOf, selectionOf, typeText } from './derive.js';
@@ -53,9 +53,10 @@ export function connectionListRoute(list: ConnectionList): RouteDefinition {
   const params = ids.length ? z.object(Object.fromEntries(ids.map(([arg, noun]) => [paramOf(list, arg), objectId.describe(rest.paramDescriptions?.[paramOf(list, arg)] ?? `the ${noun} id`)]))) : undefined;
   const page = cursorPageSchema(list.page);
   const query = list.filters ? page.extend(list.filters.shape) : page;
+  const filters = filterArgs(list);
   const response = z.object({ ...list.parent?.shape, [list.items]: z.array(list.node), total: count, next_cursor: nextCursor });
   /** The answer read from the result, before the declaration's `shape`. */
-  const answerFrom = (data: unknown): Record<string, unknown> => {
+  const listAnswer = (data: unknown): Record<string, unknown> => {
     const parent = parentOf(list, data);
     const connection = parent[field] as Connection;
     return {
@@ -75,7 +76,7 @@ export function connectionListRoute(list: ConnectionList): RouteDefinition {
     key: list.key,
     cache: rest.cache && {
       domain: rest.cache.domain,
-      validUntil: rest.cache.changesAt ? (data: unknown) => earliestFuture(itemsOf(answerFrom(data)).map((item) => item[rest.cache!.changesAt!] as string | null)) : undefined,
+      validUntil: rest.cache.changesAt ? (data: unknown) => earliestFuture(itemsOf(listAnswer(data)).map((item) => item[rest.cache!.changesAt!] as string | null)) : undefined,
     },
     summary: rest.summary,
     description: rest.description,
@@ -93,9 +94,9 @@ export function connectionListRoute(list: ConnectionList): RouteDefinition {
     variables: (input: RestInput) => {
       const variables: Record<string, unknown> = Object.fromEntries(ids.map(([arg, noun]) => [arg, pathId(input.params, noun, paramOf(list, arg))]));
       Object.assign(variables, { first: input.query.limit, after: input.query.cursor });
-      for (const name of Object.keys(list.filters?.shape ?? {})) variables[argNameOf({ name: list.name } as Operation, name)] = input.query[name];
+      for (const arg of filters) variables[arg.name] = input.query[arg.field!];
       return variables;
     },
-    shape: (data: unknown, input: RestInput) => (rest.shape ? rest.shape(answerFrom(data), data, input) : answerFrom(data)),
+    shape: (data: unknown, input: RestInput) => (rest.shape ? rest.shape(listAnswer(data), data, input) : listAnswer(data)),
   } as RouteDefinition;
 }
