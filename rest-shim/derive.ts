@@ -3,8 +3,8 @@
 // follow from one declaration, so none of them is written again here.
 import { z } from 'zod';
 import { parse, print, type DocumentNode } from 'graphql';
-import type { Operation } from '../src/graphql/operation.js';
-import { argNameOf, camelCase, graphqlArgs, unwrap } from '../src/graphql/operation-args.js';
+import type { Operation, RestBinding } from '../src/graphql/operation.js';
+import { argNameOf, camelCase, graphqlArgs, renamedInside, unwrap } from '../src/graphql/operation-args.js';
 import { graphqlSources } from '../src/platform/wire.js';
 import { objectId } from '../src/platform/validation.js';
 import type { RouteDefinition, RestInput } from './route.js';
@@ -16,19 +16,23 @@ const SERVICE_ERROR_FRAGMENT = 'fragment ServiceErrorFields on ServiceError { me
 
 /** The REST rows of a module's declared operations that the spec documents (the ones with `rest`). */
 export function restRoutesOf(operations: Record<string, Operation>): RouteDefinition[] {
-  return Object.values(operations).flatMap((operation) => (operation.rest ? [restRoute(operation)] : []));
+  return Object.values(operations).flatMap((operation) => {
+    const rest = operation.rest;
+    return rest ? [rest, ...(rest.also ?? []).map((row) => ({ ...rest, ...row }))].map((binding) => restRoute(operation, binding)) : [];
+  });
 }
 
-function restRoute(operation: Operation): RouteDefinition {
-  const rest = operation.rest!;
+/** The row of one binding of the operation (its `rest`, or one of `rest.also`): the document is always `rest`'s. */
+function restRoute(operation: Operation, rest: RestBinding): RouteDefinition {
   const ids = Object.entries(operation.ids ?? {}) as Array<[string, string]>;
   const restName = (arg: string) => Object.entries(rest.params ?? {}).find(([, to]) => to === arg)?.[0] ?? arg;
   const pathFields = rest.pathFields ?? [];
-  const pathShape = Object.fromEntries(pathFields.map((field) => [field, operation.input!.shape[field]!]));
+  const pathShape = Object.fromEntries(pathFields.map((field) => [field, withDescription(operation.input!.shape[field]! as z.ZodType, rest.paramDescriptions?.[field])]));
   const idShape = Object.fromEntries(ids.map(([arg, noun]) => [restName(arg), objectId.describe(rest.paramDescriptions?.[restName(arg)] ?? `the ${noun} id`)]));
   const params = pathFields.length + ids.length > 0 ? z.object({ ...pathShape, ...idShape }) : undefined;
   // The rest of the input, when any is left, is the query's or the body's.
-  const carried = operation.input && pathFields.length ? operation.input.omit(Object.fromEntries(pathFields.map((field) => [field, true])) as never) : operation.input;
+  const notCarried = [...pathFields, ...Object.keys(rest.fixed ?? {})];
+  const carried = operation.input && notCarried.length ? operation.input.omit(Object.fromEntries(notCarried.map((field) => [field, true])) as never) : operation.input;
   const carries = rest.form ? 'form' : rest.method === 'GET' || rest.method === 'DELETE' ? 'query' : 'body';
   // The admin token rule is the shim's `admin` auth; no API key is asked for there.
   const auth = rest.auth ?? ('adminToken' in operation.key ? 'admin' : 'key');
@@ -37,6 +41,7 @@ function restRoute(operation: Operation): RouteDefinition {
     kind: 'graphql',
     method: rest.method,
     path: rest.path,
+    secretParams: rest.secretParams,
     auth,
     key: auth === 'key' ? operation.key : undefined,
     ...(rest.form?.files.length ? { multipart: { files: rest.form.files } } : {}),
@@ -57,7 +62,7 @@ function restRoute(operation: Operation): RouteDefinition {
       }
       return document;
     },
-    variables: (input: RestInput) => variablesOf(operation, ids, restName, input, carries === 'query' ? 'query' : 'body'),
+    variables: (input: RestInput) => variablesOf(operation, rest, ids, restName, input, carries === 'query' ? 'query' : 'body'),
     shape: (data: unknown, input: RestInput) => {
       const field = (data as Record<string, Parameters<typeof unwrapResult>[0]>)[operation.name]!;
       const result = operation.plain ? field : unwrapResult(field);
@@ -67,14 +72,14 @@ function restRoute(operation: Operation): RouteDefinition {
   } as RouteDefinition;
 }
 
-function variablesOf(operation: Operation, ids: Array<[string, string]>, restName: (arg: string) => string, input: RestInput, carries: 'query' | 'body') {
+function variablesOf(operation: Operation, rest: RestBinding, ids: Array<[string, string]>, restName: (arg: string) => string, input: RestInput, carries: 'query' | 'body') {
   const variables: Record<string, unknown> = {};
   for (const [arg, noun] of ids) variables[arg] = pathId(input.params, noun, restName(arg));
   const values: Record<string, unknown> = {};
-  const inPath = new Set(operation.rest!.pathFields);
-  for (const field of Object.keys(operation.input?.shape ?? {})) {
-    const source = inPath.has(field) ? input.params : input[carries];
-    if (source[field] !== undefined) values[argNameOf(operation, field)] = source[field];
+  const inPath = new Set(rest.pathFields);
+  for (const [field, schema] of Object.entries(operation.input?.shape ?? {})) {
+    const source = rest.fixed && field in rest.fixed ? rest.fixed : inPath.has(field) ? input.params : input[carries];
+    if (source[field] !== undefined) values[argNameOf(operation, field)] = renamedInside(schema as z.ZodType, source[field], 'graphql');
   }
   return operation.inputType ? { ...variables, input: values } : { ...variables, ...values };
 }
@@ -91,6 +96,8 @@ export function operationText(operation: Operation, fragments = new Map<string, 
   const text = `${operation.kind} ${name}${declarations ? `(${declarations})` : ''} { ${operation.name}${passes ? `(${passes})` : ''} ${answer} }`;
   return print(parse(text));
 }
+
+const withDescription = (schema: z.ZodType, description: string | undefined) => (description ? schema.describe(description) : schema);
 
 function typeText(arg: { type: unknown; required: boolean }): string {
   const named = (type: unknown): string => (Array.isArray(type) ? `[${named(type[0])}!]` : typeof type === 'string' ? type : (type as { name: string }).name);

@@ -26,7 +26,16 @@ export interface RestBinding {
   params?: Record<string, string>;
   /** Input fields the path carries (a slug, a token), in front of any ids: not in the query or body. */
   pathFields?: string[];
-  /** A path parameter's description where it says more than `the <noun> id` (the noun stays the one of messages). */
+  /** Path parameters that carry a secret (a share token): the access log never shows them. */
+  secretParams?: string[];
+  /** Input values the row sets itself (`{ trashed: true }`): not in its query or body. */
+  fixed?: Record<string, unknown>;
+  /**
+   * Further rows of the same field (the trash beside the list): each is this binding with these
+   * parts replaced, and runs this binding's document (so it answers the same `response`).
+   */
+  also?: Array<Pick<RestBinding, 'path' | 'summary'> & Partial<Pick<RestBinding, 'method' | 'description' | 'fixed' | 'errors' | 'cache' | 'paramDescriptions'>>>;
+  /** A path parameter's description where it says more than `the <noun> id` (the noun stays the one of messages), or a path field's REST-only description. */
   paramDescriptions?: Record<string, string>;
   successStatus?: number;
   /** Row-specific failures with when they happen (the OpenAPI document lists them). */
@@ -65,6 +74,10 @@ export interface OperationDeclaration<Input extends z.ZodObject | undefined, Ids
   graphqlNames?: Record<string, string>;
   /** Input fields the GraphQL schema takes as optional though the input requires them (the service refuses their absence in its own words). */
   optionalArgs?: string[];
+  /** Input fields where null is a value (it clears the field): `run` gets the null rather than an absent field. */
+  nullClears?: string[];
+  /** GraphQL descriptions of arguments (by input field) where GraphQL says what the REST schema does not (`null removes the group`). */
+  argDescriptions?: Record<string, string>;
   /** A Prisma object output resolved with Pothos's selection (`t.prismaField`): `run` gets the `query` to spread into its findUnique/findMany. */
   prisma?: boolean;
   output: OutputType;
