@@ -1,7 +1,8 @@
 // GraphQL arguments made from an operation's zod input: each field becomes an argument named in
 // camelCase (`max_files` -> `maxFiles`), typed from its schema (text String, integers Int, other
 // numbers Float, true/false Boolean, lists of those), required when the schema neither defaults nor
-// makes it optional. The resolver turns the arguments back into the input by the same names.
+// makes it optional. The resolver turns the arguments back into the input by the same names (the
+// fields of input objects inside too, as a REST row's variables carry them in camelCase).
 import type { z } from 'zod';
 import { builder } from './builder.js';
 import type { Operation } from './operation.js';
