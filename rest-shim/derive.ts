@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { parse, print, type DocumentNode } from 'graphql';
 import type { Operation, RestBinding } from '../src/graphql/operation.js';
-import { argNameOf, camelCase, graphqlArgs, inputFields, unwrap } from '../src/graphql/operation-args.js';
+import { argNameOf, camelCase, graphqlArgs, inputFields, renamedInside, unwrap } from '../src/graphql/operation-args.js';
 import { graphqlSources } from '../src/platform/wire.js';
 import { objectId } from '../src/platform/validation.js';
 import type { RouteDefinition, RestInput } from './route.js';
@@ -30,7 +30,7 @@ function restRoute(operation: Operation, rest: RestBinding): RouteDefinition {
   const ids = Object.entries(operation.ids ?? {}) as Array<[string, string]>;
   const restName = (arg: string) => Object.entries(rest.params ?? {}).find(([, to]) => to === arg)?.[0] ?? arg;
   const pathFields = rest.pathFields ?? [];
-  const pathShape = Object.fromEntries(pathFields.map((field) => [restName(field), operation.input!.shape[field]!]));
+  const pathShape = Object.fromEntries(pathFields.map((field) => [restName(field), withDescription(operation.input!.shape[field]! as z.ZodType, rest.paramDescriptions?.[field])]));
   const idShape = Object.fromEntries(ids.map(([arg, noun]) => [restName(arg), objectId.describe(rest.paramDescriptions?.[restName(arg)] ?? `the ${noun} id`)]));
   const params = pathFields.length + ids.length > 0 ? z.object({ ...pathShape, ...idShape }) : undefined;
   // The rest of the input, when any is left, is the query's or the body's.
@@ -93,10 +93,10 @@ function variablesOf(operation: Operation, rest: RestBinding, ids: Array<[string
   const inPath = new Set(rest.pathFields);
   // A String argument takes a number as its digits (JSON's `quality: 80` for `quality: String`).
   const textFields = new Set(inputFields(operation).flatMap((arg) => (arg.type === 'String' ? [arg.field] : [])));
-  for (const field of Object.keys(operation.input?.shape ?? {})) {
+  for (const [field, schema] of Object.entries(operation.input?.shape ?? {})) {
     const body = rest.form?.files.includes(field) ? { ...input[carries], ...input.files } : input[carries];
     const value = rest.fixed && field in rest.fixed ? rest.fixed[field] : inPath.has(field) ? input.params[restName(field)] : body[field];
-    if (value !== undefined) values[argNameOf(operation, field)] = typeof value === 'number' && textFields.has(field) ? String(value) : value;
+    if (value !== undefined) values[argNameOf(operation, field)] = typeof value === 'number' && textFields.has(field) ? String(value) : renamedInside(schema as z.ZodType, value, 'graphql');
   }
   for (const flag of Object.keys(rest.include?.flags.shape ?? {})) variables[flag] = input.query[flag] === true;
   return operation.inputType ? { ...variables, input: values } : { ...variables, ...values };
@@ -119,6 +119,8 @@ export function operationText(operation: Operation, fragments = new Map<string, 
   const text = `${operation.kind} ${name}${declarations ? `(${declarations})` : ''} { ${operation.name}${passes ? `(${passes})` : ''} ${answer} }`;
   return print(parse(text));
 }
+
+const withDescription = (schema: z.ZodType, description: string | undefined) => (description ? schema.describe(description) : schema);
 
 export function typeText(arg: { type: unknown; required: boolean }): string {
   const named = (type: unknown): string => (Array.isArray(type) ? `[${named(type[0])}!]` : typeof type === 'string' ? type : (type as { name: string }).name);

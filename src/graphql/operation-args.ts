@@ -1,7 +1,8 @@
 // GraphQL arguments made from an operation's zod input: each field becomes an argument named in
 // camelCase (`max_files` -> `maxFiles`), typed from its schema (text String, integers Int, other
 // numbers Float, true/false Boolean, lists of those), required when the schema neither defaults nor
-// makes it optional. The resolver turns the arguments back into the input by the same names.
+// makes it optional. The resolver turns the arguments back into the input by the same names (the
+// fields of input objects inside too, as a REST row's variables carry them in camelCase).
 import type { z } from 'zod';
 import { builder } from './builder.js';
 import type { Operation } from './operation.js';
@@ -47,19 +48,42 @@ export function inputFields(operation: Operation): DerivedArg[] {
   return Object.entries(operation.input.shape).map(([field, schema]) => {
     const { base, required } = unwrap(schema as z.ZodType);
     const type = operation.args?.[field] ?? graphqlTypeOf(base, `${operation.name}.${field}`, operation.args);
-    return { name: argNameOf(operation, field), field, type, required: required && !operation.optionalArgs?.includes(field), description: (schema as z.ZodType).description ?? base.description };
+    const description = operation.argDescriptions?.[field] ?? (schema as z.ZodType).description ?? base.description;
+    return { name: argNameOf(operation, field), field, type, required: required && !operation.optionalArgs?.includes(field), description };
   });
 }
 
-/** The input the service takes, from the arguments: absent and null arguments are absent fields (the schema's defaults apply). */
+/**
+ * The input the service takes, from the arguments: absent and null arguments are absent fields (the
+ * schema's defaults apply), but for `nullClears`. Input objects inside (a list of items) come back
+ * in the input's names, their null fields absent.
+ */
 export function snakeInput(operation: Operation, values: Record<string, unknown>): Record<string, unknown> {
   const source = operation.inputType ? ((values.input ?? {}) as Record<string, unknown>) : values;
   const input: Record<string, unknown> = {};
-  for (const field of Object.keys(operation.input?.shape ?? {})) {
+  for (const [field, schema] of Object.entries(operation.input?.shape ?? {})) {
     const value = source[argNameOf(operation, field)];
-    if (value !== undefined && value !== null) input[field] = value;
+    if (value === null && operation.nullClears?.includes(field)) input[field] = null;
+    else if (value !== undefined && value !== null) input[field] = renamedInside(schema as z.ZodType, value, 'input');
   }
   return input;
+}
+
+/**
+ * A value of an object field (or a list of objects) with its keys renamed: to GraphQL's camelCase
+ * (`thumbnail_url` -> `thumbnailUrl`, for a REST row's variables) or back to the input's names.
+ */
+export function renamedInside(schema: z.ZodType, value: unknown, to: 'graphql' | 'input'): unknown {
+  const { base } = unwrap(schema);
+  const def = base._zod.def as { type: string; element?: z.ZodType };
+  if (def.type === 'array' && Array.isArray(value)) return value.map((item) => renamedInside(def.element!, item, to));
+  if (def.type !== 'object' || value === null || typeof value !== 'object') return value;
+  const renamed: Record<string, unknown> = {};
+  for (const [field, inner] of Object.entries((base as z.ZodObject).shape)) {
+    const item = (value as Record<string, unknown>)[to === 'graphql' ? field : camelCase(field)];
+    if (item !== undefined && item !== null) renamed[to === 'graphql' ? camelCase(field) : field] = renamedInside(inner as z.ZodType, item, to);
+  }
+  return renamed;
 }
 
 /** The schema under optional, default, nullable and the like (and a pipe's input side); required unless one of them lets it be absent. */

@@ -26,15 +26,15 @@ export interface RestBinding {
   params?: Record<string, string>;
   /** Input fields the path carries (a slug, a token), in front of any ids: not in the query or body. */
   pathFields?: string[];
-  /** Path fields that carry a secret (a key): the access log never shows them. */
+  /** Path parameters that carry a secret (a key, a share token): the access log never shows them. */
   secretParams?: string[];
   /**
    * Input values the row itself stands for, not in its path parameters, query or body: a path per
-   * decision (`/approve`: `{ decision: 'approved' }`); undefined leaves the field out of this row
-   * (`/portfolio`, the caller's own, beside `/portfolio/:code`).
+   * decision (`/approve`: `{ decision: 'approved' }`), the trash beside the list (`{ trashed: true }`);
+   * undefined leaves the field out of this row (`/portfolio`, the caller's own, beside `/portfolio/:code`).
    */
   fixed?: Record<string, unknown>;
-  /** A path parameter's description where it says more than `the <noun> id` (the noun stays the one of messages). */
+  /** A path parameter's description where it says more than `the <noun> id` (the noun stays the one of messages), or a path field's REST-only description. */
   paramDescriptions?: Record<string, string>;
   successStatus?: number;
   /** Row-specific failures with when they happen (the OpenAPI document lists them). */
@@ -85,6 +85,10 @@ export interface OperationDeclaration<Input extends z.ZodObject | undefined, Ids
   graphqlNames?: Record<string, string>;
   /** Input fields the GraphQL schema takes as optional though the input requires them (the service refuses their absence in its own words). */
   optionalArgs?: string[];
+  /** Input fields where null is a value (it clears the field): `run` gets the null rather than an absent field. */
+  nullClears?: string[];
+  /** GraphQL descriptions of arguments (by input field) where GraphQL says what the REST schema does not (`null removes the group`). */
+  argDescriptions?: Record<string, string>;
   /** A Prisma object output resolved with Pothos's selection (`t.prismaField`): `run` gets the `query` to spread into its findUnique/findMany. */
   prisma?: boolean;
   output: OutputType;

@@ -1,7 +1,8 @@
-// GraphQL surface of money: the caller's API credits (GET /api/media/credits), and the operator's
-// credit grants and reward settings (admin token). Thin: the rules live in the services.
+// GraphQL surface of money: the caller's API credits (their query, GET /api/media/credits, is declared
+// in media.operations.ts), and the operator's credit grants and reward settings (admin token). Thin:
+// the rules live in the services.
 import { builder } from '../../graphql/builder.js';
-import { ANY_KEY, authScopesOf, SCOPE } from '../access/index.js';
+import { ANY_KEY, authScopesOf } from '../access/index.js';
 import type { CreditEntryView, CreditSummary } from './credits.service.js';
 import type { Context } from '../../graphql/context.js';
 import type { RewardSettings } from './rewards.service.js';
@@ -37,7 +38,7 @@ const CreditEntryRef = builder.objectRef<CreditEntryView>('CreditEntry').impleme
   }),
 });
 
-const CreditsRef = builder.objectRef<CreditSummary>('Credits').implement({
+export const CreditsRef = builder.objectRef<CreditSummary>('Credits').implement({
   fields: (t) => ({
     balance: t.exposeFloat('balance', { description: SPENDABLE }),
     held: t.exposeFloat('held', { description: 'Held by analyses in progress; spendable again when they finish or fail, if not spent' }),
@@ -135,17 +136,6 @@ builder.queryField('wallet', (t) =>
       ]);
       return { ...wallet, history };
     },
-  }),
-);
-
-builder.queryField('credits', (t) =>
-  t.field({
-    type: CreditsRef,
-    description: "The caller's API credits: balance, totals and entries (newest first)",
-    authScopes: authScopesOf(SCOPE.media),
-    errors: {},
-    args: { limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_root, args, ctx) => ctx.services.credits.summary(ctx.actor!, { limit: args.limit ?? undefined, offset: args.offset ?? undefined }),
   }),
 );
 

@@ -23,6 +23,9 @@ export const pageSchema = z.object({
   offset: z.number({ error: 'expected an integer' }).int('expected an integer').min(0, 'expected 0 or more').default(0),
 });
 
+/** A page of the library or, with trashed, of the trash (REST: two rows, each with its own value). */
+export const listSchema = pageSchema.extend({ trashed: z.boolean().optional().describe('The trash instead of the library') });
+
 export const searchSchema = pageSchema.extend({
   q: z.string().trim().max(500, 'expected at most 500 characters').optional(),
   tag: z.string().trim().toLowerCase().max(50).optional(),

@@ -1,14 +1,17 @@
-// Media library operations declared once (docs/architecture.md): upload, search, trash, restore,
-// purge and retag an item, folders (create, rename, delete) and mirrors (all `media` scope). GraphQL
-// fields and REST rows are made from these; the rules live in media.service.ts and folders.service.ts.
-// Shapes are ours (README "Media"). media.schema.ts keeps the rest (see there).
+// Media library operations declared once (docs/architecture.md): the library and the trash (one
+// field, two rows), bulk actions, the credits (the ledger's service and type), folders (list, create,
+// rename, delete), upload, search, one item (read, change, trash, restore, purge, retag) and mirrors
+// (all `media` scope). GraphQL fields and REST rows are made from these; the rules live in
+// media.service.ts, folders.service.ts and the ledger's credits.service.ts. Shapes are ours (README
+// "Media"). media.schema.ts keeps the search connection.
 import { z } from 'zod';
 import { defineOperation } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { prismaSelection } from '../../graphql/prisma-selection.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
-import { FolderRef, FolderWithCountRef, MediaKindEnum, MediaPageRef, MediaRef, MirrorRef, TagActionEnum, UploadResultRef } from './media.schema.js';
-import { MEDIA_KINDS, mirrorSchema, searchSchema, tagChangeSchema, uploadFormSchema } from './media.input.js';
+import { BulkActionEnum, BulkResultRef, FolderRef, FolderWithCountRef, MediaKindEnum, MediaPageRef, MediaRef, MirrorRef, TagActionEnum, UploadResultRef } from './media.schema.js';
+import { CreditsRef } from '../ledger/ledger.schema.js';
+import { BULK_ACTIONS, bulkSchema, listSchema, MEDIA_KINDS, mirrorSchema, pageSchema, searchSchema, tagChangeSchema, updateSchema, uploadFormSchema } from './media.input.js';
 import { nameSchema as folderName } from './folders.service.js';
 
 /** One item of the media library, as every media route answers it. */
@@ -53,6 +56,10 @@ const withTrashed = (item: unknown) => {
   return Object.fromEntries(Object.keys(mediaItem.shape).map((key) => [key, key === 'trashed' ? fields.trashed_at !== null : fields[key]]));
 };
 const mediaPage = { items: z.array(mediaItem), total: count, limit: count, offset: count };
+const withTrashedItems = (answer: Record<string, unknown>) => ({ ...answer, items: (answer.items as unknown[]).map(withTrashed) });
+/** `{ media: <the item> }`, the answer of the rows on one item. */
+const mediaAnswer = answerFrom(z.object({ media: mediaItem }), { media: '' });
+const withTrashedMedia = (answer: Record<string, unknown>) => ({ media: withTrashed(answer.media) });
 
 const mediaItemId = { id: 'media item' } as const;
 const folderId = { id: 'folder' } as const;
@@ -60,6 +67,75 @@ const folder = answerFrom(z.object({ id, name: z.string(), created_at: timestamp
 const folderAnswer = answerFrom(z.object({ folder }), { folder: '' });
 
 export const mediaOperations = {
+  mediaList: defineOperation({
+    kind: 'query',
+    name: 'mediaList',
+    key: SCOPE.media,
+    input: listSchema,
+    output: MediaPageRef,
+    run: ({ ctx, actor, input: { trashed, ...page } }) => ctx.services.media.list(actor, page, trashed ?? false),
+    rest: [
+      { method: 'GET', path: '/api/media/list', operationName: 'ListMedia', summary: 'The library, newest first (limit default 50, max 200; offset)', fixed: { trashed: false }, response: z.object(mediaPage), shape: withTrashedItems, cache: { domain: 'media' } },
+      { method: 'GET', path: '/api/media/trash', summary: 'Trashed items, most recently trashed first', fixed: { trashed: true }, response: z.object(mediaPage), shape: withTrashedItems, cache: { domain: 'media' } },
+    ],
+  }),
+  bulkMedia: defineOperation({
+    kind: 'mutation',
+    name: 'bulkMedia',
+    key: SCOPE.media,
+    input: bulkSchema,
+    args: { action: BulkActionEnum },
+    nullClears: ['folder_id'],
+    output: BulkResultRef,
+    run: ({ ctx, actor, input }) => ctx.services.media.bulk(actor, input),
+    rest: {
+      method: 'POST',
+      path: '/api/media/bulk',
+      summary: 'One action over many items (ids, action: trash, restore, purge, move with folder_id, tag with tags, list); all or nothing',
+      response: answerFrom(z.object({ action: z.enum(BULK_ACTIONS), count, items: z.array(mediaItem) }), { count: null }),
+      errors: { 404: 'an id is not one of your media items (nothing changed)', 409: 'purge of items not in the trash' },
+      shape: ({ action, items }) => ({ action, count: (items as unknown[]).length, items: (items as unknown[]).map(withTrashed) }),
+    },
+  }),
+  credits: defineOperation({
+    kind: 'query',
+    name: 'credits',
+    description: "The caller's API credits: balance, totals and entries (newest first)",
+    key: SCOPE.media,
+    input: pageSchema,
+    output: CreditsRef,
+    run: ({ ctx, actor, input }) => ctx.services.credits.summary(actor, input),
+    rest: {
+      method: 'GET',
+      path: '/api/media/credits',
+      summary: 'The credit ledger (newest first; limit, offset) and totals',
+      response: z.object({
+        balance: z.int().describe('credits spendable now (held credits not included)'),
+        held: z.int().describe('credits held by analyses in progress, beside balance'),
+        total_added: z.int(),
+        total_spent: z.int(),
+        entries: z.array(answerFrom(z.object({ id, amount: z.int(), action: z.string(), reference: z.string().nullable(), created_at: timestamp }), { id: 'databaseId' })),
+        total: count,
+        limit: count,
+        offset: count,
+      }),
+    },
+  }),
+  folders: defineOperation({
+    kind: 'query',
+    name: 'folders',
+    key: SCOPE.media,
+    plain: true,
+    output: [FolderWithCountRef],
+    run: ({ ctx, actor }) => ctx.services.folders.list(actor),
+    rest: {
+      method: 'GET',
+      path: '/api/media/folders',
+      operationName: 'ListFolders',
+      summary: 'Folders with their item counts',
+      response: answerFrom(z.object({ folders: z.array(answerFrom(z.object({ id, name: z.string(), item_count: count, created_at: timestamp }), { id: 'databaseId' })) }), { folders: '' }),
+    },
+  }),
   // Folder changes answer the folder re-read with the caller's selection (counts included).
   createFolder: defineOperation({
     kind: 'mutation',
@@ -215,7 +291,7 @@ export const mediaOperations = {
       operationName: 'SearchMedia',
       summary: 'Full-text search (q) ranked, with filters tag, group, folder_id, type, color (nearest dominant colours), limit, offset',
       response: z.object({ query: z.string().nullable(), ...mediaPage }),
-      shape: (answer) => ({ ...answer, items: (answer.items as unknown[]).map(withTrashed) }),
+      shape: withTrashedItems,
     },
   }),
   restoreMedia: defineOperation({
@@ -229,8 +305,38 @@ export const mediaOperations = {
       method: 'POST',
       path: '/api/media/:id/restore',
       summary: 'Bring an item back from the trash',
-      response: answerFrom(z.object({ media: mediaItem }), { media: '' }),
-      shape: (answer) => ({ media: withTrashed(answer.media) }),
+      response: mediaAnswer,
+      shape: withTrashedMedia,
+    },
+  }),
+  media: defineOperation({
+    kind: 'query',
+    name: 'media',
+    key: SCOPE.media,
+    ids: mediaItemId,
+    plain: true,
+    prisma: true,
+    output: MediaRef,
+    run: ({ ctx, actor, id }) => ctx.services.media.get(actor, id),
+    rest: { method: 'GET', path: '/api/media/:id', operationName: 'GetMedia', summary: 'One item', response: mediaAnswer, shape: withTrashedMedia },
+  }),
+  updateMedia: defineOperation({
+    kind: 'mutation',
+    name: 'updateMedia',
+    key: SCOPE.media,
+    ids: mediaItemId,
+    input: updateSchema,
+    inputType: 'MediaUpdateInput',
+    nullClears: ['group', 'folder_id', 'caption'],
+    argDescriptions: { group: 'null removes the group', folder_id: 'null moves the item out of any folder' },
+    output: MediaRef,
+    run: ({ ctx, actor, id, input }) => ctx.services.media.update(actor, id, input),
+    rest: {
+      method: 'PATCH',
+      path: '/api/media/:id',
+      summary: 'Change name, group, folder_id, caption or tags (null clears group, folder_id and caption)',
+      response: mediaAnswer,
+      shape: withTrashedMedia,
     },
   }),
 };

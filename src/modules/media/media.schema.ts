@@ -1,7 +1,5 @@
-// GraphQL types of the media library, and the fields not declared in media.operations.ts: one item,
-// the list and the trash (one field, two REST rows), the search connection, folders, update and bulk
-// (null clears a field there). The credits query lives in the ledger module. Thin: the rules live in
-// the services.
+// GraphQL types of the media library, and the one field not declared in media.operations.ts: the
+// search as a relay connection. Thin: the rules live in the services.
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import { builder, nodeId } from '../../graphql/builder.js';
 import { authScopesOf, SCOPE } from '../access/index.js';
@@ -14,7 +12,7 @@ import type { FolderWithCount } from './folders.service.js';
 
 export const MediaKindEnum = builder.enumType('MediaKind', { values: MEDIA_KINDS });
 export const TagActionEnum = builder.enumType('TagAction', { values: TAG_ACTIONS });
-const BulkActionEnum = builder.enumType('BulkAction', { values: BULK_ACTIONS });
+export const BulkActionEnum = builder.enumType('BulkAction', { values: BULK_ACTIONS });
 
 export const FolderRef = builder.prismaNode('MediaFolder', {
   variant: 'Folder',
@@ -86,7 +84,7 @@ export const UploadResultRef = builder.objectRef<{ media: MediaItem; duplicate: 
   }),
 });
 
-const BulkResultRef = builder.objectRef<{ action: string; items: MediaItem[] }>('MediaBulkResult').implement({
+export const BulkResultRef = builder.objectRef<{ action: string; items: MediaItem[] }>('MediaBulkResult').implement({
   fields: (t) => ({
     action: t.field({ type: BulkActionEnum, resolve: (r) => r.action as (typeof BULK_ACTIONS)[number] }),
     items: t.field({ type: [MediaRef], resolve: (r) => r.items }),
@@ -128,19 +126,6 @@ const media = authScopesOf(SCOPE.media);
 
 
 builder.queryFields((t) => ({
-  media: t.prismaField({
-    type: MediaRef,
-    authScopes: media,
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_query, _root, args, ctx) => ctx.services.media.get(actor(ctx), args.id),
-  }),
-  mediaList: t.field({
-    type: MediaPageRef,
-    authScopes: media,
-    errors: {},
-    args: { limit: t.arg.int(), offset: t.arg.int(), trashed: t.arg.boolean({ description: 'The trash instead of the library' }) },
-    resolve: (_root, args, ctx) => ctx.services.media.list(actor(ctx), { limit: args.limit ?? undefined, offset: args.offset ?? undefined }, args.trashed ?? false),
-  }),
   mediaConnection: t.connection({
     type: MediaRef,
     description: 'The same search as mediaSearch, as a relay connection',
@@ -151,40 +136,6 @@ builder.queryFields((t) => ({
         const page = await ctx.services.media.search(actor(ctx), { ...searchFilters(args), limit: Math.min(limit, 200), offset });
         return page.items;
       }),
-  }),
-  folders: t.field({ type: [FolderWithCountRef], authScopes: media, resolve: (_root, _args, ctx) => ctx.services.folders.list(actor(ctx)) }),
-}));
-
-const MediaUpdateInput = builder.inputType('MediaUpdateInput', {
-  fields: (t) => ({
-    name: t.string(),
-    group: t.string({ description: 'null removes the group' }),
-    folderId: t.int({ description: 'null moves the item out of any folder' }),
-    caption: t.string(),
-    tags: t.stringList(),
-  }),
-});
-
-/** Keeps explicit nulls (they clear a field) and leaves out what was not sent. */
-function presentOnly<T extends Record<string, unknown>>(input: T): Partial<T> {
-  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as Partial<T>;
-}
-
-builder.mutationFields((t) => ({
-  updateMedia: t.field({
-    type: MediaRef,
-    authScopes: media,
-    errors: {},
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: MediaUpdateInput, required: true }) },
-    resolve: (_root, { id, input }, ctx) =>
-      ctx.services.media.update(actor(ctx), id, presentOnly({ name: input.name ?? undefined, group: input.group, folder_id: input.folderId, caption: input.caption, tags: input.tags ?? undefined })),
-  }),
-  bulkMedia: t.field({
-    type: BulkResultRef,
-    authScopes: media,
-    errors: {},
-    args: { ids: t.arg.intList({ required: true }), action: t.arg({ type: BulkActionEnum, required: true }), folderId: t.arg.int(), tags: t.arg.stringList() },
-    resolve: (_root, args, ctx) => ctx.services.media.bulk(actor(ctx), { ids: args.ids, action: args.action, ...presentOnly({ folder_id: args.folderId, tags: args.tags ?? undefined }) }),
   }),
 }));
 

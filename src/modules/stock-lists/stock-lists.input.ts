@@ -50,3 +50,6 @@ export const addItemsSchema = z.object({
 export const shareSchema = z.object({
   rotate: z.boolean({ error: 'expected true or false (or 1 or 0)' }).default(false).describe('replace the token (members stay)'),
 });
+
+/** Joining a shared list: its share token (a malformed one is unknown, a 404: the service's rule). */
+export const joinSchema = z.object({ token: z.string() });

@@ -1,15 +1,15 @@
-// The stock-list changes, each declared once (docs/architecture.md): create and delete a list,
-// remove an item, save a list into the library, share a list (all media scope). GraphQL fields and
-// REST rows are made from these; the rules live in stock-lists.service.ts. The list, one list, adding
-// items, joining and the members stay hand-written (rest-shim/routes/stock-lists.routes.ts).
-// Shapes are ours (README "Media: stock lists").
+// The stock-list operations, each declared once (docs/architecture.md): create and delete a list,
+// add and remove items, save a list into the library, share, join, one list with its members (all
+// media scope). GraphQL fields and REST rows are made from these; the rules live in
+// stock-lists.service.ts. The lists and one list with its items (relay connections) stay
+// hand-written (rest-shim/routes/stock-lists.routes.ts). Shapes are ours (README "Media: stock lists").
 import { z } from 'zod';
 import { defineOperation } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
-import { DeletedStockListRef, RemovedStockItemRef, StockListRef, StockListShareRef, StockSaveRef } from './stock-lists.schema.js';
+import { AddStockItemsRef, DeletedStockListRef, RemovedStockItemRef, StockItemInput, StockListJoinRef, StockListRef, StockListShareRef, StockSaveRef } from './stock-lists.schema.js';
 import { SAVE_STATUSES, STOCK_LIST_ROLES } from './stock-lists.service.js';
-import { listSchema, shareSchema } from './stock-lists.input.js';
+import { addItemsSchema, joinSchema, listSchema, shareSchema } from './stock-lists.input.js';
 
 
 /** A stock list's fields as answered, after its id (share_token and join_path: the owner only). */
@@ -26,6 +26,24 @@ export const stockListFields = {
   created_at: timestamp,
   updated_at: timestamp,
 };
+
+/** An item of a stock list, as answered. */
+export const stockItem = answerFrom(
+  z
+    .object({
+      id,
+      url: z.string(),
+      title: z.string().nullable(),
+      attribution: z.string().nullable(),
+      source: z.string().nullable(),
+      thumbnail_url: z.string().nullable(),
+      added_by: z.string().nullable().describe('handle of the account that added it'),
+      saved_media_id: id.nullable().describe("the caller's saved copy in its library; null until saved"),
+      created_at: timestamp,
+    })
+    .meta({ id: 'StockItem', description: 'An item of a stock list' }),
+  { id: 'databaseId' },
+);
 
 /** `deleted: true` is the answer's own, not the result's. */
 const deleted = <T extends Record<string, unknown>>(answer: T) => ({ deleted: true as const, ...answer });
@@ -62,6 +80,30 @@ export const stockListOperations = {
       response: answerFrom(z.object({ deleted: z.literal(true), list_id: id }), { deleted: null, list_id: 'databaseId' }),
       shape: deleted,
       errors: { 403: 'a member, not the owner' },
+    },
+  }),
+  addStockItems: defineOperation({
+    kind: 'mutation',
+    name: 'addStockItems',
+    description: 'Adds 1 to 100 items (owner or member); URLs already in the list are skipped',
+    key: SCOPE.media,
+    ids: { listId: 'stock list' },
+    input: addItemsSchema,
+    args: { items: [StockItemInput] },
+    optionalArgs: ['items'],
+    output: AddStockItemsRef,
+    run: ({ ctx, actor, listId, input }) => ctx.services.stockLists.addItems(actor, listId, input),
+    rest: {
+      method: 'POST',
+      path: '/api/media/stock/lists/:id/items',
+      params: { id: 'listId' },
+      summary: 'Add items (owner or member): items, an array of {url (http/https, required), title, attribution, source, thumbnail_url}; URLs already in the list are skipped',
+      response: answerFrom(
+        z.object({ list_id: id, added: count, already_in: count, item_count: count, items: z.array(stockItem).describe('the items added') }),
+        { list_id: 'list.databaseId', added: null, item_count: 'list.itemCount', items: 'added' },
+      ),
+      errors: { 409: 'the list would hold more than 1000 items' },
+      shape: ({ items, ...answer }) => ({ list_id: answer.list_id, added: (items as unknown[]).length, already_in: answer.already_in, item_count: answer.item_count, items }),
     },
   }),
   saveStockList: defineOperation({
@@ -127,6 +169,48 @@ export const stockListOperations = {
       summary: 'Share a stock list (owner only): its join token, made on first use; rotate: true replaces it (members stay)',
       response: answerFrom(z.object({ share_token: z.string(), join_path: z.string(), list_id: id, name: z.string() }), { list_id: 'list.databaseId', name: 'list.name' }),
       errors: { 403: 'a member, not the owner' },
+    },
+  }),
+  joinStockList: defineOperation({
+    kind: 'mutation',
+    name: 'joinStockList',
+    description: 'Joins a shared stock list as a member (joining again is fine; the owner cannot join)',
+    key: SCOPE.media,
+    input: joinSchema,
+    output: StockListJoinRef,
+    run: ({ ctx, actor, input }) => ctx.services.stockLists.join(actor, input.token),
+    rest: {
+      method: 'POST',
+      path: '/api/community/lists/join/:token',
+      pathFields: ['token'],
+      secretParams: ['token'],
+      paramDescriptions: { token: "the list's share_token" },
+      summary: 'Join a shared stock list as a member (read, add items, save into your library); joining again is fine; the owner cannot join',
+      response: answerFrom(
+        z.object({ list_id: id, name: z.string(), owner: z.string(), role: stockListFields.role, joined_at: timestamp, already_member: z.boolean() }),
+        { list_id: 'list.databaseId', name: 'list.name', owner: 'list.owner', role: 'list.role' },
+      ),
+      errors: { 409: 'the owner cannot join its own list' },
+    },
+  }),
+  // One list; its REST row answers the members (the list with its items is a connection: rest-shim/routes/stock-lists.routes.ts).
+  stockList: defineOperation({
+    kind: 'query',
+    name: 'stockList',
+    description: 'A stock list the caller owns or joined, by its integer id',
+    key: SCOPE.media,
+    ids: { id: 'stock list' },
+    plain: true,
+    prisma: true,
+    output: StockListRef,
+    run: ({ ctx, actor, id, query }) => ctx.services.stockLists.find(actor, id, query),
+    rest: {
+      method: 'GET',
+      path: '/api/community/lists/:id/members',
+      operationName: 'StockListMembers',
+      summary: "A stock list's owner and members (owner and members may look)",
+      response: answerFrom(z.object({ list_id: id, owner: z.string(), members: z.array(z.object({ handle: z.string(), joined_at: timestamp })), total: count }), { list_id: 'databaseId', total: null }),
+      shape: (answer) => ({ ...answer, total: (answer.members as unknown[]).length }),
     },
   }),
 };

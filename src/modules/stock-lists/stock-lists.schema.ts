@@ -1,6 +1,6 @@
-// GraphQL surface of stock lists (scope `media`): their types, the lists the viewer owns or joined,
-// one list with its items and members, adding items and joining. The other changes are declared in
-// stock-lists.operations.ts. Thin: the rules live in stock-lists.service.ts.
+// GraphQL surface of stock lists (scope `media`): their types and the lists the viewer owns or joined
+// (a connection on Account). The root fields are declared in stock-lists.operations.ts. Thin: the
+// rules live in stock-lists.service.ts.
 import { builder, nodeId } from '../../graphql/builder.js';
 import { authScopesOf, SCOPE } from '../access/index.js';
 import { stockItemPolicy, stockListPolicy } from './stock-lists.access.js';
@@ -97,17 +97,7 @@ builder.prismaObjectField(AccountRef, 'stockLists', (t) =>
   }),
 );
 
-builder.queryField('stockList', (t) =>
-  t.prismaField({
-    type: StockListRef,
-    description: 'A stock list the caller owns or joined, by its integer id',
-    authScopes: media,
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (query, _root, args, ctx) => ctx.services.stockLists.find(ctx.actor, args.id, query),
-  }),
-);
-
-const StockItemInput = builder.inputType('StockItemInput', {
+export const StockItemInput = builder.inputType('StockItemInput', {
   description: 'A stock photo to add: url (http or https) is required',
   fields: (t) => ({
     url: t.string({ description: 'Required: the image, http or https' }),
@@ -118,7 +108,7 @@ const StockItemInput = builder.inputType('StockItemInput', {
   }),
 });
 
-const AddStockItemsRef = builder.objectRef<{ list: StockList; added: StockItem[]; alreadyIn: number }>('AddStockItemsResult').implement({
+export const AddStockItemsRef = builder.objectRef<{ list: StockList; added: StockItem[]; alreadyIn: number }>('AddStockItemsResult').implement({
   fields: (t) => ({
     list: t.field({ type: StockListRef, resolve: (r) => r.list }),
     added: t.field({ type: [StockItemRef], description: 'The new items', resolve: (r) => r.added }),
@@ -163,33 +153,10 @@ export const StockListShareRef = builder.objectRef<{ list: StockList; token: str
   }),
 });
 
-const StockListJoinRef = builder.objectRef<{ list: StockList; member: StockListMember; alreadyMember: boolean }>('StockListJoin').implement({
+export const StockListJoinRef = builder.objectRef<{ list: StockList; member: StockListMember; alreadyMember: boolean }>('StockListJoin').implement({
   fields: (t) => ({
     list: t.field({ type: StockListRef, resolve: (r) => r.list }),
     joinedAt: t.field({ type: 'DateTime', resolve: (r) => r.member.joinedAt }),
     alreadyMember: t.exposeBoolean('alreadyMember'),
   }),
 });
-
-// Adding items (a list of input objects) and joining (by a token) are not declared operations: see stock-lists.operations.ts.
-builder.mutationFields((t) => ({
-  addStockItems: t.field({
-    type: AddStockItemsRef,
-    description: 'Adds 1 to 100 items (owner or member); URLs already in the list are skipped',
-    authScopes: media,
-    errors: {},
-    args: { listId: t.arg.int({ required: true }), items: t.arg({ type: [StockItemInput] }) },
-    resolve: (_root, args, ctx) =>
-      ctx.services.stockLists.addItems(ctx.actor!, args.listId, {
-        items: args.items?.map((i) => ({ url: i.url ?? undefined, title: i.title ?? undefined, attribution: i.attribution ?? undefined, source: i.source ?? undefined, thumbnail_url: i.thumbnailUrl ?? undefined })),
-      }),
-  }),
-  joinStockList: t.field({
-    type: StockListJoinRef,
-    description: 'Joins a shared stock list as a member (joining again is fine; the owner cannot join)',
-    authScopes: media,
-    errors: {},
-    args: { token: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.stockLists.join(ctx.actor!, args.token),
-  }),
-}));
