@@ -3,7 +3,7 @@
 // follow from one declaration, so none of them is written again here.
 import { z } from 'zod';
 import { parse, print, type DocumentNode } from 'graphql';
-import type { Operation } from '../src/graphql/operation.js';
+import type { Operation, RestBinding } from '../src/graphql/operation.js';
 import { argNameOf, camelCase, graphqlArgs, unwrap } from '../src/graphql/operation-args.js';
 import { graphqlSources } from '../src/platform/wire.js';
 import { objectId } from '../src/platform/validation.js';
@@ -16,19 +16,23 @@ const SERVICE_ERROR_FRAGMENT = 'fragment ServiceErrorFields on ServiceError { me
 
 /** The REST rows of a module's declared operations that the spec documents (the ones with `rest`). */
 export function restRoutesOf(operations: Record<string, Operation>): RouteDefinition[] {
-  return Object.values(operations).flatMap((operation) => (operation.rest ? [restRoute(operation)] : []));
+  return Object.values(operations).flatMap((operation) => restBindings(operation).map((rest) => restRoute(operation, rest)));
 }
 
-function restRoute(operation: Operation): RouteDefinition {
-  const rest = operation.rest!;
+/** The REST rows a declaration binds (one, several, or none); they share its GraphQL document, stated by the first. */
+const restBindings = (operation: Operation): RestBinding[] => (operation.rest ? [operation.rest].flat() : []);
+const firstBinding = (operation: Operation) => restBindings(operation)[0]!;
+
+function restRoute(operation: Operation, rest: RestBinding): RouteDefinition {
   const ids = Object.entries(operation.ids ?? {}) as Array<[string, string]>;
   const restName = (arg: string) => Object.entries(rest.params ?? {}).find(([, to]) => to === arg)?.[0] ?? arg;
   const pathFields = rest.pathFields ?? [];
-  const pathShape = Object.fromEntries(pathFields.map((field) => [field, operation.input!.shape[field]!]));
+  const pathShape = Object.fromEntries(pathFields.map((field) => [restName(field), operation.input!.shape[field]!]));
   const idShape = Object.fromEntries(ids.map(([arg, noun]) => [restName(arg), objectId.describe(rest.paramDescriptions?.[restName(arg)] ?? `the ${noun} id`)]));
   const params = pathFields.length + ids.length > 0 ? z.object({ ...pathShape, ...idShape }) : undefined;
-  // The rest of the input, when any is left, is the query's or the body's.
-  const carried = operation.input && pathFields.length ? operation.input.omit(Object.fromEntries(pathFields.map((field) => [field, true])) as never) : operation.input;
+  // The rest of the input, when any is left, is the query's or the body's (fields the row fixes are neither).
+  const notCarried = [...pathFields, ...Object.keys(rest.values ?? {})];
+  const carried = operation.input && notCarried.length ? operation.input.omit(Object.fromEntries(notCarried.map((field) => [field, true])) as never) : operation.input;
   const carries = rest.form ? 'form' : rest.method === 'GET' || rest.method === 'DELETE' ? 'query' : 'body';
   // The admin token rule is the shim's `admin` auth; no API key is asked for there.
   const auth = rest.auth ?? ('adminToken' in operation.key ? 'admin' : 'key');
@@ -57,7 +61,7 @@ function restRoute(operation: Operation): RouteDefinition {
       }
       return document;
     },
-    variables: (input: RestInput) => variablesOf(operation, ids, restName, input, carries === 'query' ? 'query' : 'body'),
+    variables: (input: RestInput) => variablesOf(operation, rest, ids, restName, input, carries === 'query' ? 'query' : 'body'),
     shape: (data: unknown, input: RestInput) => {
       const field = (data as Record<string, Parameters<typeof unwrapResult>[0]>)[operation.name]!;
       const result = operation.plain ? field : unwrapResult(field);
@@ -67,14 +71,14 @@ function restRoute(operation: Operation): RouteDefinition {
   } as RouteDefinition;
 }
 
-function variablesOf(operation: Operation, ids: Array<[string, string]>, restName: (arg: string) => string, input: RestInput, carries: 'query' | 'body') {
+function variablesOf(operation: Operation, rest: RestBinding, ids: Array<[string, string]>, restName: (arg: string) => string, input: RestInput, carries: 'query' | 'body') {
   const variables: Record<string, unknown> = {};
   for (const [arg, noun] of ids) variables[arg] = pathId(input.params, noun, restName(arg));
   const values: Record<string, unknown> = {};
-  const inPath = new Set(operation.rest!.pathFields);
+  const inPath = new Set(rest.pathFields);
   for (const field of Object.keys(operation.input?.shape ?? {})) {
-    const source = inPath.has(field) ? input.params : input[carries];
-    if (source[field] !== undefined) values[argNameOf(operation, field)] = source[field];
+    const value = rest.values && field in rest.values ? rest.values[field] : inPath.has(field) ? input.params[restName(field)] : input[carries][field];
+    if (value !== undefined) values[argNameOf(operation, field)] = value;
   }
   return operation.inputType ? { ...variables, input: values } : { ...variables, ...values };
 }
@@ -82,11 +86,11 @@ function variablesOf(operation: Operation, ids: Array<[string, string]>, restNam
 /** The GraphQL document of a declared operation: its arguments as variables, the answer's fields selected (fragments it spreads go into `fragments`, by name). */
 export function operationText(operation: Operation, fragments = new Map<string, string>()): string {
   const args = graphqlArgs(operation);
-  const name = operation.rest?.operationName ?? operation.name.charAt(0).toUpperCase() + operation.name.slice(1);
+  const name = firstBinding(operation).operationName ?? operation.name.charAt(0).toUpperCase() + operation.name.slice(1);
   const declarations = args.map((arg) => `$${arg.name}: ${typeText(arg)}`).join(', ');
   const passes = args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
   const success = `${operation.kind === 'query' ? 'Query' : 'Mutation'}${operation.name.charAt(0).toUpperCase()}${operation.name.slice(1)}Success`;
-  const selection = selectionOf(operation.rest!.response, fragments);
+  const selection = selectionOf(firstBinding(operation).response, fragments, firstBinding(operation).answerFragment);
   const answer = operation.plain ? selection : `{ __typename ... on ${success} { data ${selection} } ...ServiceErrorFields }`;
   const text = `${operation.kind} ${name}${declarations ? `(${declarations})` : ''} { ${operation.name}${passes ? `(${passes})` : ''} ${answer} }`;
   return print(parse(text));
@@ -105,10 +109,19 @@ const pathOf = (source: string) => (source === '' ? [] : source.split('.'));
 /**
  * The GraphQL fields a documented answer needs, by its keys and their sources. An object named in
  * the document (`.meta({ id: 'Bounty' })`) is selected by the fragment `BountyFields` on the GraphQL
- * type of that name, which the typed client exports as a type of its own.
+ * type of that name, which the typed client exports as a type of its own; so is a named answer
+ * itself (`top`), or one that wraps the result (source `''`).
  */
-function selectionOf(schema: z.ZodObject, fragments: Map<string, string>): string {
-  return printTree(treeOf(schema, fragments));
+function selectionOf(schema: z.ZodObject, fragments: Map<string, string>, top = false): string {
+  return printTree(top ? objectTree(schema, fragments) : treeOf(schema, fragments));
+}
+
+/** An object's selection: its fragment's spread when it is named, else its fields. */
+function objectTree(schema: z.ZodObject, fragments: Map<string, string>): Tree {
+  const named = z.globalRegistry.get(schema)?.id;
+  if (!named) return treeOf(schema, fragments);
+  fragments.set(named, `fragment ${named}Fields on ${graphqlSources.get(schema)?.graphqlType ?? named} ${selectionOf(schema, fragments)}`);
+  return new Map([[`...${named}Fields`, null]]);
 }
 
 function treeOf(schema: z.ZodObject, fragments: Map<string, string>): Tree {
@@ -119,8 +132,8 @@ function treeOf(schema: z.ZodObject, fragments: Map<string, string>): Tree {
     if (from[key] === null) continue;
     const path = pathOf(from[key] ?? camelCase(key));
     const nested = objectOf(field as z.ZodType);
-    // An answer that wraps the result (`{ folder: <the result> }`) selects the object's fields at the top.
-    if (path.length === 0 && nested) for (const [k, v] of treeOf(nested, fragments)) tree.set(k, v);
+    // An answer that wraps the result (`{ folder: <the result> }`) selects the object (its fragment when named) at the top.
+    if (path.length === 0 && nested) for (const [k, v] of objectTree(nested, fragments)) tree.set(k, v);
     let node = tree;
     path.forEach((segment, i) => {
       const last = i === path.length - 1;
@@ -130,13 +143,7 @@ function treeOf(schema: z.ZodObject, fragments: Map<string, string>): Tree {
       }
       const child = node.get(segment) ?? new Map();
       node.set(segment, child);
-      if (last && nested) {
-        const named = z.globalRegistry.get(nested)?.id;
-        if (named) {
-          fragments.set(named, `fragment ${named}Fields on ${graphqlSources.get(nested)?.graphqlType ?? named} ${selectionOf(nested, fragments)}`);
-          child.set(`...${named}Fields`, null);
-        } else for (const [k, v] of treeOf(nested, fragments)) child.set(k, v);
-      }
+      if (last && nested) for (const [k, v] of objectTree(nested, fragments)) child.set(k, v);
       node = child;
     });
   }

@@ -22,10 +22,12 @@ export interface RestBinding {
   description?: string;
   /** The documented answer after `success`, in REST names; its keys select the GraphQL fields (rest-shim/derive.ts). */
   response: z.ZodObject;
-  /** A path parameter named otherwise than its id argument (`bounty_id` for `id`). */
+  /** A path parameter named otherwise than its id argument or path field (`bounty_id` for `id`, `id` for `conversion_id`). */
   params?: Record<string, string>;
   /** Input fields the path carries (a slug, a token), in front of any ids: not in the query or body. */
   pathFields?: string[];
+  /** Input fields the row sets itself (`status: 'suspended'` for POST .../suspend): not in the request. */
+  values?: Record<string, unknown>;
   /** A path parameter's description where it says more than `the <noun> id` (the noun stays the one of messages). */
   paramDescriptions?: Record<string, string>;
   successStatus?: number;
@@ -33,6 +35,8 @@ export interface RestBinding {
   errors?: Partial<Record<400 | 401 | 402 | 403 | 404 | 409 | 413 | 416 | 429 | 500 | 502 | 503, string>>;
   /** The operation name of the generated document where the typed client knows another one. */
   operationName?: string;
+  /** Select a named answer (`.meta({ id })`) by its fragment `<id>Fields` at the top too, where the typed client knows that fragment. */
+  answerFragment?: boolean;
   /** Who may call: by the operation's key rule (the default: an API key, or the admin token for ADMIN_TOKEN), or no credentials at all. */
   auth?: 'key' | 'none';
   /**
@@ -73,7 +77,8 @@ export interface OperationDeclaration<Input extends z.ZodObject | undefined, Ids
   plain?: boolean;
   /** `actor` is the key's account; null only under the ADMIN_TOKEN rule (typed as present for the common case). */
   run: (call: { actor: Actor; ctx: Context; input: Input extends z.ZodObject ? z.input<Input> : Record<string, never>; query: Record<string, unknown> } & Record<Ids, number>) => Promise<Result> | Result;
-  rest?: RestBinding;
+  /** Several rows of one field (each fixing some input by `values`) share its document, named by the first. */
+  rest?: RestBinding | RestBinding[];
 }
 
 export type Operation = OperationDeclaration<z.ZodObject | undefined, string, unknown>;

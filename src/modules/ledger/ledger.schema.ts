@@ -1,9 +1,9 @@
-// GraphQL surface of money: the caller's API credits (GET /api/media/credits), and the operator's
-// credit grants and reward settings (admin token). Thin: the rules live in the services.
+// GraphQL surface of money: the caller's API credits (GET /api/media/credits), the operator's reward
+// settings (admin token) and the answer type of grants (declared in ledger.operations.ts). Thin: the
+// rules live in the services.
 import { builder } from '../../graphql/builder.js';
 import { ANY_KEY, authScopesOf, SCOPE } from '../access/index.js';
 import type { CreditEntryView, CreditSummary } from './credits.service.js';
-import type { Context } from '../../graphql/context.js';
 import type { RewardSettings } from './rewards.service.js';
 import { balanceOf, type Balance, type GrantResult, type Wallet, type WalletEntry } from './ledger.service.js';
 import { CURRENCIES, fromMinor, type Currency } from './money.js';
@@ -173,17 +173,9 @@ builder.mutationFields((t) => ({
   }),
 }));
 
-/**
- * An operator's grant of a currency (adminGrantCredits, adminGrantCoins): the mutation and its
- * answer type, alike for both; `grant` is the currency's service call.
- */
-export function defineAdminGrant(
-  field: string,
-  typeName: string,
-  currency: Currency,
-  grant: (ctx: Context, accountId: number, input: { amount: number; reference?: string | null; idempotency_key?: string | null }) => Promise<GrantResult>,
-): void {
-  const GrantRef = builder.objectRef<GrantResult & { accountId: number; handle: string }>(typeName).implement({
+/** The answer type of an operator's grant of a currency (adminGrantCredits, adminGrantCoins: ledger.operations.ts). */
+export function grantRef(typeName: string, currency: Currency) {
+  return builder.objectRef<GrantResult & { accountId: number; handle: string }>(typeName).implement({
     fields: (t) => ({
       accountId: t.exposeInt('accountId'),
       handle: t.exposeString('handle'),
@@ -194,25 +186,4 @@ export function defineAdminGrant(
       replayed: t.exposeBoolean('replayed', { description: 'True when this idempotency key was granted before (nothing added now)' }),
     }),
   });
-  builder.mutationField(field, (t) =>
-    t.field({
-      type: GrantRef,
-      description: `Adds ${currency} to an account (from the grants account); idempotencyKey makes a retry grant once`,
-      authScopes: { admin: true },
-      errors: {},
-      args: {
-        handle: t.arg.string({ required: true }),
-        amount: t.arg.float({ required: true }),
-        reference: t.arg.string(),
-        idempotencyKey: t.arg.string(),
-      },
-      resolve: async (_root, args, ctx) => {
-        const account = await ctx.services.accounts.byHandle(args.handle);
-        const result = await grant(ctx, account.id, { amount: args.amount, reference: args.reference, idempotency_key: args.idempotencyKey });
-        return { ...result, accountId: account.id, handle: account.handle };
-      },
-    }),
-  );
 }
-
-defineAdminGrant('adminGrantCredits', 'CreditGrant', 'credits', (ctx, accountId, input) => ctx.services.credits.grant(accountId, input));
