@@ -61,7 +61,10 @@ function restRoute(operation: Operation, rest: RestBinding): RouteDefinition {
       }
       return document;
     },
-    variables: (input: RestInput) => variablesOf(operation, rest, ids, restName, input, carries === 'query' ? 'query' : 'body'),
+    variables: (input: RestInput) => {
+      const variables = variablesOf(operation, rest, ids, restName, input, carries === 'query' ? 'query' : 'body');
+      return rest.variables ? rest.variables(variables) : variables;
+    },
     shape: (data: unknown, input: RestInput) => {
       const field = (data as Record<string, Parameters<typeof unwrapResult>[0]>)[operation.name]!;
       const result = operation.plain ? field : unwrapResult(field);
@@ -90,7 +93,8 @@ export function operationText(operation: Operation, fragments = new Map<string, 
   const declarations = args.map((arg) => `$${arg.name}: ${typeText(arg)}`).join(', ');
   const passes = args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
   const success = `${operation.kind === 'query' ? 'Query' : 'Mutation'}${operation.name.charAt(0).toUpperCase()}${operation.name.slice(1)}Success`;
-  const selection = selectionOf(firstBinding(operation).response, fragments, firstBinding(operation).answerFragment);
+  const { response, answerFragment, reads } = firstBinding(operation);
+  const selection = selectionOf(response, fragments, answerFragment, reads);
   const answer = operation.plain ? selection : `{ __typename ... on ${success} { data ${selection} } ...ServiceErrorFields }`;
   const text = `${operation.kind} ${name}${declarations ? `(${declarations})` : ''} { ${operation.name}${passes ? `(${passes})` : ''} ${answer} }`;
   return print(parse(text));
@@ -112,17 +116,20 @@ const pathOf = (source: string) => (source === '' ? [] : source.split('.'));
  * type of that name, which the typed client exports as a type of its own; so is a named answer
  * itself (`top`), or one that wraps the result (source `''`).
  */
-function selectionOf(schema: z.ZodObject, fragments: Map<string, string>, top = false): string {
-  return printTree(top ? objectTree(schema, fragments) : treeOf(schema, fragments));
+function selectionOf(schema: z.ZodObject, fragments: Map<string, string>, top = false, reads?: string): string {
+  return printTree(top ? objectTree(schema, fragments, reads) : withReads(treeOf(schema, fragments), reads));
 }
 
-/** An object's selection: its fragment's spread when it is named, else its fields. */
-function objectTree(schema: z.ZodObject, fragments: Map<string, string>): Tree {
+/** An object's selection: its fragment's spread when it is named, else its fields (with the fields a `shape` reads, at the top). */
+function objectTree(schema: z.ZodObject, fragments: Map<string, string>, reads?: string): Tree {
   const named = z.globalRegistry.get(schema)?.id;
-  if (!named) return treeOf(schema, fragments);
-  fragments.set(named, `fragment ${named}Fields on ${graphqlSources.get(schema)?.graphqlType ?? named} ${selectionOf(schema, fragments)}`);
+  if (!named) return withReads(treeOf(schema, fragments), reads);
+  fragments.set(named, `fragment ${named}Fields on ${graphqlSources.get(schema)?.graphqlType ?? named} ${selectionOf(schema, fragments, false, reads)}`);
   return new Map([[`...${named}Fields`, null]]);
 }
+
+/** `reads` is selection text: a key printed as it is. */
+const withReads = (tree: Tree, reads?: string): Tree => (reads ? tree.set(reads, null) : tree);
 
 function treeOf(schema: z.ZodObject, fragments: Map<string, string>): Tree {
   const tree: Tree = new Map();

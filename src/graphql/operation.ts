@@ -44,6 +44,10 @@ export interface RestBinding {
    * null): gets the answer read so far, the result's data and the request, returns the whole answer.
    */
   shape?: (answer: Record<string, unknown>, data: unknown, request: { params: Record<string, string>; baseUrl: string }) => Record<string, unknown>;
+  /** GraphQL fields `shape` reads that no answer key selects (`rates { key value }`), added to the answer's selection (its fragment with answerFragment). */
+  reads?: string;
+  /** The GraphQL variables from the REST input's where their shapes differ (a REST object whose GraphQL argument is a list of pairs). */
+  variables?: (variables: Record<string, unknown>) => Record<string, unknown>;
   /** Why a result that came back is still a failure to report (`success: false`, HTTP 200): a failed job polls fine. */
   failure?: (data: unknown) => string | null;
   /** A GET the shim may answer again while the account's data of this domain is unchanged (rest-shim/answer-cache.ts). */

@@ -1,5 +1,5 @@
-// GraphQL surface of money: the caller's API credits (GET /api/media/credits), the operator's reward
-// settings (admin token) and the answer type of grants (declared in ledger.operations.ts). Thin: the
+// GraphQL surface of money: the caller's wallet and API credits (GET /api/media/credits), and the
+// types of the operator's grants and reward settings (declared in ledger.operations.ts). Thin: the
 // rules live in the services.
 import { builder } from '../../graphql/builder.js';
 import { ANY_KEY, authScopesOf, SCOPE } from '../access/index.js';
@@ -60,7 +60,7 @@ const RewardCapRef = builder.objectRef<{ action: string; cap: number | null }>('
   fields: (t) => ({ action: t.exposeString('action'), cap: t.exposeInt('cap', { nullable: true, description: 'Paid awards per account per UTC day; null: no cap' }) }),
 });
 
-const RewardSettingsRef = builder.objectRef<RewardSettings>('RewardSettings').implement({
+export const RewardSettingsRef = builder.objectRef<RewardSettings>('RewardSettings').implement({
   fields: (t) => ({
     rates: t.field({
       type: [RewardRateRef],
@@ -72,11 +72,11 @@ const RewardSettingsRef = builder.objectRef<RewardSettings>('RewardSettings').im
   }),
 });
 
-const RewardRateInput = builder.inputType('RewardRateInput', {
+export const RewardRateInput = builder.inputType('RewardRateInput', {
   fields: (t) => ({ key: t.string({ required: true }), value: t.float({ required: true }) }),
 });
 
-const RewardCapInput = builder.inputType('RewardDailyCapInput', {
+export const RewardCapInput = builder.inputType('RewardDailyCapInput', {
   fields: (t) => ({ action: t.string({ required: true }), cap: t.int({ description: 'null: no cap' }) }),
 });
 
@@ -148,30 +148,6 @@ builder.queryField('credits', (t) =>
     resolve: (_root, args, ctx) => ctx.services.credits.summary(ctx.actor!, { limit: args.limit ?? undefined, offset: args.offset ?? undefined }),
   }),
 );
-
-builder.queryField('adminRewards', (t) =>
-  t.field({
-    type: RewardSettingsRef,
-    description: 'Reward rates, factors and daily caps in force',
-    authScopes: { admin: true },
-    resolve: (_root, _args, ctx) => ctx.services.rewards.settings(),
-  }),
-);
-
-builder.mutationFields((t) => ({
-  adminUpdateRewards: t.field({
-    type: RewardSettingsRef,
-    description: 'Changes reward rates, factors and daily caps for every process (merged over those in force)',
-    authScopes: { admin: true },
-    errors: {},
-    args: { rates: t.arg({ type: [RewardRateInput] }), dailyCaps: t.arg({ type: [RewardCapInput] }) },
-    resolve: (_root, args, ctx) =>
-      ctx.services.rewards.update({
-        rates: args.rates ? Object.fromEntries(args.rates.map((r) => [r.key, r.value])) : undefined,
-        daily_caps: args.dailyCaps ? Object.fromEntries(args.dailyCaps.map((c) => [c.action, c.cap ?? null])) : undefined,
-      }),
-  }),
-}));
 
 /** The answer type of an operator's grant of a currency (adminGrantCredits, adminGrantCoins: ledger.operations.ts). */
 export function grantRef(typeName: string, currency: Currency) {
