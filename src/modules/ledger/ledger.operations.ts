@@ -68,8 +68,12 @@ const rewardSettings = z
   .meta({ id: 'RewardSettings', description: 'Reward rates, factors and daily caps in force' });
 
 type Pairs<K extends string, V extends string> = Array<Record<K, string> & Record<V, unknown>>;
-const objectOf = <K extends string, V extends string>(pairs: Pairs<K, V> | undefined | null, key: K, value: V) => pairs && Object.fromEntries(pairs.map((p) => [p[key], p[value]]));
-const pairsOf = (object: unknown, key: string, value: string) => object && Object.entries(object).map(([k, v]) => ({ [key]: k, [value]: v }));
+type Caps = Pairs<typeof CAP.key, typeof CAP.value>;
+/** The GraphQL names of a pair's two fields. */
+const RATE = { key: 'key', value: 'value' } as const;
+const CAP = { key: 'action', value: 'cap' } as const;
+const objectOf = <K extends string, V extends string>(pairs: Pairs<K, V> | undefined | null, { key, value }: { key: K; value: V }) => pairs && Object.fromEntries(pairs.map((p) => [p[key], p[value]]));
+const pairsOf = (object: unknown, { key, value }: { key: string; value: string }) => object && Object.entries(object).map(([k, v]) => ({ [key]: k, [value]: v }));
 
 /** The settings in REST's shape: objects by action, from GraphQL's lists of pairs (`rates { key value }`). */
 const settingsRows = {
@@ -77,8 +81,8 @@ const settingsRows = {
   answerFragment: true,
   reads: 'rates { key value } dailyCaps { action cap }',
   shape: (answer: Record<string, unknown>, data: unknown) => {
-    const s = data as { rates: Pairs<'key', 'value'>; dailyCaps: Pairs<'action', 'cap'> };
-    return { rates: objectOf(s.rates, 'key', 'value'), daily_caps: objectOf(s.dailyCaps, 'action', 'cap'), updated_at: answer.updated_at };
+    const s = data as { rates: Pairs<'key', 'value'>; dailyCaps: Caps };
+    return { rates: objectOf(s.rates, RATE), daily_caps: objectOf(s.dailyCaps, CAP), updated_at: answer.updated_at };
   },
 };
 
@@ -107,16 +111,16 @@ export const ledgerOperations = {
     args: { rates: [RewardRateInput], daily_caps: [RewardCapInput] },
     output: RewardSettingsRef,
     run: ({ ctx, input }): Promise<RewardSettings> => {
-      const pairs = input as unknown as { rates?: Pairs<'key', 'value'>; daily_caps?: Pairs<'action', 'cap'> };
+      const pairs = input as unknown as { rates?: Pairs<'key', 'value'>; daily_caps?: Caps };
       const caps = pairs.daily_caps?.map((c) => ({ ...c, cap: c.cap ?? null }));
-      return ctx.services.rewards.update({ rates: objectOf(pairs.rates, 'key', 'value') ?? undefined, daily_caps: objectOf(caps, 'action', 'cap') ?? undefined });
+      return ctx.services.rewards.update({ rates: objectOf(pairs.rates, RATE) ?? undefined, daily_caps: objectOf(caps, CAP) ?? undefined });
     },
     rest: {
       method: 'PATCH',
       path: '/api/admin/rewards',
       summary: 'Change reward rates and daily caps for every process (rates, daily_caps: objects merged over those in force)',
       ...settingsRows,
-      variables: ({ rates, dailyCaps }) => ({ rates: pairsOf(rates, 'key', 'value'), dailyCaps: pairsOf(dailyCaps, 'action', 'cap') }),
+      variables: ({ rates, dailyCaps }) => ({ rates: pairsOf(rates, RATE), dailyCaps: pairsOf(dailyCaps, CAP) }),
     },
   }),
 };
