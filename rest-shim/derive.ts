@@ -71,7 +71,10 @@ function restRoute(operation: Operation, rest: RestBinding): RouteDefinition {
       }
       return document;
     },
-    variables: (input: RestInput) => variablesOf(operation, rest, ids, restName, input, carries === 'query' ? 'query' : 'body'),
+    variables: (input: RestInput) => {
+      const variables = variablesOf(operation, rest, ids, restName, input, carries === 'query' ? 'query' : 'body');
+      return rest.variables ? rest.variables(variables) : variables;
+    },
     shape: (data: unknown, input: RestInput) => {
       const result = resultOf(operation, data);
       const answer = answerOf(rest.response, result);
@@ -111,7 +114,7 @@ export function operationText(operation: Operation, fragments = new Map<string, 
   const declarations = [...args.map((arg) => `$${arg.name}: ${typeText(arg)}`), ...flags].join(', ');
   const passes = args.map((arg) => `${arg.name}: $${arg.name}`).join(', ');
   const success = `${operation.kind === 'query' ? 'Query' : 'Mutation'}${operation.name.charAt(0).toUpperCase()}${operation.name.slice(1)}Success`;
-  const fields = selectionOf(rest.response, fragments, rest.include?.fields);
+  const fields = selectionOf(rest.response, fragments, { included: rest.include?.fields, top: rest.answerFragment, reads: rest.reads });
   const fragment = rest.fragment;
   if (fragment) fragments.set(fragment, `fragment ${fragment}Fields on ${(operation.output as { name: string }).name} ${fields}`);
   const selection = fragment ? `{ ...${fragment}Fields }` : fields;
@@ -135,11 +138,24 @@ const pathOf = (source: string) => (source === '' ? [] : source.split('.'));
 /**
  * The GraphQL fields a documented answer needs, by its keys and their sources. An object named in
  * the document (`.meta({ id: 'Bounty' })`) is selected by the fragment `BountyFields` on the GraphQL
- * type of that name, which the typed client exports as a type of its own.
+ * type of that name, which the typed client exports as a type of its own; so is a named answer
+ * itself (`top`), or one that wraps the result (source `''`).
  */
-export function selectionOf(schema: z.ZodObject, fragments: Map<string, string>, included: Record<string, string> = {}): string {
-  return printTree(treeOf(schema, fragments, included));
+export function selectionOf(schema: z.ZodObject, fragments: Map<string, string>, { included = {}, top = false, reads }: { included?: Record<string, string>; top?: boolean; reads?: string } = {}): string {
+  return printTree(top ? objectTree(schema, fragments, reads) : withReads(treeOf(schema, fragments, included), reads));
 }
+
+/** An object's selection: its fragment's spread when it is named, else its fields (with the fields a `shape` reads, at the top). */
+function objectTree(schema: z.ZodObject, fragments: Map<string, string>, reads?: string): Tree {
+  const named = z.globalRegistry.get(schema)?.id;
+  if (!named) return withReads(treeOf(schema, fragments), reads);
+  const { graphqlType = named, fragment = `${named}Fields` } = graphqlSources.get(schema) ?? {};
+  fragments.set(fragment, `fragment ${fragment} on ${graphqlType} ${selectionOf(schema, fragments, { reads })}`);
+  return new Map([[`...${fragment}`, null]]);
+}
+
+/** `reads` is selection text: a key printed as it is. */
+const withReads = (tree: Tree, reads?: string): Tree => (reads ? tree.set(reads, null) : tree);
 
 function treeOf(schema: z.ZodObject, fragments: Map<string, string>, included: Record<string, string> = {}): Tree {
   const tree: Tree = new Map();
@@ -150,8 +166,8 @@ function treeOf(schema: z.ZodObject, fragments: Map<string, string>, included: R
     const path = pathOf(from[key] ?? camelCase(key));
     if (included[key]) path[0] += ` @include(if: $${included[key]})`;
     const nested = objectOf(field as z.ZodType);
-    // An answer that wraps the result (`{ folder: <the result> }`) selects the object's fields at the top.
-    if (path.length === 0 && nested) for (const [k, v] of treeOf(nested, fragments)) tree.set(k, v);
+    // An answer that wraps the result (`{ folder: <the result> }`) selects the object (its fragment when named) at the top.
+    if (path.length === 0 && nested) for (const [k, v] of objectTree(nested, fragments)) tree.set(k, v);
     let node = tree;
     path.forEach((segment, i) => {
       const last = i === path.length - 1;
@@ -161,14 +177,7 @@ function treeOf(schema: z.ZodObject, fragments: Map<string, string>, included: R
       }
       const child = node.get(segment) ?? new Map();
       node.set(segment, child);
-      if (last && nested) {
-        const named = z.globalRegistry.get(nested)?.id;
-        if (named) {
-          const { graphqlType = named, fragment = `${named}Fields` } = graphqlSources.get(nested) ?? {};
-          fragments.set(fragment, `fragment ${fragment} on ${graphqlType} ${selectionOf(nested, fragments)}`);
-          child.set(`...${fragment}`, null);
-        } else for (const [k, v] of treeOf(nested, fragments)) child.set(k, v);
-      }
+      if (last && nested) for (const [k, v] of objectTree(nested, fragments)) child.set(k, v);
       node = child;
     });
   }

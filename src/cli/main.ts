@@ -1,5 +1,6 @@
-// Operator CLI: `npm run cli -- <command>`. Talks to a running service's admin REST routes
-// (rest-shim/routes/accounts.routes.ts) over HTTP and prints one JSON line per command.
+// Operator CLI: `npm run cli -- <command>`. Talks to a running service's admin REST routes (the
+// accounts, ledger and economy operations; the reward settings' rows in rest-shim/routes/ledger.routes.ts)
+// over HTTP and prints one JSON line per command.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command } from 'commander';

@@ -22,7 +22,7 @@ export interface RestBinding {
   description?: string;
   /** The documented answer after `success`, in REST names; its keys select the GraphQL fields (rest-shim/derive.ts). */
   response: z.ZodObject;
-  /** A path parameter named otherwise than its id argument (`bounty_id` for `id`) or its path field (`code` for `handle`). */
+  /** A path parameter named otherwise than its id argument (`bounty_id` for `id`) or its path field (`code` for `handle`, `id` for `conversion_id`). */
   params?: Record<string, string>;
   /** Input fields the path carries (a slug, a token), in front of any ids: not in the query or body. */
   pathFields?: string[];
@@ -44,12 +44,18 @@ export interface RestBinding {
   /** The result's fields selected through the fragment `<fragment>Fields` on the output type, where the typed client knows that fragment. */
   fragment?: string;
   /** Who may call: by the operation's key rule (the default: an API key, or the admin token for ADMIN_TOKEN), or no credentials at all (GraphQL too: the key rule is not checked). */
+  /** Select a named answer (`.meta({ id })`) by its fragment `<id>Fields` at the top too, where the typed client knows that fragment. */
+  answerFragment?: boolean;
   auth?: 'key' | 'none';
   /**
    * Fields of the answer computed rather than read from the result (their source in `answerFrom` is
    * null): gets the answer read so far, the result's data and the request, returns the whole answer.
    */
   shape?: (answer: Record<string, unknown>, data: unknown, request: { params: Record<string, string>; baseUrl: string }) => Record<string, unknown>;
+  /** GraphQL fields `shape` reads that no answer key selects (`rates { key value }`), added to the answer's selection (its fragment with answerFragment). */
+  reads?: string;
+  /** The GraphQL variables from the REST input's where their shapes differ (a REST object whose GraphQL argument is a list of pairs). */
+  variables?: (variables: Record<string, unknown>) => Record<string, unknown>;
   /** Why a result that came back (the success member's data) is still a failure to report (`success: false`, HTTP 200): a failed job polls fine. */
   failure?: (data: unknown) => string | null;
   /** A GET the shim may answer again while the account's data of this domain is unchanged (rest-shim/answer-cache.ts). */

@@ -1,6 +1,6 @@
 // Assembles the schema from every module's schema file (imported for their side effects).
 import { builder } from './builder.js';
-import '../modules/accounts/accounts.schema.js';
+import '../modules/accounts/accounts.operations.js';
 import '../modules/api-keys/sub-keys.schema.js';
 import '../modules/api-keys/api-keys.operations.js';
 import '../modules/live-editor/live-editor.operations.js';
@@ -14,7 +14,7 @@ import '../modules/media/media.operations.js';
 import '../modules/imaging/imaging.operations.js';
 import '../modules/collections/collections.operations.js';
 import '../modules/stock-lists/stock-lists.operations.js';
-import '../modules/ledger/ledger.schema.js';
+import '../modules/ledger/ledger.operations.js';
 import '../modules/economy/economy.operations.js';
 import '../modules/image-objects/image-objects.schema.js';
 import '../modules/community/community.operations.js';

@@ -1,10 +1,11 @@
-// GraphQL surface of accounts: the caller's own account (viewer) and the admin operations.
+// GraphQL surface of accounts: the Account type, the caller's own account (viewer); the operator's
+// operations are declared in accounts.operations.ts.
 import { builder, nodeId } from '../../graphql/builder.js';
 import { ANY_KEY, authScopesOf } from '../access/index.js';
 import { accountPolicy } from './accounts.access.js';
 import { ACCOUNT_STATUSES, type AccountWithKey } from './accounts.service.js';
 
-const AccountStatusEnum = builder.enumType('AccountStatus', { values: ACCOUNT_STATUSES });
+export const AccountStatusEnum = builder.enumType('AccountStatus', { values: ACCOUNT_STATUSES });
 
 export const AccountRef = builder.prismaNode('Account', {
   id: { field: 'id' },
@@ -29,7 +30,7 @@ export const AccountRef = builder.prismaNode('Account', {
   }),
 });
 
-const AccountWithKeyRef = builder.objectRef<AccountWithKey>('AccountWithKey').implement({
+export const AccountWithKeyRef = builder.objectRef<AccountWithKey>('AccountWithKey').implement({
   description: 'An account and its master API key, shown only this once.',
   fields: (t) => ({
     account: t.field({ type: AccountRef, resolve: (r) => r.account }),
@@ -45,48 +46,3 @@ builder.queryField('viewer', (t) =>
     resolve: (query, _root, _args, ctx) => ctx.services.accounts.viewer(ctx.actor, query),
   }),
 );
-
-builder.queryField('adminAccount', (t) =>
-  t.prismaField({
-    type: 'Account',
-    authScopes: { admin: true },
-    args: { handle: t.arg.string({ required: true }) },
-    resolve: async (_query, _root, args, ctx) => ctx.services.accounts.byHandle(args.handle),
-  }),
-);
-
-builder.mutationFields((t) => ({
-  adminCreateAccount: t.field({
-    type: AccountWithKeyRef,
-    authScopes: { admin: true },
-    errors: {},
-    args: {
-      handle: t.arg.string({ required: true }),
-      email: t.arg.string(),
-      tier: t.arg.string(),
-      referredBy: t.arg.string({ description: "The referrer's referral code" }),
-    },
-    resolve: (_root, args, ctx) => ctx.services.accounts.create(args),
-  }),
-  adminSetAccountStatus: t.field({
-    type: AccountRef,
-    authScopes: { admin: true },
-    errors: {},
-    args: { handle: t.arg.string({ required: true }), status: t.arg({ type: AccountStatusEnum, required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.accounts.setStatus(args.handle, args.status),
-  }),
-  adminSetAccountTier: t.field({
-    type: AccountRef,
-    authScopes: { admin: true },
-    errors: {},
-    args: { handle: t.arg.string({ required: true }), tier: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.accounts.setTier(args.handle, args.tier),
-  }),
-  adminRotateKey: t.field({
-    type: AccountWithKeyRef,
-    authScopes: { admin: true },
-    errors: {},
-    args: { handle: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.accounts.rotateKey(args.handle),
-  }),
-}));

@@ -1,13 +1,14 @@
-// The economy operations declared once (docs/architecture.md): the bridge's rate and the referral
-// figures (any key), converting coins into API credits and linking the caller's account at the
-// credit partner (master key: they move or direct the account's money). One conversion (a string id
-// in its path), the styles (a bare list), their unlock (a slug in its path) and the operator's coin
-// grant (admin token) stay in economy.schema.ts and rest-shim/routes/economy.routes.ts. Shapes the spec leaves
-// open are ours (README "Economy: bridge, referral, styles").
+// The economy operations declared once (docs/architecture.md): the bridge's rate, one conversion,
+// the referral figures and the style presets (any key); converting coins into API credits, linking
+// the caller's account at the credit partner and unlocking a style (master key: they move or direct
+// the account's money); the operator's coin grant (admin token; the CLI's `coins grant`). Shapes the
+// spec leaves open are ours (README "Economy: bridge, referral, styles").
 import { z } from 'zod';
 import { defineOperation } from '../../graphql/operation.js';
 import { answerFrom, balance, count, held, timestamp } from '../../platform/wire.js';
-import { BridgeConversionRef, BridgeLinkRef, BridgeRateRef, ReferralRef } from './economy.schema.js';
+import { camelCase } from '../../graphql/operation-args.js';
+import { defineAdminGrant, REPEATED_GRANT } from '../ledger/ledger.operations.js';
+import { BridgeConversionRef, BridgeLinkRef, BridgeRateRef, ReferralRef, StylePresetRef, StyleUnlockRef } from './economy.schema.js';
 import { CONVERSION_STATUSES } from './bridge.service.js';
 import { ECONOMY_READ, ECONOMY_SPEND } from './economy.access.js';
 import { convertSchema, linkSchema } from './economy.input.js';
@@ -33,6 +34,15 @@ export const conversion = z
     completed_at: timestamp.nullable(),
   })
   .meta({ id: 'BridgeConversion', description: 'A conversion of coins into API credits' });
+
+const styleFields = {
+  slug: z.string(),
+  name: z.string(),
+  premium: z.boolean(),
+  price_coins: z.number().describe('coins to unlock it (0 for the free ones)'),
+  unlocked: z.boolean().describe('whether the caller may use it (free ones always)'),
+};
+const style = z.object(styleFields).meta({ id: 'StylePreset', description: 'A style preset of the generate route' });
 
 export const economyOperations = {
   bridgeRate: defineOperation({
@@ -93,6 +103,25 @@ export const economyOperations = {
       response: z.object({ partner, partner_account: z.string(), linked_at: timestamp }),
     },
   }),
+  bridgeConversion: defineOperation({
+    kind: 'query',
+    name: 'bridgeConversion',
+    description: "One of the caller's coin conversions, by conversionId",
+    key: ECONOMY_READ,
+    input: z.object({ conversion_id: z.string().describe('the conversion_id') }),
+    output: BridgeConversionRef,
+    run: ({ ctx, actor, input }) => ctx.services.economy.bridge.conversion(actor, input.conversion_id),
+    rest: {
+      method: 'GET',
+      path: '/api/economy/bridge/conversions/:id',
+      pathFields: ['conversion_id'],
+      params: { id: 'conversion_id' },
+      summary: "One of the caller's coin conversions (a pending one's outcome)",
+      // The same answer as the convert row, spread by the fragment the typed client knows.
+      response: conversion,
+      answerFragment: true,
+    },
+  }),
   referral: defineOperation({
     kind: 'query',
     name: 'referral',
@@ -115,5 +144,51 @@ export const economyOperations = {
         { referral_code: 'code', referral_url: 'url' },
       ),
     },
+  }),
+  styles: defineOperation({
+    kind: 'query',
+    name: 'styles',
+    description: 'Style presets: the free ones, then premium ones that are unlocked with coins',
+    key: ECONOMY_READ,
+    plain: true,
+    output: [StylePresetRef],
+    run: ({ ctx, actor }) => ctx.services.economy.styles.list(actor),
+    rest: {
+      method: 'GET',
+      path: '/api/economy/styles',
+      summary: 'Style presets: the four free ones of the generate route, then premium ones unlocked with coins',
+      response: answerFrom(z.object({ styles: z.array(style) }), { styles: '' }),
+    },
+  }),
+  unlockStyle: defineOperation({
+    kind: 'mutation',
+    name: 'unlockStyle',
+    description: 'Unlocks a premium style preset, charging its price once; again (or a free preset) charges nothing',
+    key: ECONOMY_SPEND,
+    input: z.object({ slug: z.string().describe('the preset, as GET /api/economy/styles lists it') }),
+    output: StyleUnlockRef,
+    run: ({ ctx, actor, input }) => ctx.services.economy.styles.unlock(actor, input.slug),
+    rest: {
+      method: 'POST',
+      path: '/api/economy/styles/:slug/unlock',
+      pathFields: ['slug'],
+      summary: 'Unlock a premium style preset with coins (charged once; again, or a free preset, charges nothing)',
+      // The preset's fields read from `style`, beside the charge.
+      response: answerFrom(
+        z.object({
+          ...styleFields,
+          charged: z.number().describe('coins charged by this call (0 when free or unlocked before)'),
+          already_unlocked: z.boolean(),
+          new_balance: balance.describe("the caller's spendable coin balance after (held coins not included)"),
+          held,
+        }),
+        Object.fromEntries(Object.keys(styleFields).map((key) => [key, `style.${camelCase(key)}`])),
+      ),
+      errors: { 402: 'too few coins (INSUFFICIENT_COINS)' },
+    },
+  }),
+  adminGrantCoins: defineAdminGrant('adminGrantCoins', 'CoinGrant', 'coins', (ctx, accountId, input) => ctx.services.economy.coins.grant(accountId, input), {
+    path: '/api/admin/accounts/:handle/coins',
+    description: `From the grants account. ${REPEATED_GRANT}`,
   }),
 };

@@ -1,12 +1,7 @@
-// GraphQL surface of the economy (spec "Economy"): one conversion of the coin bridge, style presets
-// and their unlock, and the operator's coin grant; the bridge's rate, converting coins, linking a
-// partner account and the referral figures are declared in economy.operations.ts. Thin: the rules live in
-// the economy services. Reads take any key; money moves and links take the master key (economy.access.ts).
+// GraphQL types of the economy (spec "Economy"): the coin bridge, referrals and style presets; the
+// operations are declared in economy.operations.ts. Thin: the rules live in the economy services.
 import { builder } from '../../graphql/builder.js';
-import { defineAdminGrant } from '../ledger/ledger.schema.js';
 import { CONVERSION_STATUSES, type BridgeLinkView, type BridgeRateView, type ConversionView } from './bridge.service.js';
-import { authScopesOf } from '../access/index.js';
-import { ECONOMY_READ, ECONOMY_SPEND } from './economy.access.js';
 import { referralUrl, type ReferralView } from './referral.service.js';
 import type { StyleView, UnlockResult } from './styles.service.js';
 
@@ -63,7 +58,7 @@ export const ReferralRef = builder.objectRef<ReferralView>('Referral').implement
   }),
 });
 
-const StylePresetRef = builder.objectRef<StyleView>('StylePreset').implement({
+export const StylePresetRef = builder.objectRef<StyleView>('StylePreset').implement({
   fields: (t) => ({
     slug: t.exposeString('slug'),
     name: t.exposeString('name'),
@@ -73,7 +68,7 @@ const StylePresetRef = builder.objectRef<StyleView>('StylePreset').implement({
   }),
 });
 
-const StyleUnlockRef = builder.objectRef<UnlockResult>('StyleUnlock').implement({
+export const StyleUnlockRef = builder.objectRef<UnlockResult>('StyleUnlock').implement({
   fields: (t) => ({
     style: t.field({ type: StylePresetRef, resolve: (u) => u.style }),
     charged: t.exposeFloat('charged', { description: 'Coins charged by this call (0 when free or unlocked before)' }),
@@ -82,35 +77,3 @@ const StyleUnlockRef = builder.objectRef<UnlockResult>('StyleUnlock').implement(
     held: t.exposeFloat('held', { description: "The caller's coins held by pending transfers, beside newBalance" }),
   }),
 });
-
-
-builder.queryFields((t) => ({
-  bridgeConversion: t.field({
-    type: BridgeConversionRef,
-    description: "One of the caller's coin conversions, by conversionId",
-    authScopes: authScopesOf(ECONOMY_READ),
-    errors: {},
-    args: { conversionId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.economy.bridge.conversion(ctx.actor, args.conversionId),
-  }),
-  styles: t.field({
-    type: [StylePresetRef],
-    description: 'Style presets: the free ones, then premium ones that are unlocked with coins',
-    authScopes: authScopesOf(ECONOMY_READ),
-    resolve: (_root, _args, ctx) => ctx.services.economy.styles.list(ctx.actor),
-  }),
-}));
-
-builder.mutationFields((t) => ({
-  unlockStyle: t.field({
-    type: StyleUnlockRef,
-    description: 'Unlocks a premium style preset, charging its price once; again (or a free preset) charges nothing',
-    authScopes: authScopesOf(ECONOMY_SPEND),
-    errors: {},
-    args: { slug: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => ctx.services.economy.styles.unlock(ctx.actor, args.slug),
-  }),
-}));
-
-
-defineAdminGrant('adminGrantCoins', 'CoinGrant', 'coins', (ctx, accountId, input) => ctx.services.economy.coins.grant(accountId, input));

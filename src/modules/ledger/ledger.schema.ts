@@ -1,10 +1,9 @@
-// GraphQL surface of money: the caller's API credits (their query, GET /api/media/credits, is declared
-// in media.operations.ts), and the operator's credit grants and reward settings (admin token). Thin:
-// the rules live in the services.
+// GraphQL surface of money: the caller's wallet, the types of the caller's API credits (their query,
+// GET /api/media/credits, is declared in media.operations.ts) and of the operator's grants and
+// reward settings (declared in ledger.operations.ts). Thin: the rules live in the services.
 import { builder } from '../../graphql/builder.js';
 import { ANY_KEY, authScopesOf } from '../access/index.js';
 import type { CreditEntryView, CreditSummary } from './credits.service.js';
-import type { Context } from '../../graphql/context.js';
 import type { RewardSettings } from './rewards.service.js';
 import { balanceOf, type Balance, type GrantResult, type Wallet, type WalletEntry } from './ledger.service.js';
 import { CURRENCIES, fromMinor, type Currency } from './money.js';
@@ -61,7 +60,7 @@ const RewardCapRef = builder.objectRef<{ action: string; cap: number | null }>('
   fields: (t) => ({ action: t.exposeString('action'), cap: t.exposeInt('cap', { nullable: true, description: 'Paid awards per account per UTC day; null: no cap' }) }),
 });
 
-const RewardSettingsRef = builder.objectRef<RewardSettings>('RewardSettings').implement({
+export const RewardSettingsRef = builder.objectRef<RewardSettings>('RewardSettings').implement({
   fields: (t) => ({
     rates: t.field({
       type: [RewardRateRef],
@@ -73,11 +72,11 @@ const RewardSettingsRef = builder.objectRef<RewardSettings>('RewardSettings').im
   }),
 });
 
-const RewardRateInput = builder.inputType('RewardRateInput', {
+export const RewardRateInput = builder.inputType('RewardRateInput', {
   fields: (t) => ({ key: t.string({ required: true }), value: t.float({ required: true }) }),
 });
 
-const RewardCapInput = builder.inputType('RewardDailyCapInput', {
+export const RewardCapInput = builder.inputType('RewardDailyCapInput', {
   fields: (t) => ({ action: t.string({ required: true }), cap: t.int({ description: 'null: no cap' }) }),
 });
 
@@ -139,41 +138,9 @@ builder.queryField('wallet', (t) =>
   }),
 );
 
-builder.queryField('adminRewards', (t) =>
-  t.field({
-    type: RewardSettingsRef,
-    description: 'Reward rates, factors and daily caps in force',
-    authScopes: { admin: true },
-    resolve: (_root, _args, ctx) => ctx.services.rewards.settings(),
-  }),
-);
-
-builder.mutationFields((t) => ({
-  adminUpdateRewards: t.field({
-    type: RewardSettingsRef,
-    description: 'Changes reward rates, factors and daily caps for every process (merged over those in force)',
-    authScopes: { admin: true },
-    errors: {},
-    args: { rates: t.arg({ type: [RewardRateInput] }), dailyCaps: t.arg({ type: [RewardCapInput] }) },
-    resolve: (_root, args, ctx) =>
-      ctx.services.rewards.update({
-        rates: args.rates ? Object.fromEntries(args.rates.map((r) => [r.key, r.value])) : undefined,
-        daily_caps: args.dailyCaps ? Object.fromEntries(args.dailyCaps.map((c) => [c.action, c.cap ?? null])) : undefined,
-      }),
-  }),
-}));
-
-/**
- * An operator's grant of a currency (adminGrantCredits, adminGrantCoins): the mutation and its
- * answer type, alike for both; `grant` is the currency's service call.
- */
-export function defineAdminGrant(
-  field: string,
-  typeName: string,
-  currency: Currency,
-  grant: (ctx: Context, accountId: number, input: { amount: number; reference?: string | null; idempotency_key?: string | null }) => Promise<GrantResult>,
-): void {
-  const GrantRef = builder.objectRef<GrantResult & { accountId: number; handle: string }>(typeName).implement({
+/** The answer type of an operator's grant of a currency (adminGrantCredits, adminGrantCoins: ledger.operations.ts). */
+export function grantRef(typeName: string, currency: Currency) {
+  return builder.objectRef<GrantResult & { accountId: number; handle: string }>(typeName).implement({
     fields: (t) => ({
       accountId: t.exposeInt('accountId'),
       handle: t.exposeString('handle'),
@@ -184,25 +151,4 @@ export function defineAdminGrant(
       replayed: t.exposeBoolean('replayed', { description: 'True when this idempotency key was granted before (nothing added now)' }),
     }),
   });
-  builder.mutationField(field, (t) =>
-    t.field({
-      type: GrantRef,
-      description: `Adds ${currency} to an account (from the grants account); idempotencyKey makes a retry grant once`,
-      authScopes: { admin: true },
-      errors: {},
-      args: {
-        handle: t.arg.string({ required: true }),
-        amount: t.arg.float({ required: true }),
-        reference: t.arg.string(),
-        idempotencyKey: t.arg.string(),
-      },
-      resolve: async (_root, args, ctx) => {
-        const account = await ctx.services.accounts.byHandle(args.handle);
-        const result = await grant(ctx, account.id, { amount: args.amount, reference: args.reference, idempotency_key: args.idempotencyKey });
-        return { ...result, accountId: account.id, handle: account.handle };
-      },
-    }),
-  );
 }
-
-defineAdminGrant('adminGrantCredits', 'CreditGrant', 'credits', (ctx, accountId, input) => ctx.services.credits.grant(accountId, input));

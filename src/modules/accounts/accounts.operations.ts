@@ -1,0 +1,98 @@
+// The operator's account operations, declared once (docs/architecture.md): create an account, read
+// one, set its status or tier, replace its master key. Behind the admin token (our design; the spec
+// has no admin surface); the CLI uses them. The account is named by its handle in the path.
+import { z } from 'zod';
+import { defineOperation } from '../../graphql/operation.js';
+import { ADMIN_TOKEN } from '../access/index.js';
+import { camelCase } from '../../graphql/operation-args.js';
+import { answerFrom, id, timestamp } from '../../platform/wire.js';
+import { AccountRef, AccountStatusEnum, AccountWithKeyRef } from './accounts.schema.js';
+import { ACCOUNT_STATUSES, createSchema, tierInputSchema, type AccountStatusValue } from './accounts.service.js';
+
+/** `:handle` in a path: the accounts service reads it by its own rule (also for the ledger and economy grants). */
+export const handleInput = z.object({ handle: z.string().describe("the account's handle") });
+
+const accountFields = {
+  account_id: id,
+  handle: z.string(),
+  email: z.string().nullable(),
+  status: z.enum(ACCOUNT_STATUSES),
+  tier: z.string(),
+  created_at: timestamp,
+  referral_code: z.string().describe('the code others sign up with to be referred by this account'),
+  referred_by: z.string().nullable().describe('handle of the account that referred this one'),
+};
+const account = answerFrom(z.object(accountFields).meta({ id: 'Account', description: 'An account as the admin routes answer it' }), { account_id: 'databaseId' });
+/** The account and its new master key: the account's fields read from `account`. */
+const accountWithKey = answerFrom(
+  z.object({ ...accountFields, api_key: z.string().describe('the master API key: shown in this answer only') }),
+  { ...Object.fromEntries(Object.keys(accountFields).map((key) => [key, `account.${camelCase(key)}`])), account_id: 'account.databaseId', api_key: 'apiKey' },
+);
+
+const statusRow = (action: 'suspend' | 'activate' | 'deactivate', status: AccountStatusValue) => ({
+  method: 'POST' as const,
+  path: `/api/admin/accounts/:handle/${action}`,
+  pathFields: ['handle'],
+  fixed: { status },
+  summary: `Set an account ${status}`,
+  response: account,
+  answerFragment: true,
+});
+
+export const accountsOperations = {
+  adminCreateAccount: defineOperation({
+    kind: 'mutation',
+    name: 'adminCreateAccount',
+    key: ADMIN_TOKEN,
+    input: createSchema.extend({ tier: createSchema.shape.tier.describe('a configured tier (default standard)') }),
+    output: AccountWithKeyRef,
+    run: ({ ctx, input }) => ctx.services.accounts.create({ handle: input.handle, email: input.email, tier: input.tier, referredBy: input.referred_by }),
+    rest: {
+      method: 'POST',
+      path: '/api/admin/accounts',
+      summary: 'Create an account (handle; email, tier and referred_by, a referral code, optional); the answer holds its master API key, shown only once',
+      description: "referred_by attaches the new account to the account whose referral code it is (GET /api/economy/referral): that account earns a commission on the new one's rewards. An unknown code is a 400 naming referred_by.",
+      response: accountWithKey,
+      errors: { 409: 'the handle or email is taken' },
+      successStatus: 201,
+    },
+  }),
+  adminAccount: defineOperation({
+    kind: 'query',
+    name: 'adminAccount',
+    key: ADMIN_TOKEN,
+    plain: true,
+    input: handleInput,
+    output: AccountRef,
+    run: ({ ctx, input }) => ctx.services.accounts.byHandle(input.handle),
+    rest: { method: 'GET', path: '/api/admin/accounts/:handle', pathFields: ['handle'], summary: 'Read an account', response: account, operationName: 'AdminGetAccount', answerFragment: true },
+  }),
+  adminSetAccountStatus: defineOperation({
+    kind: 'mutation',
+    name: 'adminSetAccountStatus',
+    key: ADMIN_TOKEN,
+    input: handleInput.extend({ status: z.enum(ACCOUNT_STATUSES) }),
+    args: { status: AccountStatusEnum },
+    output: AccountRef,
+    run: ({ ctx, input }) => ctx.services.accounts.setStatus(input.handle, input.status),
+    rest: [statusRow('suspend', 'suspended'), statusRow('activate', 'active'), statusRow('deactivate', 'inactive')],
+  }),
+  adminSetAccountTier: defineOperation({
+    kind: 'mutation',
+    name: 'adminSetAccountTier',
+    key: ADMIN_TOKEN,
+    input: handleInput.extend({ tier: tierInputSchema.shape.tier.describe('a configured tier') }),
+    output: AccountRef,
+    run: ({ ctx, input }) => ctx.services.accounts.setTier(input.handle, input.tier),
+    rest: { method: 'POST', path: '/api/admin/accounts/:handle/tier', pathFields: ['handle'], summary: "Set an account's tier (body: tier)", response: account, answerFragment: true },
+  }),
+  adminRotateKey: defineOperation({
+    kind: 'mutation',
+    name: 'adminRotateKey',
+    key: ADMIN_TOKEN,
+    input: handleInput,
+    output: AccountWithKeyRef,
+    run: ({ ctx, input }) => ctx.services.accounts.rotateKey(input.handle),
+    rest: { method: 'POST', path: '/api/admin/accounts/:handle/rotate-key', pathFields: ['handle'], summary: 'Replace the master API key; the old one stops working at once', response: accountWithKey },
+  }),
+};

@@ -1,0 +1,126 @@
+// The operator's side of money, declared once (docs/architecture.md): grants (API credits here, coins
+// in economy.operations.ts, alike but for the currency), and reward rates and daily caps, which REST
+// shows as objects and GraphQL as lists of pairs. Behind the admin token; the CLI uses them
+// (`credits grant`, `coins grant`, `rewards show|set`).
+import { z } from 'zod';
+import { defineOperation } from '../../graphql/operation.js';
+import type { Context } from '../../graphql/context.js';
+import { ADMIN_TOKEN } from '../access/index.js';
+import { handleInput } from '../accounts/accounts.operations.js';
+import { answerFrom, balance, held, id, timestamp } from '../../platform/wire.js';
+import { grantRef, RewardCapInput, RewardRateInput, RewardSettingsRef } from './ledger.schema.js';
+import { settingsPatchSchema, type RewardSettings } from './rewards.service.js';
+import { grantSchemaFor } from './credits.service.js';
+import type { GrantResult } from './ledger.service.js';
+import type { Currency } from './money.js';
+
+/**
+ * An operator's grant of a currency: `field` the GraphQL mutation, `typeName` its answer type,
+ * `grant` the currency's service call, `path` and `description` its REST row's.
+ */
+export function defineAdminGrant(
+  field: string,
+  typeName: string,
+  currency: Currency,
+  grant: (ctx: Context, accountId: number, input: z.input<ReturnType<typeof grantSchemaFor>>) => Promise<GrantResult>,
+  rest: { path: string; description: string },
+) {
+  return defineOperation({
+    kind: 'mutation',
+    name: field,
+    description: `Adds ${currency} to an account (from the grants account); idempotencyKey makes a retry grant once`,
+    key: ADMIN_TOKEN,
+    input: handleInput.extend(grantSchemaFor(currency).shape),
+    output: grantRef(typeName, currency),
+    run: async ({ ctx, input: { handle, ...input } }) => {
+      const account = await ctx.services.accounts.byHandle(handle);
+      return { ...(await grant(ctx, account.id, input)), accountId: account.id, handle: account.handle };
+    },
+    rest: {
+      method: 'POST',
+      path: rest.path,
+      pathFields: ['handle'],
+      summary: `Grant ${currency === 'credits' ? 'API credits' : currency} to an account (amount; reference and idempotency_key optional)`,
+      description: rest.description,
+      response: z.object({
+        account_id: id,
+        handle: z.string(),
+        amount: z.number().describe(`${currency} granted`),
+        balance: balance.describe(`the account's spendable ${currency} after the grant (held ${currency} not included)`),
+        held,
+        transfer_id: z.string().describe('the ledger transfer'),
+        replayed: z.boolean().describe('true when this idempotency_key was granted before (nothing added now)'),
+      }),
+      errors: { 409: 'the idempotency_key was used for another grant' },
+    },
+  });
+}
+
+/** A repeat's answer, as both grants' rows describe it. */
+export const REPEATED_GRANT = 'A repeat with the same idempotency_key grants nothing more and answers the first grant (`replayed: true`); the same key with another account or amount is a 409.';
+
+const rewardSettings = z
+  .object({
+    rates: z.record(z.string(), z.number()).describe('coins per reward action, then coin_multiplier, referral_commission_percent and challenge_multiplier'),
+    daily_caps: z.record(z.string(), z.int().nullable()).describe('paid awards per action, account and UTC day; null: no cap'),
+    updated_at: timestamp.nullable().describe("the operator's last change (null: configuration only)"),
+  })
+  .meta({ id: 'RewardSettings', description: 'Reward rates, factors and daily caps in force' });
+
+type Pairs<K extends string, V extends string> = Array<Record<K, string> & Record<V, unknown>>;
+type Caps = Pairs<typeof CAP.key, typeof CAP.value>;
+/** The GraphQL names of a pair's two fields. */
+const RATE = { key: 'key', value: 'value' } as const;
+const CAP = { key: 'action', value: 'cap' } as const;
+const objectOf = <K extends string, V extends string>(pairs: Pairs<K, V> | undefined | null, { key, value }: { key: K; value: V }) => pairs && Object.fromEntries(pairs.map((p) => [p[key], p[value]]));
+const pairsOf = (object: unknown, { key, value }: { key: string; value: string }) => object && Object.entries(object).map(([k, v]) => ({ [key]: k, [value]: v }));
+
+/** The settings in REST's shape: objects by action, from GraphQL's lists of pairs (`rates { key value }`). */
+const settingsRows = {
+  response: answerFrom(rewardSettings, { rates: null, daily_caps: null }),
+  answerFragment: true,
+  reads: 'rates { key value } dailyCaps { action cap }',
+  shape: (answer: Record<string, unknown>, data: unknown) => {
+    const s = data as { rates: Pairs<'key', 'value'>; dailyCaps: Caps };
+    return { rates: objectOf(s.rates, RATE), daily_caps: objectOf(s.dailyCaps, CAP), updated_at: answer.updated_at };
+  },
+};
+
+export const ledgerOperations = {
+  adminGrantCredits: defineAdminGrant('adminGrantCredits', 'CreditGrant', 'credits', (ctx, accountId, input) => ctx.services.credits.grant(accountId, input), {
+    path: '/api/admin/accounts/:handle/credits',
+    description: REPEATED_GRANT,
+  }),
+  adminRewards: defineOperation({
+    kind: 'query',
+    name: 'adminRewards',
+    description: 'Reward rates, factors and daily caps in force',
+    key: ADMIN_TOKEN,
+    plain: true,
+    output: RewardSettingsRef,
+    run: ({ ctx }) => ctx.services.rewards.settings(),
+    rest: { method: 'GET', path: '/api/admin/rewards', summary: 'Reward rates, factors and daily caps in force', ...settingsRows },
+  }),
+  adminUpdateRewards: defineOperation({
+    kind: 'mutation',
+    name: 'adminUpdateRewards',
+    description: 'Changes reward rates, factors and daily caps for every process (merged over those in force)',
+    key: ADMIN_TOKEN,
+    input: settingsPatchSchema,
+    // GraphQL takes the objects as lists of pairs.
+    args: { rates: [RewardRateInput], daily_caps: [RewardCapInput] },
+    output: RewardSettingsRef,
+    run: ({ ctx, input }): Promise<RewardSettings> => {
+      const pairs = input as unknown as { rates?: Pairs<'key', 'value'>; daily_caps?: Caps };
+      const caps = pairs.daily_caps?.map((c) => ({ ...c, cap: c.cap ?? null }));
+      return ctx.services.rewards.update({ rates: objectOf(pairs.rates, RATE) ?? undefined, daily_caps: objectOf(caps, CAP) ?? undefined });
+    },
+    rest: {
+      method: 'PATCH',
+      path: '/api/admin/rewards',
+      summary: 'Change reward rates and daily caps for every process (rates, daily_caps: objects merged over those in force)',
+      ...settingsRows,
+      variables: ({ rates, dailyCaps }) => ({ rates: pairsOf(rates, RATE), dailyCaps: pairsOf(dailyCaps, CAP) }),
+    },
+  }),
+};
