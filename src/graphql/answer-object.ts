@@ -78,10 +78,12 @@ export function answerFields<Parent, S extends z.ZodObject>(t: object, schema: S
       continue;
     }
     const { base, required } = unwrap(field);
+    const element = (base._zod.def as { element?: z.ZodType }).element;
     const property = source === 'databaseId' ? 'id' : source;
     fields[source] = (t as unknown as { field: (options: unknown) => PothosSchemaTypes.FieldRef<Types> }).field({
-      type: outputTypeOf(base, `${key}`),
-      nullable: !required,
+      type: outputTypeOf(base, key),
+      // A list's items are nullable only when its element schema is.
+      nullable: element && !unwrap(element).required ? { list: !required, items: true } : !required,
       description: descriptionOf(field),
       resolve: (parent: Record<string, unknown>) => parent[property],
       ...override,
