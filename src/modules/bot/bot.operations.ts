@@ -2,11 +2,9 @@
 // commands"): the one-time code that links a Telegram account to the caller's account. Master key
 // only: a link lets the bot act with every scope. The webhook Telegram posts updates to (POST
 // /telegram/webhook) is Telegram's, not a client's: it is served outside the route table (src/http/app.ts).
-import { z } from 'zod';
 import { defineOperation } from '../../graphql/operation.js';
 import { MASTER_KEY } from '../access/index.js';
-import { count, timestamp } from '../../platform/wire.js';
-import { BotLinkCodeRef } from './bot.schema.js';
+import { botLinkCode, BotLinkCodeRef } from './bot.schema.js';
 
 export const botOperations = {
   createBotLinkCode: defineOperation({
@@ -22,13 +20,7 @@ export const botOperations = {
       summary: 'A one-time code that links a Telegram account to this account: send /start <code> to the bot within 10 minutes (TELEGRAM_LINK_CODE_MINUTES)',
       description:
         'The code is kept only as a SHA-256 digest and links once; a used or expired code is refused by the bot. The bot then acts for this account with its master scopes, quotas and credits. At most 10 unused codes at once.',
-      response: z.object({
-        code: z.string().describe('12 characters: shown in this answer only'),
-        command: z.string().describe('what to send the bot: /start <code>'),
-        link: z.string().nullable().describe("the bot's deep link https://t.me/<bot>?start=<code>, once the service knows the bot's username"),
-        expires_at: timestamp,
-        expires_in_seconds: count,
-      }),
+      response: botLinkCode,
       errors: { 409: 'the account already has 10 unused codes', 503: 'the Telegram bot is not configured (TELEGRAM_BOT_TOKEN)' },
       successStatus: 201,
     },

@@ -2,34 +2,10 @@
 // cancelling one (master key: they move the poster's coins), and claiming one with an upload (media
 // scope, like contributing). GraphQL fields and REST rows are made from these; the rules live in
 // bounties.service.ts. Shapes the spec leaves "not shown" are ours (README "Economy: bounties").
-import { z } from 'zod';
 import { defineOperation } from '../../graphql/operation.js';
 import { ANY_KEY, MASTER_KEY, SCOPE } from '../access/index.js';
-import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
-import { BountyClaimRef, BountyPageRef, BountyRef, BountyStatusEnum } from './bounties.schema.js';
-import { BOUNTY_STATUSES, claimBountySchema, createBountySchema, listBountiesSchema } from './bounties.input.js';
-
-const bounty = answerFrom(
-  z
-    .object({
-      id,
-      poster: z.string().nullable().describe("the poster's handle"),
-      subject_slug: z.string(),
-      subject_name: z.string(),
-      description: z.string().nullable(),
-      reward_per_photo: z.number(),
-      photos_needed: count,
-      photos_claimed: count,
-      escrow_remaining: z.number().describe('coins still escrowed; 0 once filled, expired or cancelled'),
-      status: z.enum(BOUNTY_STATUSES),
-      mine: z.boolean().describe('the caller posted it'),
-      expires_at: timestamp,
-      closed_at: timestamp.nullable(),
-      created_at: timestamp,
-    })
-    .meta({ id: 'Bounty', description: 'Coins offered for photos of a subject, escrowed when posted' }),
-  { id: 'databaseId' },
-);
+import { bounty, bountyClaim, bountyPage, BountyClaimRef, BountyPageRef, BountyRef, BountyStatusEnum } from './bounties.schema.js';
+import { claimBountySchema, createBountySchema, listBountiesSchema } from './bounties.input.js';
 
 export const bountyOperations = {
   bounties: defineOperation({
@@ -45,7 +21,7 @@ export const bountyOperations = {
       path: '/api/economy/bounties',
       operationName: 'ListBounties',
       summary: 'Bounties, newest first: status (open, filled, expired, cancelled), limit (default 20, max 100), offset',
-      response: z.object({ bounties: z.array(bounty), total: count, limit: count, offset: count }),
+      response: bountyPage,
     },
   }),
   createBounty: defineOperation({
@@ -78,10 +54,7 @@ export const bountyOperations = {
       params: { bounty_id: 'id' },
       summary:
         'Claim a bounty with your own community upload that shows its subject (crowdsource_id): a vision-confirmed tag of it, not OCR text alone, or a verified wiki photo of it on the same image; the reward is paid at once',
-      response: answerFrom(
-        z.object({ bounty_id: id, crowdsource_id: id, paid: z.number(), balance: balance.describe("the claimant's spendable coins after (held coins not included)"), held, bounty }),
-        { bounty_id: 'bounty.databaseId', crowdsource_id: 'itemId' },
-      ),
+      response: bountyClaim,
       errors: {
         400: 'the upload has no tag of the subject (and no verified wiki photo of it is of the same image)',
         403: "the upload is someone else's, or the caller posted the bounty",

@@ -1,46 +1,57 @@
-// GraphQL types of bounties; the operations on them are declared in bounties.operations.ts.
+// Bounties as callers see them, stated once: each answer object (REST names, src/platform/wire.ts)
+// and the GraphQL type made from it (src/graphql/answer-object.ts). The operations on them are
+// declared in bounties.operations.ts.
+import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
+import { answerDescription, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
+import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import { fromMinor } from '../ledger/index.js';
-import { BOUNTY_STATUSES, type BountyStatus } from './bounties.input.js';
+import { BOUNTY_STATUSES } from './bounties.input.js';
 import { BountiesService, type Bounty, type BountyClaimResult } from './bounties.service.js';
 
-export const BountyStatusEnum = builder.enumType('BountyStatus', { values: BOUNTY_STATUSES });
+export const BountyStatusEnum = answerEnum('BountyStatus', { values: BOUNTY_STATUSES });
+
+export const bounty = answerFrom(
+  z
+    .object({
+      id,
+      poster: z.string().nullable().describe("the poster's handle"),
+      subject_slug: z.string(),
+      subject_name: z.string(),
+      description: z.string().nullable(),
+      reward_per_photo: z.number(),
+      photos_needed: count,
+      photos_claimed: count,
+      escrow_remaining: z.number().describe('coins still escrowed; 0 once filled, expired or cancelled'),
+      status: z.enum(BOUNTY_STATUSES),
+      mine: z.boolean().describe('the caller posted it'),
+      expires_at: timestamp,
+      closed_at: timestamp.nullable(),
+      created_at: timestamp,
+    })
+    .meta({ id: 'Bounty', description: 'Coins offered for photos of a subject, escrowed when posted' }),
+  { id: 'databaseId' },
+);
 
 export const BountyRef = builder.prismaObject('Bounty', {
-  description: 'Coins offered for photos of a subject, escrowed when posted',
-  fields: (t) => ({
-    databaseId: t.exposeInt('id'),
-    poster: t.loadable({ type: 'String', nullable: true, load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids), resolve: (b) => b.accountId }),
-    subjectSlug: t.exposeString('subjectSlug'),
-    subjectName: t.exposeString('subjectName'),
-    description: t.exposeString('description', { nullable: true }),
-    rewardPerPhoto: t.float({ resolve: (b) => fromMinor(b.rewardPerPhoto) }),
-    photosNeeded: t.exposeInt('photosNeeded'),
-    photosClaimed: t.exposeInt('photosClaimed'),
-    escrowRemaining: t.float({ description: 'Coins still escrowed (0 once filled, expired or cancelled)', resolve: (b) => (b.status === 'open' ? BountiesService.remaining(b) : 0) }),
-    status: t.field({ type: BountyStatusEnum, resolve: (b) => b.status as BountyStatus }),
-    mine: t.boolean({ description: 'The caller posted it', resolve: (b, _a, ctx) => b.accountId === ctx.actor?.accountId }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime' }),
-    closedAt: t.expose('closedAt', { type: 'DateTime', nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-  }),
+  description: answerDescription(bounty),
+  fields: (t) =>
+    answerFields(t, bounty, {
+      poster: t.loadable({ type: 'String', nullable: true, load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids), resolve: (b) => b.accountId }),
+      reward_per_photo: { resolve: (b: Bounty) => fromMinor(b.rewardPerPhoto) },
+      escrow_remaining: { resolve: (b) => (b.status === 'open' ? BountiesService.remaining(b) : 0) },
+      mine: { resolve: (b, _a, ctx) => b.accountId === ctx.actor?.accountId },
+    }),
 });
 
-export const BountyPageRef = builder.objectRef<{ bounties: Bounty[]; total: number; limit: number; offset: number }>('BountyPage').implement({
-  fields: (t) => ({
-    bounties: t.field({ type: [BountyRef], resolve: (p) => p.bounties }),
-    total: t.exposeInt('total'),
-    limit: t.exposeInt('limit'),
-    offset: t.exposeInt('offset'),
-  }),
-});
+export const bountyPage = z.object({ bounties: z.array(bounty), total: count, limit: count, offset: count });
+export const BountyPageRef = answerObject<{ bounties: Bounty[]; total: number; limit: number; offset: number }>('BountyPage', bountyPage);
 
-export const BountyClaimRef = builder.objectRef<BountyClaimResult>('BountyClaimResult').implement({
-  fields: (t) => ({
-    bounty: t.field({ type: BountyRef, resolve: (r) => r.bounty }),
-    itemId: t.exposeInt('itemId'),
-    paid: t.exposeFloat('paid', { description: 'Coins paid to the claimant' }),
-    ...balanceFields(t),
-  }),
+export const bountyClaim = answerFrom(
+  z.object({ bounty_id: id, crowdsource_id: id, paid: z.number(), balance: balance.describe("the claimant's spendable coins after (held coins not included)"), held, bounty }),
+  { bounty_id: 'bounty.databaseId', crowdsource_id: 'itemId' },
+);
+export const BountyClaimRef = answerObject<BountyClaimResult>('BountyClaimResult', bountyClaim, {
+  fields: (t) => ({ paid: { description: 'Coins paid to the claimant' }, ...balanceFields(t) }),
 });

@@ -1,27 +1,23 @@
-// GraphQL types of a page's featured image; the featuredImage query is declared in featured.operations.ts.
-import { builder } from '../../graphql/builder.js';
+// A page's featured image as callers see it, stated once: the answer (REST names) and the GraphQL
+// types made from it (src/graphql/answer-object.ts); the featuredImage query is declared in
+// featured.operations.ts.
+import { z } from 'zod';
+import { answerEnum, answerObject } from '../../graphql/answer-object.js';
 import type { FeaturedCandidate } from './featured.extractor.js';
 import type { FeaturedImageResult } from './featured.service.js';
 import { FEATURED_SOURCES } from './featured.extractor.js';
 
-const FeaturedSourceEnum = builder.enumType('FeaturedSource', {
-  values: FEATURED_SOURCES,
-});
+answerEnum('FeaturedSource', { values: FEATURED_SOURCES });
 
-const FeaturedCandidateRef = builder.objectRef<FeaturedCandidate>('FeaturedCandidate').implement({
-  fields: (t) => ({
-    url: t.exposeString('url'),
-    score: t.exposeInt('score', { description: '0 to 100' }),
-    source: t.field({ type: FeaturedSourceEnum, resolve: (c) => c.source }),
-  }),
-});
+const score = z.int().min(0).max(100);
+const candidate = z.object({ url: z.string(), score, source: z.enum(FEATURED_SOURCES) });
+answerObject<FeaturedCandidate>('FeaturedCandidate', candidate, { fields: () => ({ score: { description: '0 to 100' } }) });
 
-export const FeaturedImageRef = builder.objectRef<FeaturedImageResult>('FeaturedImage').implement({
-  fields: (t) => ({
-    url: t.exposeString('url', { nullable: true }),
-    score: t.exposeInt('score', { nullable: true }),
-    source: t.field({ type: FeaturedSourceEnum, nullable: true, resolve: (r) => r.source }),
-    page: t.exposeString('page'),
-    all: t.field({ type: [FeaturedCandidateRef], nullable: true, description: 'Every candidate, best first (when all is true)', resolve: (r) => r.all }),
-  }),
+export const featuredImage = z.object({
+  url: z.string().nullable().describe('the featured image; null when the page has none'),
+  score: score.nullable(),
+  source: z.enum(FEATURED_SOURCES).nullable(),
+  page: z.string().describe('the page read, after redirects'),
+  all: z.array(candidate).optional().describe('with all=true: every candidate, best first'),
 });
+export const FeaturedImageRef = answerObject<FeaturedImageResult>('FeaturedImage', featuredImage);

@@ -2,24 +2,11 @@
 // /api/generate (sync), POST /api/replace/generate (a queued job, polled at /api/jobs/{id}) and POST
 // /api/replace/batch (sync, up to 10 descriptions; its answer is ours: README "Generation"). The
 // rules live in generation.service.ts.
-import { z } from 'zod';
 import { defineOperation } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
-import { count } from '../../platform/wire.js';
 import { queuedJobAnswer } from '../jobs/index.js';
-import { BatchResultRef, GenerationResultRef, OrientationEnum, QueuedJobRef } from './generation.schema.js';
+import { batchResult, BatchResultRef, generationResult, GenerationResultRef, OrientationEnum, QueuedJobRef } from './generation.schema.js';
 import { batchSchema, generateSchema, replaceGenerateSchema } from './generation.input.js';
-import { GENERATION_PROVIDERS } from './generation.settings.js';
-
-const provider = z.enum(GENERATION_PROVIDERS).describe('the provider that made it');
-const image = z
-  .object({
-    index: count.describe('0-based'),
-    title: z.string().describe('the variation title'),
-    provider,
-    url: z.string().describe('data:image/png;base64,... usable directly as an image source'),
-  })
-  .meta({ id: 'GeneratedImage', description: 'Spec "Generated image"' });
 
 const generationErrors = {
   402: 'too few API credits for the images asked (INSUFFICIENT_CREDITS), or a premium style not unlocked (STYLE_LOCKED)',
@@ -46,7 +33,7 @@ export const generationOperations = {
         'style: professional (default), cinematic, minimalist, cyberpunk, or a premium preset the account unlocked; orientation: landscape (default), portrait, square. ' +
         'Costs GENERATE_CREDITS_PER_IMAGE API credits (default 1) per image delivered: held before the providers are called, only delivered images charged. ' +
         'count in the answer is the number of images delivered (a provider may deliver fewer than asked).',
-      response: z.object({ prompt: z.string(), count: count.describe('images delivered'), provider, images: z.array(image) }),
+      response: generationResult,
       errors: generationErrors,
     },
   }),
@@ -83,23 +70,7 @@ export const generationOperations = {
       path: '/api/replace/batch',
       summary: 'One image per description (1 to 10, generated in parallel), style as for /api/generate: one result or error per description, in order',
       description: 'The price of every description is held first (402 when the account cannot pay for all); only delivered images are charged.',
-      response: z.object({
-        count: count.describe('descriptions'),
-        succeeded: count,
-        failed: count,
-        results: z.array(
-          z.object({
-            index: count,
-            description: z.string(),
-            success: z.boolean(),
-            provider: provider.nullable(),
-            images: z.array(image).describe('one image on success, none on failure'),
-            error: z.string().nullable().describe('why this description failed'),
-            status: z.int().describe('the HTTP status this description alone would have had'),
-          }),
-        ),
-        credits_charged: z.number(),
-      }),
+      response: batchResult,
       errors: generationErrors,
     },
   }),

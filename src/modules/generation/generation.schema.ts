@@ -1,6 +1,11 @@
-// GraphQL types of image generation and the providers' state; the operations (generateImages,
-// startReplaceGeneration, generateBatch) are declared in generation.operations.ts.
+// Image generation as callers see it, stated once: each answer object (REST names,
+// src/platform/wire.ts) and the GraphQL type made from it (src/graphql/answer-object.ts), and the
+// providers' state; the operations (generateImages, startReplaceGeneration, generateBatch) are
+// declared in generation.operations.ts.
+import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
+import { answerEnum, answerObject } from '../../graphql/answer-object.js';
+import { count } from '../../platform/wire.js';
 import { authScopesOf, SCOPE } from '../access/index.js';
 import type { Job } from '../jobs/index.js';
 import { ORIENTATIONS } from './generation.prompts.js';
@@ -9,53 +14,42 @@ import type { BatchItem, BatchResult, GenerateResult, ImageView } from './genera
 import type { BreakerState } from './provider-chain.js';
 
 export const OrientationEnum = builder.enumType('GenerationOrientation', { values: ORIENTATIONS });
-const ProviderEnum = builder.enumType('GenerationProvider', { values: GENERATION_PROVIDERS });
+const ProviderEnum = answerEnum('GenerationProvider', { values: GENERATION_PROVIDERS });
 const BreakerStateEnum = builder.enumType('GenerationBreakerState', {
   description: 'closed: tried as usual; open: passed over until its cool-down ends (then one trial call decides); half_open: a trial call is running',
   values: ['closed', 'open', 'half_open'] as const satisfies readonly BreakerState[],
 });
 
-const GeneratedImageRef = builder.objectRef<ImageView>('GeneratedImage').implement({
-  description: 'Spec "Generated image"',
-  fields: (t) => ({
-    index: t.exposeInt('index', { description: '0-based' }),
-    title: t.exposeString('title', { description: 'The variation title' }),
-    provider: t.field({ type: ProviderEnum, resolve: (i) => i.provider }),
-    url: t.exposeString('url', { description: 'data:image/png;base64,... usable directly as an image source' }),
-  }),
+const provider = z.enum(GENERATION_PROVIDERS).describe('the provider that made it');
+const image = z
+  .object({
+    index: count.describe('0-based'),
+    title: z.string().describe('the variation title'),
+    provider,
+    url: z.string().describe('data:image/png;base64,... usable directly as an image source'),
+  })
+  .meta({ id: 'GeneratedImage', description: 'Spec "Generated image"' });
+answerObject<ImageView>('GeneratedImage', image);
+
+export const generationResult = z.object({ prompt: z.string(), count: count.describe('images delivered'), provider, images: z.array(image) });
+export const GenerationResultRef = answerObject<GenerateResult>('GenerationResult', generationResult, {
+  fields: () => ({ count: { description: 'Images delivered (a provider may deliver fewer than asked; only those are charged)' } }),
+  more: (t) => ({ creditsCharged: t.exposeFloat('creditsCharged', { description: 'API credits charged: GENERATE_CREDITS_PER_IMAGE per delivered image' }) }),
 });
 
-export const GenerationResultRef = builder.objectRef<GenerateResult>('GenerationResult').implement({
-  fields: (t) => ({
-    prompt: t.exposeString('prompt'),
-    count: t.exposeInt('count', { description: 'Images delivered (a provider may deliver fewer than asked; only those are charged)' }),
-    provider: t.field({ type: ProviderEnum, resolve: (r) => r.provider }),
-    images: t.field({ type: [GeneratedImageRef], resolve: (r) => r.images }),
-    creditsCharged: t.exposeFloat('creditsCharged', { description: 'API credits charged: GENERATE_CREDITS_PER_IMAGE per delivered image' }),
-  }),
+const batchItem = z.object({
+  index: count,
+  description: z.string(),
+  success: z.boolean(),
+  provider: provider.nullable(),
+  images: z.array(image).describe('one image on success, none on failure'),
+  error: z.string().nullable().describe('why this description failed'),
+  status: z.int().describe('the HTTP status this description alone would have had'),
 });
+answerObject<BatchItem>('GenerationBatchItem', batchItem);
 
-const BatchItemRef = builder.objectRef<BatchItem>('GenerationBatchItem').implement({
-  fields: (t) => ({
-    index: t.exposeInt('index'),
-    description: t.exposeString('description'),
-    success: t.exposeBoolean('success'),
-    provider: t.field({ type: ProviderEnum, nullable: true, resolve: (r) => r.provider }),
-    images: t.field({ type: [GeneratedImageRef], resolve: (r) => r.images }),
-    error: t.exposeString('error', { nullable: true }),
-    status: t.exposeInt('status', { description: 'The HTTP status this description alone would have had' }),
-  }),
-});
-
-export const BatchResultRef = builder.objectRef<BatchResult>('GenerationBatchResult').implement({
-  fields: (t) => ({
-    count: t.exposeInt('count'),
-    succeeded: t.exposeInt('succeeded'),
-    failed: t.exposeInt('failed'),
-    results: t.field({ type: [BatchItemRef], resolve: (r) => r.results }),
-    creditsCharged: t.exposeFloat('creditsCharged'),
-  }),
-});
+export const batchResult = z.object({ count: count.describe('descriptions'), succeeded: count, failed: count, results: z.array(batchItem), credits_charged: z.number() });
+export const BatchResultRef = answerObject<BatchResult>('GenerationBatchResult', batchResult);
 
 const ProviderStateRef = builder.objectRef<{ name: (typeof GENERATION_PROVIDERS)[number]; state: BreakerState; position: number }>('GenerationProviderState').implement({
   fields: (t) => ({

@@ -6,44 +6,14 @@
 import { z } from 'zod';
 import { defineOperation } from '../../graphql/operation.js';
 import { ANY_KEY, MASTER_KEY, SCOPE } from '../access/index.js';
-import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
+import { answerFrom, id } from '../../platform/wire.js';
 import { CommunityItemRef } from '../community/community.schema.js';
-import { communityItem } from '../community/community.operations.js';
-import { ActionEnum, ChangesInput, IntelPostRef, PageRef, PolicyEnum, PostResultRef, ProposalStatusEnum, ResolutionRef } from './intel.schema.js';
-import { INTEL_KINDS, INTEL_POLICIES, INTEL_STATUSES, intelPageSchema, policySchema, postSchema, proposalsSchema, resolveSchema, type IntelChanges } from './intel.input.js';
-
-export const intelPost = answerFrom(
-  z
-    .object({
-      id,
-      item_id: id.describe('the community item (image)'),
-      author: z.string().nullable().describe("the author's handle"),
-      mine: z.boolean().describe('the caller wrote it'),
-      kind: z.enum(INTEL_KINDS),
-      text: z.string().nullable(),
-      changes: z
-        .object({
-          caption: z.string().nullable(),
-          tags: z.array(z.string()).nullable().describe('the whole tag set after a merge'),
-          name: z.string().nullable(),
-          latitude: z.number().nullable().describe('exact for the author and the image owner; 2 decimals for others'),
-          longitude: z.number().nullable(),
-        })
-        .nullable()
-        .describe('proposal: the proposed values (null: not proposed)'),
-      status: z.enum(INTEL_STATUSES).describe('comment: approved; proposal: pending, merged or rejected'),
-      resolved_at: timestamp.nullable(),
-      created_at: timestamp,
-    })
-    .meta({ id: 'IntelPost', description: 'Image intel: a comment, or a proposal of changes to the image metadata' }),
-  { id: 'databaseId' },
-);
+import { ActionEnum, ChangesInput, intelPage, intelPost, intelPostResult, intelResolution, IntelPostRef, PageRef, pageFields, paging, PolicyEnum, PostResultRef, ProposalStatusEnum, ResolutionRef } from './intel.schema.js';
+import { INTEL_POLICIES, intelPageSchema, policySchema, postSchema, proposalsSchema, resolveSchema, type IntelChanges } from './intel.input.js';
 
 /** The image (a community item) a path's id names. */
 const image = { ids: { itemId: 'community item' } } as const;
 const imagePath = { params: { id: 'itemId' }, paramDescriptions: { id: 'the community item (image) id' } };
-const pageFields = { item_id: id, policy: z.enum(INTEL_POLICIES).describe("the image's intel policy") };
-const paging = { total: count, limit: count, offset: count };
 
 /** GraphQL may send null for a value not proposed; the service takes it as absent. */
 const proposed = (changes: IntelChanges | undefined) => changes && (Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== null)) as IntelChanges);
@@ -75,19 +45,7 @@ export const intelOperations = {
         'Intel on an image (text, changes {caption, tags, name, latitude, longitude}): a comment (open policy, 0.1 coins) or a proposal (restricted policy, or any post with changes: 0.1 coins, 0.5 more when merged)',
       description:
         "Open images publish text at once (status approved); a post with changes, and every post on a restricted image, is a proposal pending the owner's resolution. The owner's own posts are published (merged) at once and earn nothing. Each post is paid once, under the daily caps of the rewards; the same text and changes again on the same image is a 409.",
-      response: answerFrom(
-        z.object({
-          id,
-          kind: z.enum(INTEL_KINDS),
-          status: z.enum(INTEL_STATUSES),
-          coins_earned: z.number(),
-          balance,
-          held,
-          message: z.string().nullable().describe('why nothing was earned'),
-          post: intelPost,
-        }),
-        { id: 'post.databaseId', kind: 'post.kind', status: 'post.status' },
-      ),
+      response: intelPostResult,
       errors: { 409: 'the image is locked or was taken down, or the caller posted the same intel on it before' },
       successStatus: 201,
     },
@@ -106,17 +64,7 @@ export const intelOperations = {
       method: 'POST',
       path: '/api/wiki/image/intel/:id/resolve',
       summary: "The image owner's decision on a pending proposal (action approve or reject): approve merges it into the image and pays the proposer 0.5 coins, once",
-      response: answerFrom(
-        z.object({
-          id,
-          status: z.enum(INTEL_STATUSES),
-          proposer_paid: z.number().describe('coins paid to the proposer by this merge'),
-          message: z.string().nullable().describe('why a merge paid nothing'),
-          post: intelPost,
-          item: communityItem,
-        }),
-        { id: 'post.databaseId', status: 'post.status' },
-      ),
+      response: intelResolution,
       errors: { 404: 'no such proposal, or the caller does not own its image', 409: 'the proposal was already resolved, it is a comment, or (approve) its image was taken down' },
     },
   }),
@@ -152,7 +100,7 @@ export const intelOperations = {
       path: '/api/wiki/image/:id/intel',
       ...imagePath,
       summary: "An image's published intel (approved comments and merged proposals), newest first: limit (default 20, max 100), offset",
-      response: z.object({ ...pageFields, posts: z.array(intelPost), ...paging }),
+      response: intelPage,
     },
   }),
   intelProposals: defineOperation({

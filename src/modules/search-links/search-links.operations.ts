@@ -1,10 +1,9 @@
 // The search-links operation, declared once (docs/architecture.md): GET /api/search-links, deep
 // links into web and reverse image search. The rules live in search-links.service.ts.
-import { z } from 'zod';
 import { defineOperation } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
-import { SearchLinksRef } from './search-links.schema.js';
-import { querySchema, searchLinks, SEARCH_LINK_KINDS } from './search-links.service.js';
+import { searchLinksAnswer, SearchLinksRef } from './search-links.schema.js';
+import { querySchema, searchLinks } from './search-links.service.js';
 
 export const searchLinksOperations = {
   searchLinks: defineOperation({
@@ -19,7 +18,7 @@ export const searchLinksOperations = {
       method: 'GET',
       path: '/api/search-links',
       summary: 'Deep links to web and reverse image search engines (query: text or image URL)',
-      response: z.object({ query: z.string(), links: z.array(z.object({ name: z.string(), kind: z.enum(SEARCH_LINK_KINDS), url: z.string() })) }),
+      response: searchLinksAnswer,
     },
   }),
 };
