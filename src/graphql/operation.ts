@@ -75,8 +75,8 @@ export interface RestBinding {
 
 export interface OperationDeclaration<Input extends z.ZodObject | undefined, Ids extends string, Result> {
   kind: Kind;
-  /** The GraphQL root field. */
-  name: string;
+  /** The GraphQL root field: the declaration's key in its module's `defineOperations` record unless given. */
+  name?: string;
   description?: string;
   /** Which key may call; null: no key needed (no authScopes, `actor` null without one; a key that is sent is still checked, and the service may ask more of it). */
   key: KeyRule | null;
@@ -107,9 +107,8 @@ export interface OperationDeclaration<Input extends z.ZodObject | undefined, Ids
   rest?: RestBinding | RestBinding[];
 }
 
-export type Operation = OperationDeclaration<z.ZodObject | undefined, string, unknown>;
+export type Operation = OperationDeclaration<z.ZodObject | undefined, string, unknown> & { name: string };
 
-/** Declares an operation and adds its field to the GraphQL schema. */
 const declared: Operation[] = [];
 
 /** Every operation declared so far, in declaration order (scripts/print-operations.ts writes their documents). */
@@ -117,13 +116,26 @@ export function declaredOperations(): readonly Operation[] {
   return declared;
 }
 
+/** One operation's declaration, typed by its input and ids; `defineOperations` names it and adds its field. */
 export function defineOperation<Input extends z.ZodObject | undefined = undefined, Ids extends string = never, Result = unknown>(
   declaration: OperationDeclaration<Input, Ids, Result>,
 ): Operation {
-  const operation = declaration as unknown as Operation;
-  addField(operation);
-  declared.push(operation);
-  return operation;
+  return declaration as unknown as Operation;
+}
+
+/**
+ * A module's operations: each is named by its key (unless its declaration names it) and its field is
+ * added to the GraphQL schema, in the record's order. Other entries (connection lists) pass through.
+ */
+export function defineOperations<T extends Record<string, object>>(operations: T): T {
+  for (const [key, entry] of Object.entries(operations)) {
+    if (!('kind' in entry) || entry.kind === 'connection' || declared.includes(entry as Operation)) continue;
+    const operation = entry as Operation;
+    operation.name ??= key;
+    addField(operation);
+    declared.push(operation);
+  }
+  return operations;
 }
 
 function addField(operation: Operation): void {

@@ -2,7 +2,7 @@
 // one, set its status or tier, replace its master key. Behind the admin token (our design; the spec
 // has no admin surface); the CLI uses them. The account is named by its handle in the path.
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { ADMIN_TOKEN } from '../access/index.js';
 import { camelCase } from '../../graphql/operation-args.js';
 import { answerFrom, id, timestamp } from '../../platform/wire.js';
@@ -39,10 +39,9 @@ const statusRow = (action: 'suspend' | 'activate' | 'deactivate', status: Accoun
   answerFragment: true,
 });
 
-export const accountsOperations = {
+export const accountsOperations = defineOperations({
   adminCreateAccount: defineOperation({
     kind: 'mutation',
-    name: 'adminCreateAccount',
     key: ADMIN_TOKEN,
     input: createSchema.extend({ tier: createSchema.shape.tier.describe('a configured tier (default standard)') }),
     output: AccountWithKeyRef,
@@ -59,7 +58,6 @@ export const accountsOperations = {
   }),
   adminAccount: defineOperation({
     kind: 'query',
-    name: 'adminAccount',
     key: ADMIN_TOKEN,
     plain: true,
     input: handleInput,
@@ -69,7 +67,6 @@ export const accountsOperations = {
   }),
   adminSetAccountStatus: defineOperation({
     kind: 'mutation',
-    name: 'adminSetAccountStatus',
     key: ADMIN_TOKEN,
     input: handleInput.extend({ status: z.enum(ACCOUNT_STATUSES) }),
     args: { status: AccountStatusEnum },
@@ -79,7 +76,6 @@ export const accountsOperations = {
   }),
   adminSetAccountTier: defineOperation({
     kind: 'mutation',
-    name: 'adminSetAccountTier',
     key: ADMIN_TOKEN,
     input: handleInput.extend({ tier: tierInputSchema.shape.tier.describe('a configured tier') }),
     output: AccountRef,
@@ -88,11 +84,10 @@ export const accountsOperations = {
   }),
   adminRotateKey: defineOperation({
     kind: 'mutation',
-    name: 'adminRotateKey',
     key: ADMIN_TOKEN,
     input: handleInput,
     output: AccountWithKeyRef,
     run: ({ ctx, input }) => ctx.services.accounts.rotateKey(input.handle),
     rest: { method: 'POST', path: '/api/admin/accounts/:handle/rotate-key', pathFields: ['handle'], summary: 'Replace the master API key; the old one stops working at once', response: accountWithKey },
   }),
-};
+});

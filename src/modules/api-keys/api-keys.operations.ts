@@ -2,7 +2,7 @@
 // connection list over `Account.subKeys`, kept by the shim's answer cache) and revoke. Sub-key
 // scopes are a list in GraphQL and comma-separated text on the wire (the spec's shape).
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { defineConnectionList } from '../../graphql/connection-list.js';
 import { MASTER_KEY } from '../access/index.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
@@ -39,10 +39,9 @@ const createInput = createSchema.extend({
   expires_days: createSchema.shape.expires_days.describe('days until it expires (default never)'),
 });
 
-export const apiKeysOperations = {
+export const apiKeysOperations = defineOperations({
   createSubKey: defineOperation({
     kind: 'mutation',
-    name: 'createSubKey',
     key: MASTER_KEY,
     input: createInput,
     inputType: 'CreateSubKeyInput',
@@ -88,7 +87,6 @@ export const apiKeysOperations = {
   }),
   revokeSubKey: defineOperation({
     kind: 'mutation',
-    name: 'revokeSubKey',
     key: MASTER_KEY,
     input: revokeSchema.extend({ key: revokeSchema.shape.key.describe('the sub-key, or its listed prefix') }),
     output: SubKeyRef,
@@ -103,4 +101,4 @@ export const apiKeysOperations = {
       shape: (answer) => ({ revoked: true, ...answer, sub_key: withScopesText(answer.sub_key as Record<string, unknown>) }),
     },
   }),
-};
+});

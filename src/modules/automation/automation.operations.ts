@@ -4,7 +4,7 @@
 // `Account.schedules` (webhooks.schema.ts, schedules.schema.ts). Exports stay in
 // exports/exports.schema.ts with hand-written REST rows (rest-shim/routes/automation.routes.ts).
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { defineConnectionList } from '../../graphql/connection-list.js';
 import { MASTER_KEY, SCOPE } from '../access/index.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
@@ -81,10 +81,9 @@ function deletedAnswer(idKey: string) {
   };
 }
 
-export const automationOperations = {
+export const automationOperations = defineOperations({
   createWebhook: defineOperation({
     kind: 'mutation',
-    name: 'createWebhook',
     key: MASTER_KEY,
     input: createWebhookSchema,
     inputType: 'CreateWebhookInput',
@@ -111,7 +110,6 @@ export const automationOperations = {
   }),
   deleteWebhook: defineOperation({
     kind: 'mutation',
-    name: 'deleteWebhook',
     key: MASTER_KEY,
     ids: { id: 'webhook' },
     output: DeletedWebhookRef,
@@ -120,7 +118,6 @@ export const automationOperations = {
   }),
   testWebhook: defineOperation({
     kind: 'mutation',
-    name: 'testWebhook',
     description: 'Posts a webhook.test payload to the URL now and reports the answer',
     key: MASTER_KEY,
     input: testWebhookSchema,
@@ -159,7 +156,6 @@ export const automationOperations = {
   }),
   createSchedule: defineOperation({
     kind: 'mutation',
-    name: 'createSchedule',
     key: SCOPE.scrape,
     input: createScheduleInput,
     inputType: 'CreateScheduleInput',
@@ -187,7 +183,6 @@ export const automationOperations = {
   }),
   deleteSchedule: defineOperation({
     kind: 'mutation',
-    name: 'deleteSchedule',
     key: SCOPE.scrape,
     ids: { id: 'schedule' },
     output: DeletedScheduleRef,
@@ -196,7 +191,6 @@ export const automationOperations = {
   }),
   toggleSchedule: defineOperation({
     kind: 'mutation',
-    name: 'toggleSchedule',
     description: 'Enables or disables a schedule (flips it when `enabled` is left out); enabling sets a fresh next run from now',
     key: SCOPE.scrape,
     ids: { id: 'schedule' },
@@ -211,4 +205,4 @@ export const automationOperations = {
       response: answerFrom(z.object({ schedule_id: id, enabled, next_run, ...scheduleFieldsButState }), { schedule_id: 'databaseId', ...scheduleSources }),
     },
   }),
-};
+});

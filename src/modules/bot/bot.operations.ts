@@ -2,14 +2,13 @@
 // commands"): the one-time code that links a Telegram account to the caller's account. Master key
 // only: a link lets the bot act with every scope. The webhook Telegram posts updates to (POST
 // /telegram/webhook) is Telegram's, not a client's: it is served outside the route table (src/http/app.ts).
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { MASTER_KEY } from '../access/index.js';
 import { botLinkCode, BotLinkCodeRef } from './bot.schema.js';
 
-export const botOperations = {
+export const botOperations = defineOperations({
   createBotLinkCode: defineOperation({
     kind: 'mutation',
-    name: 'createBotLinkCode',
     description: 'A one-time code (10 minutes by default, TELEGRAM_LINK_CODE_MINUTES) that links a Telegram account to this account through /start <code>',
     key: MASTER_KEY,
     output: BotLinkCodeRef,
@@ -25,4 +24,4 @@ export const botOperations = {
       successStatus: 201,
     },
   }),
-};
+});

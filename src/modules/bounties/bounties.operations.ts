@@ -2,15 +2,14 @@
 // cancelling one (master key: they move the poster's coins), and claiming one with an upload (media
 // scope, like contributing). GraphQL fields and REST rows are made from these; the rules live in
 // bounties.service.ts. Shapes the spec leaves "not shown" are ours (README "Economy: bounties").
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { ANY_KEY, MASTER_KEY, SCOPE } from '../access/index.js';
 import { bounty, bountyClaim, bountyPage, BountyClaimRef, BountyPageRef, BountyRef, BountyStatusEnum } from './bounties.schema.js';
 import { claimBountySchema, createBountySchema, listBountiesSchema } from './bounties.input.js';
 
-export const bountyOperations = {
+export const bountyOperations = defineOperations({
   bounties: defineOperation({
     kind: 'query',
-    name: 'bounties',
     key: ANY_KEY,
     input: listBountiesSchema,
     args: { status: BountyStatusEnum },
@@ -26,7 +25,6 @@ export const bountyOperations = {
   }),
   createBounty: defineOperation({
     kind: 'mutation',
-    name: 'createBounty',
     key: MASTER_KEY,
     input: createBountySchema,
     output: BountyRef,
@@ -42,7 +40,6 @@ export const bountyOperations = {
   }),
   claimBounty: defineOperation({
     kind: 'mutation',
-    name: 'claimBounty',
     key: SCOPE.media,
     ids: { id: 'bounty' },
     input: claimBountySchema,
@@ -65,7 +62,6 @@ export const bountyOperations = {
   }),
   cancelBounty: defineOperation({
     kind: 'mutation',
-    name: 'cancelBounty',
     key: MASTER_KEY,
     ids: { id: 'bounty' },
     output: BountyRef,
@@ -78,4 +74,4 @@ export const bountyOperations = {
       errors: { 409: 'the bounty is not open' },
     },
   }),
-};
+});

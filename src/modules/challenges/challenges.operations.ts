@@ -4,7 +4,7 @@
 // from these; the rules live in challenges.service.ts. Shapes the spec leaves "not shown" are ours
 // (README "Community: challenges").
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { ADMIN_TOKEN, ANY_KEY, SCOPE } from '../access/index.js';
 import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
 import { wikiPhotoSchema } from '../wiki/wiki.operations.js';
@@ -31,10 +31,9 @@ const challenge = answerFrom(
   { id: 'databaseId' },
 );
 
-export const challengeOperations = {
+export const challengeOperations = defineOperations({
   communityChallenge: defineOperation({
     kind: 'query',
-    name: 'communityChallenge',
     description: 'The active fact-checking challenge (or none), what a vote in it pays, and the pending photos of its scope the caller may vote on',
     key: ANY_KEY,
     input: boardSchema,
@@ -57,7 +56,6 @@ export const challengeOperations = {
   }),
   voteChallengePhoto: defineOperation({
     kind: 'mutation',
-    name: 'voteChallengePhoto',
     description: 'A wiki vote on a pending photo of the active challenge’s scope, its reward multiplied by challenge_multiplier (default 2)',
     key: SCOPE.media,
     ids: { id: 'wiki photo' },
@@ -86,7 +84,6 @@ export const challengeOperations = {
   }),
   adminChallenges: defineOperation({
     kind: 'query',
-    name: 'adminChallenges',
     description: 'Challenges, latest start first: status (scheduled, active, ended)',
     key: ADMIN_TOKEN,
     input: challengeListSchema,
@@ -102,7 +99,6 @@ export const challengeOperations = {
   }),
   adminCreateChallenge: defineOperation({
     kind: 'mutation',
-    name: 'adminCreateChallenge',
     description: 'A challenge over a wiki category or subjects (slugs), not both; startsAt (default now) and endsAt are ISO 8601 times; windows never overlap',
     key: ADMIN_TOKEN,
     input: createChallengeSchema,
@@ -120,7 +116,6 @@ export const challengeOperations = {
   }),
   adminEndChallenge: defineOperation({
     kind: 'mutation',
-    name: 'adminEndChallenge',
     description: 'Ends a challenge now (a scheduled one is called off)',
     key: ADMIN_TOKEN,
     ids: { id: 'challenge' },
@@ -134,4 +129,4 @@ export const challengeOperations = {
       errors: { 409: 'the challenge has ended already' },
     },
   }),
-};
+});

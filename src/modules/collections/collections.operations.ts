@@ -4,7 +4,7 @@
 // collections"). The list and one collection with its items are relay connections:
 // collections.schema.ts and rest-shim/routes/collections.routes.ts keep them.
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
 import { AddCollectionItemsRef, CollectionRef, CollectionShareRef, DeletedCollectionRef } from './collections.schema.js';
@@ -23,10 +23,9 @@ export const collectionFields = {
   updated_at: timestamp,
 };
 
-export const collectionOperations = {
+export const collectionOperations = defineOperations({
   createCollection: defineOperation({
     kind: 'mutation',
-    name: 'createCollection',
     key: SCOPE.media,
     input: collectionSchema,
     inputType: 'CreateCollectionInput',
@@ -44,7 +43,6 @@ export const collectionOperations = {
   }),
   addCollectionItems: defineOperation({
     kind: 'mutation',
-    name: 'addCollectionItems',
     description: "Adds media items (all or nothing: another account's id fails the whole call with a 404)",
     key: SCOPE.media,
     ids: { id: 'collection' },
@@ -65,7 +63,6 @@ export const collectionOperations = {
   }),
   deleteCollection: defineOperation({
     kind: 'mutation',
-    name: 'deleteCollection',
     description: 'Deletes a collection (its media items stay in the library)',
     key: SCOPE.media,
     ids: { id: 'collection' },
@@ -81,7 +78,6 @@ export const collectionOperations = {
   }),
   shareCollection: defineOperation({
     kind: 'mutation',
-    name: 'shareCollection',
     description:
       'Shares a collection at /gallery/<token>, always with a new token (the old link stops working). A password always protects the link; without one, public true (default) opens it and public false turns sharing off.',
     key: SCOPE.media,
@@ -106,4 +102,4 @@ export const collectionOperations = {
       ),
     },
   }),
-};
+});

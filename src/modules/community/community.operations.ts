@@ -5,7 +5,7 @@
 // "Community"). Rows that do not fit a declaration stay in rest-shim/routes/community.routes.ts (the
 // public search, ingest). The rules live in community.service.ts and claims.service.ts.
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { ADMIN_TOKEN, ANY_KEY, MASTER_KEY, SCOPE } from '../access/index.js';
 import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
 import { communityItemPolicy } from './community.access.js';
@@ -108,10 +108,9 @@ const item = { ids: { id: 'community item' } } as const;
 /** Paths that name the item `:id` and its argument `itemId`. */
 const itemPath = { ids: { itemId: 'community item' } } as const;
 
-export const communityOperations = {
+export const communityOperations = defineOperations({
   contributeCommunity: defineOperation({
     kind: 'mutation',
-    name: 'contributeCommunity',
     description: 'Gives an image (a file or an image URL) to the community library; pays the community upload rate for a new image object',
     key: SCOPE.media,
     input: contributeSchema.extend({ file: z.file({ error: 'file: expected an image file' }).optional() }),
@@ -143,7 +142,6 @@ export const communityOperations = {
   }),
   myCommunity: defineOperation({
     kind: 'query',
-    name: 'myCommunity',
     key: ANY_KEY,
     input: myPageSchema,
     output: CommunityPageRef,
@@ -160,7 +158,6 @@ export const communityOperations = {
   }),
   communityLeaderboard: defineOperation({
     kind: 'query',
-    name: 'communityLeaderboard',
     key: ANY_KEY,
     input: leaderboardSchema,
     args: { period: PeriodEnum },
@@ -180,7 +177,6 @@ export const communityOperations = {
   }),
   communityPortfolio: defineOperation({
     kind: 'query',
-    name: 'communityPortfolio',
     description: "A contributor's public portfolio by handle (any valid key); without a handle, the caller's own with its private figures",
     key: ANY_KEY,
     input: z.object({ handle: z.string().max(65, 'expected a handle').describe("the contributor's handle").optional() }),
@@ -207,7 +203,6 @@ export const communityOperations = {
   }),
   communityItem: defineOperation({
     kind: 'query',
-    name: 'communityItem',
     key: ANY_KEY,
     ...item,
     output: CommunityItemRef,
@@ -221,7 +216,6 @@ export const communityOperations = {
   }),
   tagCommunityItem: defineOperation({
     kind: 'mutation',
-    name: 'tagCommunityItem',
     key: SCOPE.media,
     ...item,
     input: tagSchema,
@@ -248,7 +242,6 @@ export const communityOperations = {
   }),
   unlockCommunityItem: defineOperation({
     kind: 'mutation',
-    name: 'unlockCommunityItem',
     key: MASTER_KEY,
     ...item,
     output: UnlockRef,
@@ -274,7 +267,6 @@ export const communityOperations = {
   }),
   communityClaims: defineOperation({
     kind: 'query',
-    name: 'communityClaims',
     description: "Claims on an item: the caller's own, or all of them when the caller contributed it",
     key: ANY_KEY,
     ...itemPath,
@@ -290,7 +282,6 @@ export const communityOperations = {
   }),
   claimCommunityItem: defineOperation({
     kind: 'mutation',
-    name: 'claimCommunityItem',
     key: MASTER_KEY,
     ...itemPath,
     input: claimSchema,
@@ -309,7 +300,6 @@ export const communityOperations = {
   }),
   adminOwnershipClaims: defineOperation({
     kind: 'query',
-    name: 'adminOwnershipClaims',
     key: ADMIN_TOKEN,
     input: claimListSchema,
     args: { status: ClaimStatusEnum },
@@ -324,7 +314,6 @@ export const communityOperations = {
   }),
   adminReviewOwnershipClaim: defineOperation({
     kind: 'mutation',
-    name: 'adminReviewOwnershipClaim',
     key: ADMIN_TOKEN,
     ids: { id: 'ownership claim' },
     input: z.object({ decision: z.enum(reviewDecisions.map(([, decision]) => decision)) }),
@@ -340,4 +329,4 @@ export const communityOperations = {
       errors: { 409: 'the claim was already reviewed' },
     })),
   }),
-};
+});

@@ -4,7 +4,7 @@
 // the account's money); the operator's coin grant (admin token; the CLI's `coins grant`). Shapes the
 // spec leaves open are ours (README "Economy: bridge, referral, styles").
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { answerFrom, balance, count, held, timestamp } from '../../platform/wire.js';
 import { camelCase } from '../../graphql/operation-args.js';
 import { defineAdminGrant, REPEATED_GRANT } from '../ledger/ledger.operations.js';
@@ -44,10 +44,9 @@ const styleFields = {
 };
 const style = z.object(styleFields).meta({ id: 'StylePreset', description: 'A style preset of the generate route' });
 
-export const economyOperations = {
+export const economyOperations = defineOperations({
   bridgeRate: defineOperation({
     kind: 'query',
-    name: 'bridgeRate',
     description: 'The coin-to-credit rate, the credit partner, and whether the caller is linked to it',
     key: ECONOMY_READ,
     plain: true,
@@ -68,7 +67,6 @@ export const economyOperations = {
   }),
   convertCoins: defineOperation({
     kind: 'mutation',
-    name: 'convertCoins',
     description: 'Converts coins into API credits at bridgeRate (credits rounded down to 0.0001; only the coins that make them are burned); idempotencyKey makes a retry convert once',
     key: ECONOMY_SPEND,
     input: convertSchema,
@@ -90,7 +88,6 @@ export const economyOperations = {
   }),
   linkBridgeAccount: defineOperation({
     kind: 'mutation',
-    name: 'linkBridgeAccount',
     description: "Links the caller's account at the credit partner (needed before converting when the partner is http)",
     key: ECONOMY_SPEND,
     input: linkSchema,
@@ -105,7 +102,6 @@ export const economyOperations = {
   }),
   bridgeConversion: defineOperation({
     kind: 'query',
-    name: 'bridgeConversion',
     description: "One of the caller's coin conversions, by conversionId",
     key: ECONOMY_READ,
     input: z.object({ conversion_id: z.string().describe('the conversion_id') }),
@@ -124,7 +120,6 @@ export const economyOperations = {
   }),
   referral: defineOperation({
     kind: 'query',
-    name: 'referral',
     description: "The caller's referral code and link, its referrals and the commission they earned it",
     key: ECONOMY_READ,
     plain: true,
@@ -147,7 +142,6 @@ export const economyOperations = {
   }),
   styles: defineOperation({
     kind: 'query',
-    name: 'styles',
     description: 'Style presets: the free ones, then premium ones that are unlocked with coins',
     key: ECONOMY_READ,
     plain: true,
@@ -162,7 +156,6 @@ export const economyOperations = {
   }),
   unlockStyle: defineOperation({
     kind: 'mutation',
-    name: 'unlockStyle',
     description: 'Unlocks a premium style preset, charging its price once; again (or a free preset) charges nothing',
     key: ECONOMY_SPEND,
     input: z.object({ slug: z.string().describe('the preset, as GET /api/economy/styles lists it') }),
@@ -191,4 +184,4 @@ export const economyOperations = {
     path: '/api/admin/accounts/:handle/coins',
     description: `From the grants account. ${REPEATED_GRANT}`,
   }),
-};
+});

@@ -1,14 +1,13 @@
 // The featured-image operation, declared once (docs/architecture.md). Spec "Featured image": GET
 // /api/featured-image. The rules live in featured.service.ts.
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { featuredImage, FeaturedImageRef } from './featured.schema.js';
 import { inputSchema } from './featured.service.js';
 
-export const featuredOperations = {
+export const featuredOperations = defineOperations({
   featuredImage: defineOperation({
     kind: 'query',
-    name: 'featuredImage',
     description: "The page's featured image with a confidence score (spec \"Featured image\")",
     key: SCOPE.scrape,
     input: inputSchema,
@@ -22,4 +21,4 @@ export const featuredOperations = {
       errors: { 400: 'a missing or malformed url, or a page that answers an error or is not HTML' },
     },
   }),
-};
+});

@@ -2,7 +2,7 @@
 // /api/generate (sync), POST /api/replace/generate (a queued job, polled at /api/jobs/{id}) and POST
 // /api/replace/batch (sync, up to 10 descriptions; its answer is ours: README "Generation"). The
 // rules live in generation.service.ts.
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { queuedJobAnswer } from '../jobs/index.js';
 import { batchResult, BatchResultRef, generationResult, GenerationResultRef, OrientationEnum, QueuedJobRef } from './generation.schema.js';
@@ -14,10 +14,9 @@ const generationErrors = {
   503: 'no generation provider is configured (the message names the settings), or every one is cooling down after repeated failures',
 } as const;
 
-export const generationOperations = {
+export const generationOperations = defineOperations({
   generateImages: defineOperation({
     kind: 'mutation',
-    name: 'generateImages',
     description: 'Text-to-image: the configured providers in cost order, the first that delivers answers (spec "Generation")',
     key: SCOPE.generate,
     input: generateSchema,
@@ -39,7 +38,6 @@ export const generationOperations = {
   }),
   startReplaceGeneration: defineOperation({
     kind: 'mutation',
-    name: 'startReplaceGeneration',
     description: 'A queued generation job: its PNGs become the job assets and media library items',
     key: SCOPE.generate,
     input: replaceGenerateSchema,
@@ -58,7 +56,6 @@ export const generationOperations = {
   }),
   generateBatch: defineOperation({
     kind: 'mutation',
-    name: 'generateBatch',
     description: 'One image per description (1 to 10), generated in parallel; one result or error per description, in order',
     key: SCOPE.generate,
     input: batchSchema,
@@ -74,4 +71,4 @@ export const generationOperations = {
       errors: generationErrors,
     },
   }),
-};
+});

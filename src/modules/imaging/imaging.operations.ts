@@ -4,7 +4,7 @@
 // transform.service.ts and watermark.service.ts. Shapes are ours beyond the spec's (README
 // "Transformations"). The signed URLs they answer are served by src/http (rest-shim/routes/imaging.routes.ts).
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { count, id } from '../../platform/wire.js';
 import { TransformationRef } from './transform.schema.js';
@@ -24,10 +24,9 @@ const watermarkAnswer = z.object({
   bytes: count,
 });
 
-export const imagingOperations = {
+export const imagingOperations = defineOperations({
   optimizeMedia: defineOperation({
     kind: 'mutation',
-    name: 'optimizeMedia',
     description:
       `A transformation URL of one of the caller's images (spec "Media library", optimize). Defaults: width ${DEFAULT_WIDTH}, quality auto ` +
       `(webp ${AUTO_QUALITY.webp}, jpg ${AUTO_QUALITY.jpg}, avif ${AUTO_QUALITY.avif}, png lossless), format webp.`,
@@ -57,7 +56,6 @@ export const imagingOperations = {
   }),
   watermark: defineOperation({
     kind: 'mutation',
-    name: 'watermark',
     description: 'Composites an overlay onto an image, both fetched by URL (spec "Watermark")',
     key: SCOPE.media,
     input: watermarkSchema,
@@ -69,4 +67,4 @@ export const imagingOperations = {
       { method: 'POST', path: '/api/watermark', summary: 'Overlay a watermark image onto an image (body: image, watermark, position, opacity)', response: watermarkAnswer },
     ],
   }),
-};
+});

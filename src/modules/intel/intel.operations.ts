@@ -4,7 +4,7 @@
 // by the spec: ours); ours: the policy, the published intel, the proposals (README "Wiki: image
 // intel"). The image is a community item (the ingest's intel_id). The rules live in intel.service.ts.
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { ANY_KEY, MASTER_KEY, SCOPE } from '../access/index.js';
 import { answerFrom, id } from '../../platform/wire.js';
 import { CommunityItemRef } from '../community/community.schema.js';
@@ -18,10 +18,9 @@ const imagePath = { params: { id: 'itemId' }, paramDescriptions: { id: 'the comm
 /** GraphQL may send null for a value not proposed; the service takes it as absent. */
 const proposed = (changes: IntelChanges | undefined) => changes && (Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== null)) as IntelChanges);
 
-export const intelOperations = {
+export const intelOperations = defineOperations({
   intelPost: defineOperation({
     kind: 'query',
-    name: 'intelPost',
     key: ANY_KEY,
     ids: { id: 'intel post' },
     output: IntelPostRef,
@@ -29,7 +28,6 @@ export const intelOperations = {
   }),
   postIntel: defineOperation({
     kind: 'mutation',
-    name: 'postIntel',
     description: 'Intel on an image, as its policy says: a comment (open), a proposal (restricted, or any post with changes), refused when locked',
     key: SCOPE.media,
     ...image,
@@ -52,7 +50,6 @@ export const intelOperations = {
   }),
   resolveIntel: defineOperation({
     kind: 'mutation',
-    name: 'resolveIntel',
     description: "The image owner's decision on a pending proposal: approve merges it (the image changes, the proposer is paid), reject closes it",
     key: MASTER_KEY,
     ids: { id: 'intel proposal' },
@@ -70,7 +67,6 @@ export const intelOperations = {
   }),
   setIntelPolicy: defineOperation({
     kind: 'mutation',
-    name: 'setIntelPolicy',
     key: MASTER_KEY,
     ...image,
     input: policySchema,
@@ -88,7 +84,6 @@ export const intelOperations = {
   }),
   imageIntel: defineOperation({
     kind: 'query',
-    name: 'imageIntel',
     description: "An image's published intel (approved comments and merged proposals), newest first",
     key: ANY_KEY,
     ...image,
@@ -105,7 +100,6 @@ export const intelOperations = {
   }),
   intelProposals: defineOperation({
     kind: 'query',
-    name: 'intelProposals',
     description: "An image's proposals of a status (default pending), oldest first: all of them for its owner, the caller's own (and merged ones) for others",
     key: ANY_KEY,
     ...image,
@@ -122,4 +116,4 @@ export const intelOperations = {
       response: answerFrom(z.object({ ...pageFields, proposals: z.array(intelPost), ...paging }), { proposals: 'posts' }),
     },
   }),
-};
+});

@@ -3,7 +3,7 @@
 // shows as objects and GraphQL as lists of pairs. Behind the admin token; the CLI uses them
 // (`credits grant`, `coins grant`, `rewards show|set`).
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import type { Context } from '../../graphql/context.js';
 import { ADMIN_TOKEN } from '../access/index.js';
 import { handleInput } from '../accounts/accounts.operations.js';
@@ -86,14 +86,13 @@ const settingsRows = {
   },
 };
 
-export const ledgerOperations = {
+export const ledgerOperations = defineOperations({
   adminGrantCredits: defineAdminGrant('adminGrantCredits', 'CreditGrant', 'credits', (ctx, accountId, input) => ctx.services.credits.grant(accountId, input), {
     path: '/api/admin/accounts/:handle/credits',
     description: REPEATED_GRANT,
   }),
   adminRewards: defineOperation({
     kind: 'query',
-    name: 'adminRewards',
     description: 'Reward rates, factors and daily caps in force',
     key: ADMIN_TOKEN,
     plain: true,
@@ -103,7 +102,6 @@ export const ledgerOperations = {
   }),
   adminUpdateRewards: defineOperation({
     kind: 'mutation',
-    name: 'adminUpdateRewards',
     description: 'Changes reward rates, factors and daily caps for every process (merged over those in force)',
     key: ADMIN_TOKEN,
     input: settingsPatchSchema,
@@ -123,4 +121,4 @@ export const ledgerOperations = {
       variables: ({ rates, dailyCaps }) => ({ rates: pairsOf(rates, RATE), dailyCaps: pairsOf(dailyCaps, CAP) }),
     },
   }),
-};
+});

@@ -1,14 +1,13 @@
 // Live editor operations declared once (docs/architecture.md): its status (spec "Live editor"), for any key.
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { ANY_KEY } from '../access/index.js';
 import { LiveEditorStatusRef } from './live-editor.schema.js';
 import { liveEditorStatus } from './live-editor.service.js';
 
-export const liveEditorOperations = {
+export const liveEditorOperations = defineOperations({
   liveEditorStatus: defineOperation({
     kind: 'query',
-    name: 'liveEditorStatus',
     key: ANY_KEY,
     output: LiveEditorStatusRef,
     plain: true,
@@ -20,4 +19,4 @@ export const liveEditorOperations = {
       response: z.object({ available: z.boolean(), message: z.string(), features: z.array(z.string()) }),
     },
   }),
-};
+});

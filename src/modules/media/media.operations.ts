@@ -5,7 +5,7 @@
 // media.service.ts, folders.service.ts and the ledger's credits.service.ts. Shapes are ours (README
 // "Media"). media.schema.ts keeps the search connection.
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { prismaSelection } from '../../graphql/prisma-selection.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
@@ -66,10 +66,9 @@ const folderId = { id: 'folder' } as const;
 const folder = answerFrom(z.object({ id, name: z.string(), created_at: timestamp }), { id: 'databaseId' });
 const folderAnswer = answerFrom(z.object({ folder }), { folder: '' });
 
-export const mediaOperations = {
+export const mediaOperations = defineOperations({
   mediaList: defineOperation({
     kind: 'query',
-    name: 'mediaList',
     key: SCOPE.media,
     input: listSchema,
     output: MediaPageRef,
@@ -81,7 +80,6 @@ export const mediaOperations = {
   }),
   bulkMedia: defineOperation({
     kind: 'mutation',
-    name: 'bulkMedia',
     key: SCOPE.media,
     input: bulkSchema,
     args: { action: BulkActionEnum },
@@ -99,7 +97,6 @@ export const mediaOperations = {
   }),
   credits: defineOperation({
     kind: 'query',
-    name: 'credits',
     description: "The caller's API credits: balance, totals and entries (newest first)",
     key: SCOPE.media,
     input: pageSchema,
@@ -123,7 +120,6 @@ export const mediaOperations = {
   }),
   folders: defineOperation({
     kind: 'query',
-    name: 'folders',
     key: SCOPE.media,
     plain: true,
     output: [FolderWithCountRef],
@@ -139,7 +135,6 @@ export const mediaOperations = {
   // Folder changes answer the folder re-read with the caller's selection (counts included).
   createFolder: defineOperation({
     kind: 'mutation',
-    name: 'createFolder',
     key: SCOPE.media,
     input: folderName,
     output: FolderRef,
@@ -159,7 +154,6 @@ export const mediaOperations = {
   }),
   renameFolder: defineOperation({
     kind: 'mutation',
-    name: 'renameFolder',
     key: SCOPE.media,
     ids: folderId,
     input: folderName,
@@ -179,7 +173,6 @@ export const mediaOperations = {
   }),
   deleteFolder: defineOperation({
     kind: 'mutation',
-    name: 'deleteFolder',
     key: SCOPE.media,
     ids: folderId,
     output: FolderWithCountRef,
@@ -194,7 +187,6 @@ export const mediaOperations = {
   }),
   trashMedia: defineOperation({
     kind: 'mutation',
-    name: 'trashMedia',
     key: SCOPE.media,
     ids: mediaItemId,
     output: MediaRef,
@@ -209,7 +201,6 @@ export const mediaOperations = {
   }),
   changeMediaTags: defineOperation({
     kind: 'mutation',
-    name: 'changeMediaTags',
     key: SCOPE.media,
     ids: mediaItemId,
     input: tagChangeSchema,
@@ -225,7 +216,6 @@ export const mediaOperations = {
   }),
   purgeMedia: defineOperation({
     kind: 'mutation',
-    name: 'purgeMedia',
     key: SCOPE.media,
     ids: mediaItemId,
     output: MediaRef,
@@ -241,7 +231,6 @@ export const mediaOperations = {
   }),
   addMediaMirror: defineOperation({
     kind: 'mutation',
-    name: 'addMediaMirror',
     description:
       'Registers another URL of the same image once it is checked (fetched, hashed and found to be the same photo: a 400 naming url otherwise); answers every mirror of the item',
     key: SCOPE.media,
@@ -258,7 +247,6 @@ export const mediaOperations = {
   }),
   uploadMedia: defineOperation({
     kind: 'mutation',
-    name: 'uploadMedia',
     key: SCOPE.media,
     input: uploadFormSchema,
     output: UploadResultRef,
@@ -279,7 +267,6 @@ export const mediaOperations = {
   }),
   mediaSearch: defineOperation({
     kind: 'query',
-    name: 'mediaSearch',
     key: SCOPE.media,
     input: searchSchema,
     args: { type: MediaKindEnum },
@@ -296,7 +283,6 @@ export const mediaOperations = {
   }),
   restoreMedia: defineOperation({
     kind: 'mutation',
-    name: 'restoreMedia',
     key: SCOPE.media,
     ids: mediaItemId,
     output: MediaRef,
@@ -311,7 +297,6 @@ export const mediaOperations = {
   }),
   media: defineOperation({
     kind: 'query',
-    name: 'media',
     key: SCOPE.media,
     ids: mediaItemId,
     plain: true,
@@ -322,7 +307,6 @@ export const mediaOperations = {
   }),
   updateMedia: defineOperation({
     kind: 'mutation',
-    name: 'updateMedia',
     key: SCOPE.media,
     ids: mediaItemId,
     input: updateSchema,
@@ -339,4 +323,4 @@ export const mediaOperations = {
       shape: withTrashedMedia,
     },
   }),
-};
+});

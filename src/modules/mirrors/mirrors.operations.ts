@@ -3,7 +3,7 @@
 // /api/platform/bulk-mirror/{job_id}. The per-URL list (`details=true`) is ours: README "Bulk
 // mirror". The rules live in mirrors.service.ts and mirrors.job.ts.
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
 import { bulkMirrorPolicy } from './mirrors.access.js';
 import { BulkMirrorJobRef } from './mirrors.schema.js';
@@ -27,10 +27,9 @@ const checkEntry = z.object({
   checked_at: timestamp.nullable(),
 });
 
-export const mirrorsOperations = {
+export const mirrorsOperations = defineOperations({
   startBulkMirror: defineOperation({
     kind: 'mutation',
-    name: 'startBulkMirror',
     description:
       'Queues a job that fetches each URL (a CSV file, one URL per line or cell, and/or a list), matches its image against the known image objects, ' +
       'registers each match as a mirror and pays the bulk mirror rate once per URL ever',
@@ -58,7 +57,6 @@ export const mirrorsOperations = {
   }),
   bulkMirrorJob: defineOperation({
     kind: 'query',
-    name: 'bulkMirrorJob',
     description: "One of the caller's bulk mirror jobs (another account's is not found)",
     key: bulkMirrorPolicy.key,
     input: z.object({ job_id: jobId }),
@@ -93,4 +91,4 @@ export const mirrorsOperations = {
       },
     },
   }),
-};
+});

@@ -4,7 +4,7 @@
 // route, checked for every step before any runs (pipeline.service.ts). The answer's shapes beyond
 // the spec's: README "Pipeline".
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { ANY_KEY } from '../access/index.js';
 import { answerFrom, count } from '../../platform/wire.js';
 import { ACTION_NAMES } from './actions/action.js';
@@ -64,10 +64,9 @@ function pipelineFailure(result: Pick<PipelineResult, 'steps'>): string | null {
   return failed ? `step ${failed.name} (${failed.action}) failed: ${failed.error?.message ?? 'no reason given'}` : null;
 }
 
-export const pipelineOperations = {
+export const pipelineOperations = defineOperations({
   runPipeline: defineOperation({
     kind: 'mutation',
-    name: 'runPipeline',
     description: 'Runs steps in order (spec "Pipeline"); each step needs the scope of its action\'s single route',
     key: ANY_KEY,
     input: pipelineRequestSchema,
@@ -103,7 +102,6 @@ export const pipelineOperations = {
   }),
   pipelineActions: defineOperation({
     kind: 'query',
-    name: 'pipelineActions',
     description: 'Every pipeline action: params (types, defaults, required) and outputs, generated from the schemas steps are validated with',
     key: ANY_KEY,
     output: PipelineCatalogRef,
@@ -120,4 +118,4 @@ export const pipelineOperations = {
       }),
     },
   }),
-};
+});

@@ -5,7 +5,7 @@
 // search tier did. Result entries carry the spec's fields; those that do not apply to an entry are
 // left out (README "ReplaceFlow").
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { ANY_KEY, SCOPE } from '../access/index.js';
 import { count } from '../../platform/wire.js';
 import { ReplaceFlowResultRef } from './replaceflow.schema.js';
@@ -45,10 +45,9 @@ const failures = {
   400: 'a missing or malformed article_url (or max_results, phash), an address the service may not fetch, a page that answers an error or is not HTML, or a page without a readable featured image',
 } as const;
 
-export const replaceflowOperations = {
+export const replaceflowOperations = defineOperations({
   replaceFlow: defineOperation({
     kind: 'mutation',
-    name: 'replaceFlow',
     description: `Clean versions of an article's watermarked featured image (spec "ReplaceFlow"): maxResults ${DEFAULT_MAX_RESULTS} by default, at most ${MAX_RESULTS}`,
     key: SCOPE.search,
     input: replaceflowSchema,
@@ -68,7 +67,6 @@ export const replaceflowOperations = {
   // in the error's extensions (the union's ServiceError has no headers).
   replaceFlowDemo: defineOperation({
     kind: 'mutation',
-    name: 'replaceFlowDemo',
     description: 'The ReplaceFlow demo (no key): the same pipeline with the defaults, 5 requests per hour per client address',
     key: ANY_KEY,
     input: demoSchema,
@@ -87,4 +85,4 @@ export const replaceflowOperations = {
       errors: { ...failures, 429: 'the 5 demo requests of this hour from this address are used up (Retry-After says when to come back)' },
     },
   }),
-};
+});

@@ -1,15 +1,14 @@
 // The scrape operation, declared once (docs/architecture.md): start a scrape job, then follow it
 // with job / jobUpdated (GET /api/jobs/{id}). Spec "Scraping": POST /api/scrape.
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { JobRef } from '../jobs/jobs.schema.js';
 import { queuedJobAnswer } from '../jobs/index.js';
 import { scrapeInputSchema } from './scrape.input.js';
 
-export const scrapeOperations = {
+export const scrapeOperations = defineOperations({
   startScrape: defineOperation({
     kind: 'mutation',
-    name: 'startScrape',
     key: SCOPE.scrape,
     input: scrapeInputSchema,
     inputType: 'ScrapeInput',
@@ -25,4 +24,4 @@ export const scrapeOperations = {
       ...queuedJobAnswer('scrape'),
     },
   }),
-};
+});

@@ -1,14 +1,13 @@
 // The search-links operation, declared once (docs/architecture.md): GET /api/search-links, deep
 // links into web and reverse image search. The rules live in search-links.service.ts.
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { searchLinksAnswer, SearchLinksRef } from './search-links.schema.js';
 import { querySchema, searchLinks } from './search-links.service.js';
 
-export const searchLinksOperations = {
+export const searchLinksOperations = defineOperations({
   searchLinks: defineOperation({
     kind: 'query',
-    name: 'searchLinks',
     description: 'Deep links to web and reverse image search engines for a text or an image URL',
     key: SCOPE.search,
     input: querySchema,
@@ -21,4 +20,4 @@ export const searchLinksOperations = {
       response: searchLinksAnswer,
     },
   }),
-};
+});

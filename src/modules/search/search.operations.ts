@@ -3,7 +3,7 @@
 // valid and, for a sub-key, carry the search scope (the service asks it), and adds the caller's
 // private tiers. Shapes: README "Unified image search".
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { answerFrom, count } from '../../platform/wire.js';
 import { OrientationEnum } from '../wiki/wiki.schema.js';
 import { ImageSearchResultRef } from './search.schema.js';
@@ -27,10 +27,9 @@ const image = answerFrom(
   'SearchImageFields',
 );
 
-export const searchOperations = {
+export const searchOperations = defineOperations({
   imageSearch: defineOperation({
     kind: 'query',
-    name: 'imageSearch',
     description:
       'The unified ranked image search (spec "Search"): the caller\'s library, their public contributions, the global verified atlas, then external stock libraries. No key needed; with one (search scope) the private tiers are added.',
     key: null,
@@ -71,4 +70,4 @@ export const searchOperations = {
       },
     },
   }),
-};
+});

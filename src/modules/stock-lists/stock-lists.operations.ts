@@ -4,7 +4,7 @@
 // stock-lists.service.ts. The lists and one list with its items (relay connections) stay
 // hand-written (rest-shim/routes/stock-lists.routes.ts). Shapes are ours (README "Media: stock lists").
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
 import { AddStockItemsRef, DeletedStockListRef, RemovedStockItemRef, StockItemInput, StockListJoinRef, StockListRef, StockListShareRef, StockSaveRef } from './stock-lists.schema.js';
@@ -48,10 +48,9 @@ export const stockItem = answerFrom(
 /** `deleted: true` is the answer's own, not the result's. */
 const deleted = <T extends Record<string, unknown>>(answer: T) => ({ deleted: true as const, ...answer });
 
-export const stockListOperations = {
+export const stockListOperations = defineOperations({
   createStockList: defineOperation({
     kind: 'mutation',
-    name: 'createStockList',
     key: SCOPE.media,
     input: listSchema,
     inputType: 'CreateStockListInput',
@@ -67,7 +66,6 @@ export const stockListOperations = {
   }),
   deleteStockList: defineOperation({
     kind: 'mutation',
-    name: 'deleteStockList',
     description: 'Deletes a stock list with its items and memberships (owner only)',
     key: SCOPE.media,
     ids: { id: 'stock list' },
@@ -84,7 +82,6 @@ export const stockListOperations = {
   }),
   addStockItems: defineOperation({
     kind: 'mutation',
-    name: 'addStockItems',
     description: 'Adds 1 to 100 items (owner or member); URLs already in the list are skipped',
     key: SCOPE.media,
     ids: { listId: 'stock list' },
@@ -108,7 +105,6 @@ export const stockListOperations = {
   }),
   saveStockList: defineOperation({
     kind: 'mutation',
-    name: 'saveStockList',
     description: "Downloads the list's not-yet-saved items into the caller's library (at most 50 per call); each item succeeds or fails on its own",
     key: SCOPE.media,
     ids: { id: 'stock list' },
@@ -139,7 +135,6 @@ export const stockListOperations = {
   }),
   removeStockItem: defineOperation({
     kind: 'mutation',
-    name: 'removeStockItem',
     description: 'Removes an item: the owner any item, a member the items it added',
     key: SCOPE.media,
     ids: { id: 'stock item' },
@@ -156,7 +151,6 @@ export const stockListOperations = {
   }),
   shareStockList: defineOperation({
     kind: 'mutation',
-    name: 'shareStockList',
     description: "The list's join token (owner only), made on first use; rotate replaces it (members stay)",
     key: SCOPE.media,
     ids: { id: 'stock list' },
@@ -173,7 +167,6 @@ export const stockListOperations = {
   }),
   joinStockList: defineOperation({
     kind: 'mutation',
-    name: 'joinStockList',
     description: 'Joins a shared stock list as a member (joining again is fine; the owner cannot join)',
     key: SCOPE.media,
     input: joinSchema,
@@ -196,7 +189,6 @@ export const stockListOperations = {
   // One list; its REST row answers the members (the list with its items is a connection: rest-shim/routes/stock-lists.routes.ts).
   stockList: defineOperation({
     kind: 'query',
-    name: 'stockList',
     description: 'A stock list the caller owns or joined, by its integer id',
     key: SCOPE.media,
     ids: { id: 'stock list' },
@@ -213,4 +205,4 @@ export const stockListOperations = {
       shape: (answer) => ({ ...answer, total: (answer.members as unknown[]).length }),
     },
   }),
-};
+});

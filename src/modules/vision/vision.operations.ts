@@ -3,7 +3,7 @@
 // upload. The rules live in vision.service.ts. The legacy POST /api/ocr runs the same field with an
 // input of its own (rest-shim/routes/vision.routes.ts).
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { VisionProviderEnum, VisionResultRef, VisionTaskEnum } from './vision.schema.js';
 import { analyzeFields, analyzeRequestSchema } from './vision.input.js';
@@ -18,10 +18,9 @@ export const visionErrors = {
   503: 'the provider named is not configured or is busy',
 } as const;
 
-export const visionOperations = {
+export const visionOperations = defineOperations({
   analyzeImage: defineOperation({
     kind: 'mutation',
-    name: 'analyzeImage',
     description: 'Text (OCR), a caption and labels for an image (spec "Vision")',
     key: SCOPE.media,
     input: analyzeRequestSchema,
@@ -45,4 +44,4 @@ export const visionOperations = {
       errors: visionErrors,
     },
   }),
-};
+});

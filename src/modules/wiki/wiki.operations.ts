@@ -5,7 +5,7 @@
 // hand-written in rest-shim/routes/wiki.routes.ts (why: there). Shapes the spec leaves "not shown" are
 // ours (README "Wiki").
 import { z } from 'zod';
-import { defineOperation } from '../../graphql/operation.js';
+import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { ADMIN_TOKEN, ANY_KEY, SCOPE } from '../access/index.js';
 import { camelCase } from '../../graphql/operation-args.js';
 import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
@@ -102,10 +102,9 @@ function followOperation(name: 'followSubject' | 'unfollowSubject', method: 'POS
   });
 }
 
-export const wikiOperations = {
+export const wikiOperations = defineOperations({
   wikiSubject: defineOperation({
     kind: 'query',
-    name: 'wikiSubject',
     key: ANY_KEY,
     input: bySlug,
     output: WikiSubjectRef,
@@ -120,7 +119,6 @@ export const wikiOperations = {
   }),
   wikiQuery: defineOperation({
     kind: 'query',
-    name: 'wikiQuery',
     description: 'Verified photos of a subject at or above a confidence; costs API credits (WIKI_QUERY_CREDITS, default 1), taken only when it answers',
     key: SCOPE.search,
     input: bySlug.extend(querySchema.shape),
@@ -147,7 +145,6 @@ export const wikiOperations = {
   }),
   createWikiSubject: defineOperation({
     kind: 'mutation',
-    name: 'createWikiSubject',
     description: 'Proposes a subject; the operator reviews it, and approval pays the creator the subject rate',
     key: SCOPE.media,
     input: createSubjectSchema,
@@ -165,7 +162,6 @@ export const wikiOperations = {
   }),
   contributeWikiPhoto: defineOperation({
     kind: 'mutation',
-    name: 'contributeWikiPhoto',
     key: SCOPE.media,
     input: bySlug.extend(contributeSchema.shape).extend({ file: z.file({ error: 'file is required: send the photo as the multipart field "file"' }) }),
     output: ContributionRef,
@@ -184,7 +180,6 @@ export const wikiOperations = {
   }),
   wikiVerifyQueue: defineOperation({
     kind: 'query',
-    name: 'wikiVerifyQueue',
     description: 'Pending photos the caller may vote on (not their own, not voted yet), oldest first',
     key: ANY_KEY,
     input: queueSchema,
@@ -199,7 +194,6 @@ export const wikiOperations = {
   }),
   voteWikiPhoto: defineOperation({
     kind: 'mutation',
-    name: 'voteWikiPhoto',
     key: SCOPE.media,
     ids: { id: 'wiki photo' },
     input: voteSchema,
@@ -216,7 +210,6 @@ export const wikiOperations = {
   }),
   followedSubjects: defineOperation({
     kind: 'query',
-    name: 'followedSubjects',
     description: 'Subjects the caller follows, most recently followed first',
     key: ANY_KEY,
     input: followingSchema,
@@ -231,7 +224,6 @@ export const wikiOperations = {
   }),
   adminWikiSubjects: defineOperation({
     kind: 'query',
-    name: 'adminWikiSubjects',
     key: ADMIN_TOKEN,
     input: reviewListSchema,
     args: { status: SubjectStatusEnum },
@@ -246,7 +238,6 @@ export const wikiOperations = {
   }),
   adminReviewWikiSubject: defineOperation({
     kind: 'mutation',
-    name: 'adminReviewWikiSubject',
     key: ADMIN_TOKEN,
     input: bySlug.extend({ decision: z.enum(reviewDecisions.map(([, decision]) => decision)) }),
     args: { decision: DecisionEnum },
@@ -264,4 +255,4 @@ export const wikiOperations = {
   }),
   followSubject: followOperation('followSubject', 'POST', 'Follow a wiki subject: GraphQL followedSubjectEvents then tells of its new verified photos and merged proposals'),
   unfollowSubject: followOperation('unfollowSubject', 'DELETE', 'Stop following a wiki subject'),
-};
+});
