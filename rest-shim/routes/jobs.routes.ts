@@ -8,7 +8,8 @@ import { sendJobFile, sendJobArchive } from '../../src/http/files.js';
 import { objectId } from '../../src/platform/validation.js';
 import { count, id, timestamp } from '../schemas.js';
 import { RUNNING_JOB_STATES } from '../../src/modules/jobs/jobs.service.js';
-import { exportJson, exportSchema } from './automation.routes.js';
+import { jobExport } from '../../src/modules/automation/exports/exports.schema.js';
+import { answerAs } from '../derive.js';
 
 const jobParams = z.object({ job_id: objectId.describe('the job id') });
 
@@ -26,12 +27,12 @@ const asset = z.object({
 });
 
 /** Export jobs only: their items' outcomes (README "Exports"). */
-const exportField = { export: exportSchema.optional().describe('export jobs only: where the items go and how each one went') };
+const exportField = { export: jobExport.optional().describe('export jobs only: where the items go and how each one went') };
 
 /** A polled job: while it runs, once it completed, or failed (then with `success: false`, still HTTP 200). */
 const jobResponse = z.union([
   z.object({ status: z.enum(RUNNING_JOB_STATES), job_id: id, message: z.string(), progress, ...times, ...exportField }),
-  z.object({ status: z.literal('completed'), job_id: id, export: exportSchema, ...times }).describe('a completed export job'),
+  z.object({ status: z.literal('completed'), job_id: id, export: jobExport, ...times }).describe('a completed export job'),
   z.object({
     status: z.literal('completed'),
     job_id: id,
@@ -49,10 +50,10 @@ function jobJson(job: NonNullable<GetJobQuery['job']>, downloadUrl: string) {
   const job_id = job.databaseId;
   const progress = { pages_fetched: job.pagesFetched, assets_found: job.assetsFound, assets_stored: job.assetsStored };
   const times = { kind: job.kind, created_at: job.createdAt, started_at: job.startedAt, finished_at: job.finishedAt };
-  const exported = job.export ? { export: exportJson(job.export) } : {};
+  const exported = job.export ? { export: answerAs(jobExport, job.export) } : {};
   if (job.state === 'failed') return { success: false, status: job.state, job_id, error: job.error ?? 'the job failed', progress, ...times, ...exported };
   if (job.state !== 'completed') return { success: true, status: job.state, job_id, message: `the job is ${job.state}; poll again in 2 to 5 seconds`, progress, ...times, ...exported };
-  if (job.export) return { success: true, status: job.state, job_id, export: exportJson(job.export), ...times };
+  if (job.export) return { success: true, status: job.state, job_id, export: answerAs(jobExport, job.export), ...times };
   return {
     success: true,
     status: job.state,

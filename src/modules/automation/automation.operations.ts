@@ -1,66 +1,24 @@
 // The automation operations declared once (docs/architecture.md), in the order of their REST rows:
 // webhooks (register, list, delete, test, a webhook's delivery log) and schedules (create, list,
 // delete, toggle). The lists are connection lists over `Account.webhooks`, `Webhook.deliveries` and
-// `Account.schedules` (webhooks.schema.ts, schedules.schema.ts). Exports stay in
-// exports/exports.schema.ts with hand-written REST rows (rest-shim/routes/automation.routes.ts).
+// `Account.schedules` (webhooks.schema.ts, schedules.schema.ts). Exports to WordPress and Shopify
+// start a job to poll (its `export` in exports/exports.schema.ts).
 import { z } from 'zod';
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { defineConnectionList } from '../../graphql/connection-list.js';
 import { MASTER_KEY, SCOPE } from '../access/index.js';
-import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
+import { answerFrom, id } from '../../platform/wire.js';
 import './automation.schema.js';
-import { DeletedWebhookRef, DeliveryStateEnum, WebhookRef, WebhookTestResultRef } from './webhooks.schema.js';
-import { DeletedScheduleRef, FrequencyEnum, ScheduleRef } from './schedules.schema.js';
-import { createSchema as createScheduleSchema, DEFAULT_HOUR, FREQUENCIES, SCHEDULES_PAGE, toggleSchema } from './schedules.service.js';
-import { createWebhookSchema, DELIVERIES_PAGE, deliveriesFilterSchema, testWebhookSchema, WEBHOOK_DELIVERY_STATES, WEBHOOKS_PAGE } from './webhooks.service.js';
+import { deletedWebhook, DeletedWebhookRef, delivery, DeliveryStateEnum, webhook, webhookFields, WebhookRef, webhookTestResult, WebhookTestResultRef } from './webhooks.schema.js';
+import { deletedSchedule, DeletedScheduleRef, FrequencyEnum, schedule, scheduleFields, scheduleSources, ScheduleRef } from './schedules.schema.js';
+import { createSchema as createScheduleSchema, DEFAULT_HOUR, SCHEDULES_PAGE, toggleSchema } from './schedules.service.js';
+import { shopifyExportSchema, wordpressExportSchema } from './exports/exports.input.js';
+import { JobRef } from '../jobs/jobs.schema.js';
+import { queuedJobAnswer } from '../jobs/index.js';
+import { createWebhookSchema, DELIVERIES_PAGE, deliveriesFilterSchema, testWebhookSchema, WEBHOOKS_PAGE } from './webhooks.service.js';
 
-/** A schedule's fields on the wire beside its id (spec names: `schedule` is its frequency, `next_run` its next run). */
-export const scheduleFields = {
-  name: z.string(),
-  url: z.string(),
-  schedule: z.enum(FREQUENCIES),
-  hour: z.int().min(0).max(23).describe('UTC hour'),
-  day_of_week: z.int().min(0).max(6).nullable().describe('0 = Monday to 6 = Sunday (weekly schedules)'),
-  max_files: z.int().nullable(),
-  sniper_mode: z.boolean(),
-  ai_labeling: z.boolean(),
-  enabled: z.boolean(),
-  next_run: timestamp.nullable().describe('null while disabled'),
-  last_run_at: timestamp.nullable(),
-  last_job_id: id.nullable(),
-  last_error: z.string().nullable(),
-  run_count: count,
-  created_at: timestamp,
-};
 const { enabled, next_run, ...scheduleFieldsButState } = scheduleFields;
 const { next_run: _nextRun, ...scheduleFieldsButNextRun } = scheduleFields;
-/** Where a schedule's answer fields come from in GraphQL, beside its id. */
-const scheduleSources = { schedule: 'frequency', next_run: 'nextRunAt' };
-
-const webhookFields = { url: z.string(), events: z.array(z.string()), has_secret: z.boolean(), created_at: timestamp };
-const webhook = answerFrom(z.object({ id, ...webhookFields }).meta({ id: 'Webhook', description: 'A webhook; its secret is never shown' }), { id: 'databaseId' });
-
-const delivery = answerFrom(
-  z
-    .object({
-      id: z.string(),
-      event: z.string(),
-      job_id: id.nullable(),
-      status: z.enum(WEBHOOK_DELIVERY_STATES),
-      attempts: count,
-      max_attempts: count,
-      last_status_code: z.int().nullable(),
-      last_error: z.string().nullable(),
-      next_attempt_at: timestamp.nullable(),
-      last_attempt_at: timestamp.nullable(),
-      delivered_at: timestamp.nullable(),
-      created_at: timestamp,
-    })
-    .meta({ id: 'WebhookDelivery', description: 'One delivery of an event to a webhook, with its attempts' }),
-  { id: 'deliveryId' },
-);
-
-const schedule = answerFrom(z.object({ id, ...scheduleFields }).meta({ id: 'Schedule', description: 'A recurring scrape' }), { id: 'databaseId', ...scheduleSources });
 
 const createFields = createScheduleSchema.shape;
 /** The REST body and GraphQL CreateScheduleInput, described once for both. */
@@ -73,13 +31,15 @@ const createScheduleInput = createScheduleSchema.safeExtend({
   ai_labeling: createFields.ai_labeling.describe('default false'),
 }).describe('Fields of POST /api/automation/schedules (same names in camelCase, same defaults)');
 
-/** `{ deleted: true, <idKey>: id }`: the answer of a REST delete. */
-function deletedAnswer(idKey: string) {
-  return {
-    response: answerFrom(z.object({ deleted: z.literal(true), [idKey]: id }), { deleted: null, [idKey]: 'databaseId' }),
-    shape: (answer: Record<string, unknown>) => ({ deleted: true, ...answer }),
-  };
-}
+/** The answer of a REST delete: `{ deleted: true, <id key>: id }`. */
+const deletedAnswer = (response: z.ZodObject) => ({ response, shape: (answer: Record<string, unknown>) => ({ deleted: true, ...answer }) });
+
+/** Both export rows answer with the job to poll (the scrape answer's shape). */
+const exportStarted = (destination: string) => ({
+  ...queuedJobAnswer(`${destination} export`, 'GET it to follow the job; its `export` lists each item'),
+  errors: { 409: 'a media item is in the trash' },
+  successStatus: 202,
+});
 
 export const automationOperations = defineOperations({
   createWebhook: defineOperation({
@@ -114,7 +74,7 @@ export const automationOperations = defineOperations({
     ids: { id: 'webhook' },
     output: DeletedWebhookRef,
     run: ({ ctx, actor, id }) => ctx.services.webhooks.delete(actor, id),
-    rest: { method: 'DELETE', path: '/api/automation/webhooks/:id', summary: 'Delete a webhook and its delivery log', ...deletedAnswer('webhook_id') },
+    rest: { method: 'DELETE', path: '/api/automation/webhooks/:id', summary: 'Delete a webhook and its delivery log', ...deletedAnswer(deletedWebhook) },
   }),
   testWebhook: defineOperation({
     kind: 'mutation',
@@ -128,14 +88,7 @@ export const automationOperations = defineOperations({
       method: 'POST',
       path: '/api/automation/webhooks/test',
       summary: "Post a webhook.test payload to url now (signed when secret is given) and report the receiver's answer",
-      response: z.object({
-        delivered: z.boolean().describe('the receiver answered 2xx'),
-        status_code: z.int().nullable().describe("the receiver's status; null when unreachable"),
-        error: z.string().nullable(),
-        delivery_id: z.string(),
-        event: z.string().describe('webhook.test'),
-        duration_ms: count,
-      }),
+      response: webhookTestResult,
     },
   }),
   listWebhookDeliveries: defineConnectionList({
@@ -187,7 +140,7 @@ export const automationOperations = defineOperations({
     ids: { id: 'schedule' },
     output: DeletedScheduleRef,
     run: ({ ctx, actor, id }) => ctx.services.schedules.delete(actor, id),
-    rest: { method: 'DELETE', path: '/api/automation/schedules/:id', summary: 'Delete a schedule (jobs it started stay)', ...deletedAnswer('schedule_id') },
+    rest: { method: 'DELETE', path: '/api/automation/schedules/:id', summary: 'Delete a schedule (jobs it started stay)', ...deletedAnswer(deletedSchedule) },
   }),
   toggleSchedule: defineOperation({
     kind: 'mutation',
@@ -203,6 +156,44 @@ export const automationOperations = defineOperations({
       path: '/api/automation/schedules/:id/toggle',
       summary: 'Enable or disable a schedule (body enabled: true or false; omitted flips it); enabling sets a fresh next_run',
       response: answerFrom(z.object({ schedule_id: id, enabled, next_run, ...scheduleFieldsButState }), { schedule_id: 'databaseId', ...scheduleSources }),
+    },
+  }),
+  exportToWordPress: defineOperation({
+    kind: 'mutation',
+    description: 'Starts a job that uploads the media items to a WordPress site (poll it with `job`)',
+    key: MASTER_KEY,
+    input: wordpressExportSchema,
+    inputType: 'WordPressExportInput',
+    output: JobRef,
+    prisma: true,
+    run: ({ ctx, actor, input }) => ctx.services.exports.startWordPress(actor, input),
+    rest: {
+      method: 'POST',
+      path: '/api/automation/export/wordpress',
+      summary: 'Upload media items to a WordPress site through its REST API, as a job (wp_url, wp_user, wp_password: an application password, media_ids)',
+      description:
+        'Each item is sent with POST {wp_url}/wp-json/wp/v2/media (Basic authentication), its title, alt text and caption set from the item. The password is sealed for the job and dropped when it ends; it is never stored in the clear, logged or returned. Poll the job: its `export` lists each item with its WordPress id and URL, or its error.',
+      ...exportStarted('WordPress'),
+    },
+  }),
+  exportToShopify: defineOperation({
+    kind: 'mutation',
+    description: 'Starts a job that creates the media items as files of a Shopify shop, attached to a product when one is given',
+    key: MASTER_KEY,
+    input: shopifyExportSchema,
+    inputType: 'ShopifyExportInput',
+    // A number or a gid in REST: text in GraphQL.
+    args: { product_id: 'String' },
+    output: JobRef,
+    prisma: true,
+    run: ({ ctx, actor, input }) => ctx.services.exports.startShopify(actor, input),
+    rest: {
+      method: 'POST',
+      path: '/api/automation/export/shopify',
+      summary: 'Create media items as files of a Shopify shop through the Admin GraphQL API, as a job (shop, access_token, media_ids, product_id to attach them)',
+      description:
+        'Each item becomes a Shopify file (fileCreate, from a short-lived signed URL of ours or a staged upload), polled until READY, then attached to the product when product_id is given. The token is sealed for the job and dropped when it ends; it is never stored in the clear, logged or returned. Poll the job: its `export` lists each item with its file gid and URL, or its error.',
+      ...exportStarted('Shopify'),
     },
   }),
 });

@@ -1,12 +1,39 @@
-// GraphQL surface of schedules (scope `scrape`): the schedule type and the viewer's schedules
-// (create, delete and toggle are declared in automation.operations.ts).
+// Schedules as callers see them (scope `scrape`), stated once: the answer object (REST names,
+// src/platform/wire.ts), the GraphQL type made from it (src/graphql/answer-object.ts) and the
+// viewer's schedules. Create, delete and toggle are declared in automation.operations.ts.
+import { z } from 'zod';
 import { builder, nodeId } from '../../graphql/builder.js';
+import { answerDescription, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
+import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
 import { authScopesOf, SCOPE } from '../access/index.js';
 import { schedulePolicy } from './automation.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
 import { FREQUENCIES, SCHEDULES_PAGE } from './schedules.service.js';
 
-export const FrequencyEnum = builder.enumType('ScheduleFrequency', { values: FREQUENCIES });
+export const FrequencyEnum = answerEnum('ScheduleFrequency', { values: FREQUENCIES });
+
+/** A schedule's fields on the wire beside its id (spec names: `schedule` is its frequency, `next_run` its next run). */
+export const scheduleFields = {
+  name: z.string(),
+  url: z.string(),
+  schedule: z.enum(FREQUENCIES),
+  hour: z.int().min(0).max(23).describe('UTC hour'),
+  day_of_week: z.int().min(0).max(6).nullable().describe('0 = Monday to 6 = Sunday (weekly schedules)'),
+  max_files: z.int().nullable(),
+  sniper_mode: z.boolean(),
+  ai_labeling: z.boolean(),
+  enabled: z.boolean(),
+  next_run: timestamp.nullable().describe('null while disabled'),
+  last_run_at: timestamp.nullable(),
+  last_job_id: id.nullable().describe('the scrape job of the latest run'),
+  last_error: z.string().nullable().describe('why the latest run did not start'),
+  run_count: count,
+  created_at: timestamp,
+};
+/** Where a schedule's answer fields come from in GraphQL, beside its id. */
+export const scheduleSources = { schedule: 'frequency', next_run: 'nextRunAt' };
+
+export const schedule = answerFrom(z.object({ id, ...scheduleFields }).meta({ id: 'Schedule', description: 'A recurring scrape' }), { id: 'databaseId', ...scheduleSources });
 
 export const ScheduleRef = builder.prismaNode('Schedule', {
   id: { field: 'id' },
@@ -14,24 +41,12 @@ export const ScheduleRef = builder.prismaNode('Schedule', {
   nullable: true,
   authScopes: schedulePolicy.authScopes,
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: schedulePolicy.nodeWhere(ctx) }),
-  fields: (t) => ({
-    databaseId: t.exposeInt('id', { description: 'The integer schedule_id of the REST API' }),
-    name: t.exposeString('name'),
-    url: t.exposeString('url'),
-    frequency: t.field({ type: FrequencyEnum, resolve: (s) => s.frequency }),
-    hour: t.exposeInt('hour', { description: 'UTC hour of the run, 0 to 23' }),
-    dayOfWeek: t.exposeInt('dayOfWeek', { nullable: true, description: 'Weekly only: 0 = Monday to 6 = Sunday' }),
-    maxFiles: t.exposeInt('maxFiles', { nullable: true }),
-    sniperMode: t.exposeBoolean('sniperMode'),
-    aiLabeling: t.exposeBoolean('aiLabeling'),
-    enabled: t.exposeBoolean('enabled'),
-    nextRunAt: t.expose('nextRunAt', { type: 'DateTime', nullable: true, description: 'Null while disabled' }),
-    lastRunAt: t.expose('lastRunAt', { type: 'DateTime', nullable: true }),
-    lastJobId: t.exposeInt('lastJobId', { nullable: true, description: 'The scrape job of the latest run' }),
-    lastError: t.exposeString('lastError', { nullable: true, description: 'Why the latest run did not start' }),
-    runCount: t.exposeInt('runCount'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-  }),
+  description: answerDescription(schedule),
+  fields: (t) =>
+    answerFields(t, schedule, {
+      id: { description: 'The integer schedule_id of the REST API' },
+      hour: { description: 'UTC hour of the run, 0 to 23' },
+    }),
 });
 
 builder.prismaObjectField(AccountRef, 'schedules', (t) =>
@@ -56,6 +71,5 @@ builder.queryField('schedule', (t) =>
   }),
 );
 
-export const DeletedScheduleRef = builder.objectRef<{ id: number }>('DeletedSchedule').implement({
-  fields: (t) => ({ databaseId: t.exposeInt('id') }),
-});
+export const deletedSchedule = answerFrom(z.object({ deleted: z.literal(true), schedule_id: id }), { deleted: null, schedule_id: 'databaseId' });
+export const DeletedScheduleRef = answerObject<{ id: number }>('DeletedSchedule', deletedSchedule);

@@ -1,13 +1,38 @@
-// GraphQL surface of webhooks (master key only): the webhook and delivery types, the viewer's webhooks
-// and their delivery logs (register, test and delete are declared in automation.operations.ts). The secret is write-only:
-// `hasSecret` says whether one is set.
+// Webhooks as callers see them (master key only), stated once: each answer object (REST names,
+// src/platform/wire.ts) and the GraphQL type made from it (src/graphql/answer-object.ts); the
+// viewer's webhooks and their delivery logs. Register, test and delete are declared in
+// automation.operations.ts. The secret is write-only: `has_secret` says whether one is set.
+import { z } from 'zod';
 import { builder, nodeId } from '../../graphql/builder.js';
+import { answerDescription, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
+import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
 import { authScopesOf, MASTER_KEY } from '../access/index.js';
 import { webhookDeliveryPolicy, webhookPolicy } from './automation.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
+import type { Webhook, WebhookDelivery } from '../../generated/prisma/client.js';
 import { DELIVERIES_PAGE, WEBHOOK_DELIVERY_STATES, WEBHOOKS_PAGE, deliveriesWhere, hasSigningSecret, subscribedEvents, type WebhookTestResult } from './webhooks.service.js';
 
-export const DeliveryStateEnum = builder.enumType('WebhookDeliveryState', { values: WEBHOOK_DELIVERY_STATES });
+export const DeliveryStateEnum = answerEnum('WebhookDeliveryState', { values: WEBHOOK_DELIVERY_STATES });
+
+export const delivery = answerFrom(
+  z
+    .object({
+      id: z.string().describe('the payload id and X-Service-Delivery header (a UUID); the same on every attempt'),
+      event: z.string(),
+      job_id: id.nullable(),
+      status: z.enum(WEBHOOK_DELIVERY_STATES),
+      attempts: count,
+      max_attempts: count,
+      last_status_code: z.int().nullable().describe("the receiver's HTTP status at the last attempt"),
+      last_error: z.string().nullable(),
+      next_attempt_at: timestamp.nullable().describe('null once delivered or failed'),
+      last_attempt_at: timestamp.nullable(),
+      delivered_at: timestamp.nullable(),
+      created_at: timestamp,
+    })
+    .meta({ id: 'WebhookDelivery', description: 'One delivery of an event to a webhook, with its attempts' }),
+  { id: 'deliveryId' },
+);
 
 export const WebhookDeliveryRef = builder.prismaNode('WebhookDelivery', {
   id: { field: 'id' },
@@ -15,22 +40,23 @@ export const WebhookDeliveryRef = builder.prismaNode('WebhookDelivery', {
   nullable: true,
   authScopes: webhookDeliveryPolicy.authScopes,
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: webhookDeliveryPolicy.nodeWhere(ctx) }),
+  description: answerDescription(delivery),
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
-    deliveryId: t.exposeString('deliveryId', { description: 'The payload id and X-Service-Delivery header (a UUID); the same on every attempt' }),
-    event: t.exposeString('event'),
-    jobId: t.exposeInt('jobId', { nullable: true }),
-    status: t.field({ type: DeliveryStateEnum, resolve: (d) => d.state }),
-    attempts: t.exposeInt('attempts'),
-    maxAttempts: t.int({ resolve: (_d, _args, ctx) => ctx.services.webhooks.maxAttempts }),
-    lastStatusCode: t.exposeInt('lastStatusCode', { nullable: true, description: "The receiver's HTTP status at the last attempt" }),
-    lastError: t.exposeString('lastError', { nullable: true }),
-    nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true, description: 'Null once delivered or failed' }),
-    lastAttemptAt: t.expose('lastAttemptAt', { type: 'DateTime', nullable: true }),
-    deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    ...answerFields(t, delivery, {
+      status: { resolve: (d: WebhookDelivery) => d.state },
+      max_attempts: { resolve: (_d, _args, ctx) => ctx.services.webhooks.maxAttempts },
+    }),
   }),
 });
+
+export const webhookFields = {
+  url: z.string(),
+  events: z.array(z.string()).describe('subscribed event types'),
+  has_secret: z.boolean().describe('whether deliveries are signed (the secret itself is never shown)'),
+  created_at: timestamp,
+};
+export const webhook = answerFrom(z.object({ id, ...webhookFields }).meta({ id: 'Webhook', description: 'A webhook; its secret is never shown' }), { id: 'databaseId' });
 
 export const WebhookRef = builder.prismaNode('Webhook', {
   id: { field: 'id' },
@@ -38,12 +64,13 @@ export const WebhookRef = builder.prismaNode('Webhook', {
   nullable: true,
   authScopes: webhookPolicy.authScopes,
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: webhookPolicy.nodeWhere(ctx) }),
+  description: answerDescription(webhook),
   fields: (t) => ({
-    databaseId: t.exposeInt('id', { description: 'The integer id used by the REST API' }),
-    url: t.exposeString('url'),
-    events: t.stringList({ description: 'Subscribed event types', resolve: (w) => subscribedEvents(w) }),
-    hasSecret: t.boolean({ description: 'Whether deliveries are signed (the secret itself is never shown)', resolve: (w) => hasSigningSecret(w) }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    ...answerFields(t, webhook, {
+      id: { description: 'The integer id used by the REST API' },
+      events: { resolve: (w: Webhook) => subscribedEvents(w) },
+      has_secret: { resolve: (w: Webhook) => hasSigningSecret(w) },
+    }),
     deliveries: t.relatedConnection('deliveries', {
       description: 'Delivery log, newest first',
       cursor: 'id',
@@ -77,17 +104,15 @@ builder.queryField('webhook', (t) =>
   }),
 );
 
-export const WebhookTestResultRef = builder.objectRef<WebhookTestResult>('WebhookTestResult').implement({
-  fields: (t) => ({
-    deliveryId: t.exposeString('deliveryId'),
-    event: t.exposeString('event'),
-    delivered: t.exposeBoolean('delivered', { description: 'The receiver answered 2xx' }),
-    statusCode: t.exposeInt('statusCode', { nullable: true, description: "The receiver's HTTP status; null when it could not be reached" }),
-    error: t.exposeString('error', { nullable: true }),
-    durationMs: t.exposeInt('durationMs'),
-  }),
+export const webhookTestResult = z.object({
+  delivered: z.boolean().describe('the receiver answered 2xx'),
+  status_code: z.int().nullable().describe("the receiver's status; null when unreachable"),
+  error: z.string().nullable(),
+  delivery_id: z.string(),
+  event: z.string().describe('webhook.test'),
+  duration_ms: count,
 });
+export const WebhookTestResultRef = answerObject<WebhookTestResult>('WebhookTestResult', webhookTestResult);
 
-export const DeletedWebhookRef = builder.objectRef<{ id: number }>('DeletedWebhook').implement({
-  fields: (t) => ({ databaseId: t.exposeInt('id') }),
-});
+export const deletedWebhook = answerFrom(z.object({ deleted: z.literal(true), webhook_id: id }), { deleted: null, webhook_id: 'databaseId' });
+export const DeletedWebhookRef = answerObject<{ id: number }>('DeletedWebhook', deletedWebhook);
