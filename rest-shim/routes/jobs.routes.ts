@@ -6,50 +6,38 @@ import { pathId } from '../input.js';
 import { GetJobDocument, type GetJobQuery } from '../generated/operations.js';
 import { sendJobFile, sendJobArchive } from '../../src/http/files.js';
 import { objectId } from '../../src/platform/validation.js';
-import { count, id, timestamp } from '../schemas.js';
+import { count, id } from '../schemas.js';
 import { RUNNING_JOB_STATES } from '../../src/modules/jobs/jobs.service.js';
 import { jobExport } from '../../src/modules/automation/exports/exports.schema.js';
+import { asset, jobProgress, jobTimes } from '../../src/modules/jobs/jobs.schema.js';
 import { answerAs } from '../derive.js';
 
 const jobParams = z.object({ job_id: objectId.describe('the job id') });
-
-const progress = z.object({ pages_fetched: count, assets_found: count, assets_stored: count });
-const times = { kind: z.string().describe('scrape, or export.wordpress and export.shopify'), created_at: timestamp, started_at: timestamp.nullable(), finished_at: timestamp.nullable() };
-const asset = z.object({
-  id,
-  filename: z.string(),
-  url: z.string().describe('where the file was found'),
-  type: z.string().describe('image, video or document'),
-  size: count.describe('bytes'),
-  ai_label: z.string().nullable(),
-  download_url: z.string().describe('GET /files/{job_id}/{filename}'),
-  content_type: z.string(),
-});
 
 /** Export jobs only: their items' outcomes (README "Exports"). */
 const exportField = { export: jobExport.optional().describe('export jobs only: where the items go and how each one went') };
 
 /** A polled job: while it runs, once it completed, or failed (then with `success: false`, still HTTP 200). */
 const jobResponse = z.union([
-  z.object({ status: z.enum(RUNNING_JOB_STATES), job_id: id, message: z.string(), progress, ...times, ...exportField }),
-  z.object({ status: z.literal('completed'), job_id: id, export: jobExport, ...times }).describe('a completed export job'),
+  z.object({ status: z.enum(RUNNING_JOB_STATES), job_id: id, message: z.string(), progress: jobProgress, ...jobTimes, ...exportField }),
+  z.object({ status: z.literal('completed'), job_id: id, export: jobExport, ...jobTimes }).describe('a completed export job'),
   z.object({
     status: z.literal('completed'),
     job_id: id,
     assets: z.object({ count, items: z.array(asset) }),
     download_url: z.string().describe('a ZIP of all the files: GET /download/{job_id}'),
-    progress,
+    progress: jobProgress,
     cached_from_job_id: id.nullable().describe('the earlier identical job whose files these are'),
-    ...times,
+    ...jobTimes,
   }),
-  z.object({ status: z.literal('failed'), job_id: id, error: z.string(), progress, ...times, ...exportField }),
+  z.object({ status: z.literal('failed'), job_id: id, error: z.string(), progress: jobProgress, ...jobTimes, ...exportField }),
 ]);
 
 /** Job as polled (spec "Job result"); success is false only for a failed job. */
 function jobJson(job: NonNullable<GetJobQuery['job']>, downloadUrl: string) {
   const job_id = job.databaseId;
-  const progress = { pages_fetched: job.pagesFetched, assets_found: job.assetsFound, assets_stored: job.assetsStored };
-  const times = { kind: job.kind, created_at: job.createdAt, started_at: job.startedAt, finished_at: job.finishedAt };
+  const progress = answerAs(jobProgress, job);
+  const times = answerAs(z.object(jobTimes), job);
   const exported = job.export ? { export: answerAs(jobExport, job.export) } : {};
   if (job.state === 'failed') return { success: false, status: job.state, job_id, error: job.error ?? 'the job failed', progress, ...times, ...exported };
   if (job.state !== 'completed') return { success: true, status: job.state, job_id, message: `the job is ${job.state}; poll again in 2 to 5 seconds`, progress, ...times, ...exported };
@@ -58,19 +46,7 @@ function jobJson(job: NonNullable<GetJobQuery['job']>, downloadUrl: string) {
     success: true,
     status: job.state,
     job_id,
-    assets: {
-      count: job.assets.totalCount,
-      items: job.assets.edges.map(({ node: a }) => ({
-        id: a.databaseId,
-        filename: a.filename,
-        url: a.url,
-        type: a.type,
-        size: a.size,
-        ai_label: a.aiLabel,
-        download_url: a.downloadUrl,
-        content_type: a.contentType,
-      })),
-    },
+    assets: { count: job.assets.totalCount, items: job.assets.edges.map(({ node }) => answerAs(asset, node)) },
     download_url: downloadUrl,
     progress,
     cached_from_job_id: job.cachedFromJobId,

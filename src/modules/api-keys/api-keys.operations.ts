@@ -5,30 +5,10 @@ import { z } from 'zod';
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { defineConnectionList } from '../../graphql/connection-list.js';
 import { MASTER_KEY } from '../access/index.js';
-import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
-import { CreateSubKeyPayload, SubKeyRef } from './sub-keys.schema.js';
-import { createSchema, DEFAULT_CREDIT_LIMIT, revokeSchema, SUB_KEY_PAGE, SUB_KEY_STATUSES } from './sub-keys.service.js';
+import { answerFrom, timestamp } from '../../platform/wire.js';
+import { createdSubKey, CreateSubKeyPayload, subKey, SubKeyRef } from './sub-keys.schema.js';
+import { createSchema, DEFAULT_CREDIT_LIMIT, revokeSchema, SUB_KEY_PAGE } from './sub-keys.service.js';
 import { SUB_KEY_SCOPES } from './scopes.js';
-
-const scopesText = z.string().describe(`comma-separated subset of ${SUB_KEY_SCOPES.join(', ')}`);
-
-const subKey = answerFrom(
-  z
-    .object({
-      id,
-      prefix: z.string().describe('display prefix: names the key in listings and revocations'),
-      label: z.string().nullable(),
-      scopes: scopesText,
-      credit_limit: z.int().nullable().describe('requests the key may make in its life'),
-      expires_at: timestamp.nullable(),
-      created_at: timestamp,
-      revoked_at: timestamp.nullable(),
-      status: z.enum(SUB_KEY_STATUSES),
-      usage: z.object({ requests_used: count, requests_remaining: z.int().nullable(), last_used_at: timestamp.nullable() }),
-    })
-    .meta({ id: 'SubKey', description: 'A sub-key as listed; the secret itself is only in the creation answer' }),
-  { id: 'databaseId', credit_limit: 'requestBudget' },
-);
 
 /** A sub-key answer with its scopes as the wire's comma-separated text (GraphQL answers a list). */
 const withScopesText = <T extends Record<string, unknown>>(key: T): T => ({ ...key, scopes: (key.scopes as string[]).join(',') });
@@ -52,19 +32,7 @@ export const apiKeysOperations = defineOperations({
       method: 'POST',
       path: '/api/platform/sub-keys',
       summary: 'Create a scoped, credit-limited sub-key',
-      response: answerFrom(
-        z.object({
-          sub_key: z.string().describe('the secret: shown in this answer only'),
-          label: z.string().nullable(),
-          credit_limit: z.int().nullable(),
-          scopes: scopesText,
-          expires_at: timestamp.nullable(),
-          id,
-          prefix: z.string(),
-          created_at: timestamp,
-        }),
-        { sub_key: 'secret', label: 'subKey.label', credit_limit: 'subKey.requestBudget', scopes: 'subKey.scopes', expires_at: 'subKey.expiresAt', id: 'subKey.databaseId', prefix: 'subKey.prefix', created_at: 'subKey.createdAt' },
-      ),
+      response: createdSubKey,
       shape: withScopesText,
       errors: { 409: 'the account has as many live sub-keys as it may' },
       successStatus: 201,

@@ -1,22 +1,42 @@
-// GraphQL surface of sub-keys: the sub-key type, the viewer's connection and a change subscription
-// (create, revoke and the REST list are declared in api-keys.operations.ts).
+// Sub-keys as callers see them, stated once: each answer object (REST names, src/platform/wire.ts)
+// and the GraphQL type made from it (src/graphql/answer-object.ts); the viewer's connection and a
+// change subscription. Create, revoke and the REST list are declared in api-keys.operations.ts.
+import { z } from 'zod';
 import { builder, nodeId } from '../../graphql/builder.js';
+import { answerDescription, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
+import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
 import { authScopesOf, MASTER_KEY } from '../access/index.js';
 import { subKeyPolicy } from './sub-keys.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
 import { SUB_KEY_EVENT_TYPES, SUB_KEY_PAGE, SUB_KEY_STATUSES, subKeyStatus, type SubKeyUsage } from './sub-keys.service.js';
 import type { ApiKey } from '../../generated/prisma/client.js';
 import type { SubKeyEvent } from '../../platform/events.js';
+import { SUB_KEY_SCOPES } from './scopes.js';
 
-const SubKeyStatusEnum = builder.enumType('SubKeyStatus', { values: SUB_KEY_STATUSES });
+answerEnum('SubKeyStatus', { values: SUB_KEY_STATUSES });
 
-const SubKeyUsageRef = builder.objectRef<SubKeyUsage>('SubKeyUsage').implement({
-  fields: (t) => ({
-    requestsUsed: t.exposeInt('requestsUsed'),
-    requestsRemaining: t.exposeInt('requestsRemaining', { nullable: true }),
-    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true }),
-  }),
-});
+export const scopesText = z.string().describe(`comma-separated subset of ${SUB_KEY_SCOPES.join(', ')}`);
+
+const subKeyUsage = z.object({ requests_used: count, requests_remaining: z.int().nullable(), last_used_at: timestamp.nullable() });
+const SubKeyUsageRef = answerObject<SubKeyUsage>('SubKeyUsage', subKeyUsage);
+
+export const subKey = answerFrom(
+  z
+    .object({
+      id,
+      prefix: z.string().describe('display prefix: names the key in listings and revocations'),
+      label: z.string().nullable(),
+      scopes: scopesText,
+      credit_limit: z.int().nullable().describe('requests the key may make in its life'),
+      expires_at: timestamp.nullable(),
+      created_at: timestamp,
+      revoked_at: timestamp.nullable(),
+      status: z.enum(SUB_KEY_STATUSES),
+      usage: subKeyUsage,
+    })
+    .meta({ id: 'SubKey', description: 'A sub-key as listed; the secret itself is only in the creation answer' }),
+  { id: 'databaseId', credit_limit: 'requestBudget' },
+);
 
 export const SubKeyRef = builder.prismaNode('ApiKey', {
   variant: 'SubKey',
@@ -25,24 +45,22 @@ export const SubKeyRef = builder.prismaNode('ApiKey', {
   nullable: true,
   authScopes: subKeyPolicy.authScopes,
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: subKeyPolicy.nodeWhere(ctx) }),
-  fields: (t) => ({
-    databaseId: t.exposeInt('id', { description: 'The integer id used by the REST API' }),
-    prefix: t.exposeString('prefix', { description: 'The first characters of the key, enough to recognise and revoke it' }),
-    label: t.exposeString('label', { nullable: true }),
-    scopes: t.exposeStringList('scopes'),
-    requestBudget: t.exposeInt('requestBudget', { nullable: true, description: 'Most accepted requests the key may make in its life (REST credit_limit); refused requests do not spend it' }),
-    expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
-    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    status: t.field({ type: SubKeyStatusEnum, resolve: (key) => subKeyStatus(key) }),
-    usage: t.loadable({
-      type: SubKeyUsageRef,
-      // Counters live outside Prisma's relations: one batched query for all keys on the page.
-      load: (keys: Array<Pick<ApiKey, 'id' | 'requestBudget'>>, ctx) => ctx.services.subKeys.usageOf(keys),
-      resolve: (key) => ({ id: key.id, requestBudget: key.requestBudget }),
-      loaderOptions: { cacheKeyFn: (key) => key.id },
+  description: answerDescription(subKey),
+  fields: (t) =>
+    answerFields(t, subKey, {
+      id: { description: 'The integer id used by the REST API' },
+      // A list in GraphQL, comma-separated text on the wire (the spec's shape).
+      scopes: { type: ['String'], description: 'Scopes the key may use' },
+      credit_limit: { description: 'Most accepted requests the key may make in its life (REST credit_limit); refused requests do not spend it' },
+      status: { resolve: (key: ApiKey) => subKeyStatus(key) },
+      usage: t.loadable({
+        type: SubKeyUsageRef,
+        // Counters live outside Prisma's relations: one batched query for all keys on the page.
+        load: (keys: Array<Pick<ApiKey, 'id' | 'requestBudget'>>, ctx) => ctx.services.subKeys.usageOf(keys),
+        resolve: (key) => ({ id: key.id, requestBudget: key.requestBudget }),
+        loaderOptions: { cacheKeyFn: (key) => key.id },
+      }),
     }),
-  }),
 });
 
 builder.prismaObjectField(AccountRef, 'subKeys', (t) =>
@@ -58,11 +76,22 @@ builder.prismaObjectField(AccountRef, 'subKeys', (t) =>
   }),
 );
 
-export const CreateSubKeyPayload = builder.objectRef<{ subKey: ApiKey; secret: string }>('CreateSubKeyPayload').implement({
-  fields: (t) => ({
-    subKey: t.field({ type: SubKeyRef, resolve: (p) => p.subKey }),
-    secret: t.exposeString('secret', { description: 'The sub-key itself (sk_...): shown only in this response' }),
+export const createdSubKey = answerFrom(
+  z.object({
+    sub_key: z.string().describe('the secret: shown in this answer only'),
+    label: z.string().nullable(),
+    credit_limit: z.int().nullable(),
+    scopes: scopesText,
+    expires_at: timestamp.nullable(),
+    id,
+    prefix: z.string(),
+    created_at: timestamp,
   }),
+  { sub_key: 'secret', label: 'subKey.label', credit_limit: 'subKey.requestBudget', scopes: 'subKey.scopes', expires_at: 'subKey.expiresAt', id: 'subKey.databaseId', prefix: 'subKey.prefix', created_at: 'subKey.createdAt' },
+);
+export const CreateSubKeyPayload = answerObject<{ subKey: ApiKey; secret: string }>('CreateSubKeyPayload', createdSubKey, {
+  fields: () => ({ sub_key: { description: 'The sub-key itself (sk_...): shown only in this response' } }),
+  more: (t) => ({ subKey: t.field({ type: SubKeyRef, resolve: (p) => p.subKey }) }),
 });
 
 const SubKeyEventTypeEnum = builder.enumType('SubKeyEventType', { values: SUB_KEY_EVENT_TYPES });

@@ -1,12 +1,34 @@
-// GraphQL surface of jobs: one job, the caller's jobs, and live updates of one job.
+// Jobs as callers see them, stated once: the pieces of a polled job's answer (REST names,
+// src/platform/wire.ts) and the GraphQL types made from them (src/graphql/answer-object.ts); one job,
+// the caller's jobs, and live updates of one job. GET /api/jobs/{job_id} is written by hand
+// (rest-shim/routes/jobs.routes.ts): its answer takes one of several shapes.
+import { z } from 'zod';
 import { builder, nodeId } from '../../graphql/builder.js';
+import { answerEnum, answerFields } from '../../graphql/answer-object.js';
+import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
+import type { Asset } from '../../generated/prisma/client.js';
 import { authScopesOf, SCOPE } from '../access/index.js';
 import { assetPolicy, jobPolicy } from './jobs.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
 import type { Context } from '../../graphql/context.js';
 import { JOB_STATES } from './jobs.service.js';
 
-const JobStateEnum = builder.enumType('JobState', { values: JOB_STATES });
+const JobStateEnum = answerEnum('JobState', { values: JOB_STATES });
+
+/** A stored file of a completed job as polled (GET /api/jobs/{job_id}). */
+export const asset = answerFrom(
+  z.object({
+    id,
+    filename: z.string(),
+    url: z.string().describe('where the file was found'),
+    type: z.string().describe('image, video or document'),
+    size: count.describe('bytes'),
+    ai_label: z.string().nullable().describe('comma-separated labels (ai_labeling)'),
+    download_url: z.string().describe('GET /files/{job_id}/{filename}'),
+    content_type: z.string(),
+  }),
+  { id: 'databaseId' },
+);
 
 export const AssetRef = builder.prismaNode('Asset', {
   id: { field: 'id' },
@@ -15,26 +37,31 @@ export const AssetRef = builder.prismaNode('Asset', {
   authScopes: assetPolicy.authScopes,
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: assetPolicy.nodeWhere(ctx) }),
   fields: (t) => ({
-    databaseId: t.exposeInt('id'),
-    filename: t.exposeString('filename'),
-    url: t.exposeString('url', { description: 'Where the asset was found' }),
-    type: t.exposeString('type', { description: 'image, video or document' }),
-    contentType: t.exposeString('contentType'),
-    size: t.exposeInt('size', { description: 'Bytes' }),
+    ...answerFields(t, asset, {
+      download_url: {
+        description: 'Absolute URL of the stored file',
+        select: { jobId: true, filename: true },
+        resolve: (asset: Asset, _args, ctx) => fileUrl(ctx, asset.jobId, asset.filename),
+      },
+    }),
     width: t.exposeInt('width', { nullable: true }),
     height: t.exposeInt('height', { nullable: true }),
-    aiLabel: t.exposeString('aiLabel', { nullable: true, description: 'Comma-separated labels (ai_labeling)' }),
-    downloadUrl: t.string({
-      description: 'Absolute URL of the stored file',
-      select: { jobId: true, filename: true },
-      resolve: (asset, _args, ctx) => fileUrl(ctx, asset.jobId, asset.filename),
-    }),
   }),
 });
 
 export function fileUrl(ctx: Context, jobId: number, filename: string): string {
   return `${ctx.baseUrl}/files/${jobId}/${encodeURIComponent(filename)}`;
 }
+
+/** A polled job's progress counts (GET /api/jobs/{job_id}). */
+export const jobProgress = z.object({ pages_fetched: count, assets_found: count, assets_stored: count });
+/** A polled job's kind and times (GET /api/jobs/{job_id}). */
+export const jobTimes = { kind: z.string().describe('scrape, or export.wordpress and export.shopify'), created_at: timestamp, started_at: timestamp.nullable(), finished_at: timestamp.nullable() };
+/** The rest of a job's own fields, in the answers' names: what the GraphQL type shares with them. */
+const jobOutline = answerFrom(
+  z.object({ job_id: id, status: z.enum(JOB_STATES), error: z.string().nullable(), cached_from_job_id: id.nullable(), ...jobTimes }),
+  { job_id: 'databaseId', status: 'state' },
+);
 
 export const JobRef = builder.prismaNode('Job', {
   id: { field: 'id' },
@@ -43,17 +70,12 @@ export const JobRef = builder.prismaNode('Job', {
   authScopes: jobPolicy.authScopes,
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: jobPolicy.nodeWhere(ctx) }),
   fields: (t) => ({
-    databaseId: t.exposeInt('id', { description: 'The integer job_id of the REST API' }),
-    kind: t.exposeString('kind'),
-    state: t.field({ type: JobStateEnum, resolve: (job) => job.state }),
-    pagesFetched: t.exposeInt('pagesFetched'),
-    assetsFound: t.exposeInt('assetsFound'),
-    assetsStored: t.exposeInt('assetsStored'),
-    error: t.exposeString('error', { nullable: true, description: 'Why the job failed' }),
-    cachedFromJobId: t.exposeInt('cachedFromJobId', { nullable: true, description: 'Set when a recent identical job answered this one' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
-    finishedAt: t.expose('finishedAt', { type: 'DateTime', nullable: true }),
+    ...answerFields(t, jobOutline, {
+      job_id: { description: 'The integer job_id of the REST API' },
+      error: { description: 'Why the job failed' },
+      cached_from_job_id: { description: 'Set when a recent identical job answered this one' },
+    }),
+    ...answerFields(t, jobProgress),
     assets: t.relatedConnection('assets', {
       description: 'The stored files, listed once the job has completed (empty before: the progress counts say how far it is)',
       cursor: 'id',
