@@ -4,30 +4,11 @@
 import { z } from 'zod';
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { ADMIN_TOKEN } from '../access/index.js';
-import { camelCase } from '../../graphql/operation-args.js';
-import { answerFrom, id, timestamp } from '../../platform/wire.js';
-import { AccountRef, AccountStatusEnum, AccountWithKeyRef } from './accounts.schema.js';
+import { account, accountWithKey, AccountRef, AccountStatusEnum, AccountWithKeyRef } from './accounts.schema.js';
 import { ACCOUNT_STATUSES, createSchema, tierInputSchema, type AccountStatusValue } from './accounts.service.js';
 
 /** `:handle` in a path: the accounts service reads it by its own rule (also for the ledger and economy grants). */
 export const handleInput = z.object({ handle: z.string().describe("the account's handle") });
-
-const accountFields = {
-  account_id: id,
-  handle: z.string(),
-  email: z.string().nullable(),
-  status: z.enum(ACCOUNT_STATUSES),
-  tier: z.string(),
-  created_at: timestamp,
-  referral_code: z.string().describe('the code others sign up with to be referred by this account'),
-  referred_by: z.string().nullable().describe('handle of the account that referred this one'),
-};
-const account = answerFrom(z.object(accountFields).meta({ id: 'Account', description: 'An account as the admin routes answer it' }), { account_id: 'databaseId' });
-/** The account and its new master key: the account's fields read from `account`. */
-const accountWithKey = answerFrom(
-  z.object({ ...accountFields, api_key: z.string().describe('the master API key: shown in this answer only') }),
-  { ...Object.fromEntries(Object.keys(accountFields).map((key) => [key, `account.${camelCase(key)}`])), account_id: 'account.databaseId', api_key: 'apiKey' },
-);
 
 const statusRow = (action: 'suspend' | 'activate' | 'deactivate', status: AccountStatusValue) => ({
   method: 'POST' as const,

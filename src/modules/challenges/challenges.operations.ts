@@ -3,33 +3,10 @@
 // the operator's challenges (admin token: list, create, end). GraphQL fields and REST rows are made
 // from these; the rules live in challenges.service.ts. Shapes the spec leaves "not shown" are ours
 // (README "Community: challenges").
-import { z } from 'zod';
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { ADMIN_TOKEN, ANY_KEY, SCOPE } from '../access/index.js';
-import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
-import { wikiPhotoSchema } from '../wiki/wiki.operations.js';
-import { BoardRef, ChallengePageRef, ChallengeRef, StatusEnum, VoteEnum, VoteResultRef } from './challenges.schema.js';
-import { boardSchema, CHALLENGE_SCOPES, CHALLENGE_STATUSES, challengeListSchema, challengeVoteSchema, createChallengeSchema } from './challenges.input.js';
-
-const challenge = answerFrom(
-  z
-    .object({
-      id,
-      title: z.string(),
-      description: z.string().nullable(),
-      scope: z.enum(CHALLENGE_SCOPES).describe('category: every approved subject of `category`; subjects: the subjects listed'),
-      category: z.string().nullable(),
-      subjects: z.array(z.string()).describe('slugs of the subjects (subject scope; empty for a category)'),
-      starts_at: timestamp,
-      ends_at: timestamp.describe('the end (exclusive); an early end moved it to that moment'),
-      ended_at: timestamp.nullable().describe('when the operator ended it early'),
-      status: z.enum(CHALLENGE_STATUSES),
-      pending_photos: count.describe('pending wiki photos in its scope now (all of them)'),
-      created_at: timestamp,
-    })
-    .meta({ id: 'Challenge', description: 'A fact-checking challenge' }),
-  { id: 'databaseId' },
-);
+import { board, BoardRef, challenge, challengePage, ChallengePageRef, ChallengeRef, StatusEnum, VoteEnum, voteResult, VoteResultRef } from './challenges.schema.js';
+import { boardSchema, challengeListSchema, challengeVoteSchema, createChallengeSchema } from './challenges.input.js';
 
 export const challengeOperations = defineOperations({
   communityChallenge: defineOperation({
@@ -44,14 +21,7 @@ export const challengeOperations = defineOperations({
       path: '/api/community/challenge',
       summary:
         'The active fact-checking challenge (null when none runs), what a vote in it pays, and the pending wiki photos of its scope the caller may vote on (not their own, not voted yet), oldest first: limit (20, max 100)',
-      response: answerFrom(
-        z.object({
-          challenge: challenge.nullable(),
-          coins_per_vote: z.number().nullable().describe('coins a challenge vote pays at the rates in force (before daily caps); null without a challenge'),
-          items: z.array(wikiPhotoSchema),
-        }),
-        { items: 'photos' },
-      ),
+      response: board,
     },
   }),
   voteChallengePhoto: defineOperation({
@@ -68,17 +38,7 @@ export const challengeOperations = defineOperations({
       path: '/api/community/challenge/vote/:id',
       summary: 'Vote on a pending wiki photo of the active challenge (vote: confirm or reject): a wiki vote, its reward multiplied by challenge_multiplier (0.5 x 2 = 1.0 coins by default)',
       description: 'The vote counts toward verification like any wiki vote, and is the one vote the caller has on the photo (through either route).',
-      response: answerFrom(
-        z.object({
-          coins_earned: z.number(),
-          balance,
-          held,
-          decided: z.boolean().describe('this vote verified or rejected the photo'),
-          challenge_id: id,
-          photo: wikiPhotoSchema,
-        }),
-        { challenge_id: 'challenge.databaseId' },
-      ),
+      response: voteResult,
       errors: { 403: 'the caller contributed the photo', 409: 'no challenge is active, the photo is outside its scope, the caller voted on it already, or it is decided' },
     },
   }),
@@ -94,7 +54,7 @@ export const challengeOperations = defineOperations({
       method: 'GET',
       path: '/api/admin/challenges',
       summary: 'Challenges, latest start first: status (scheduled, active, ended), limit (50, max 200), offset',
-      response: z.object({ challenges: z.array(challenge), total: count, limit: count, offset: count }),
+      response: challengePage,
     },
   }),
   adminCreateChallenge: defineOperation({

@@ -5,44 +5,23 @@
 // spec leaves open are ours (README "Economy: bridge, referral, styles").
 import { z } from 'zod';
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
-import { answerFrom, balance, count, held, timestamp } from '../../platform/wire.js';
-import { camelCase } from '../../graphql/operation-args.js';
 import { defineAdminGrant, REPEATED_GRANT } from '../ledger/ledger.operations.js';
-import { BridgeConversionRef, BridgeLinkRef, BridgeRateRef, ReferralRef, StylePresetRef, StyleUnlockRef } from './economy.schema.js';
-import { CONVERSION_STATUSES } from './bridge.service.js';
+import {
+  bridgeLink,
+  BridgeConversionRef,
+  BridgeLinkRef,
+  bridgeRate,
+  BridgeRateRef,
+  conversion,
+  referral,
+  ReferralRef,
+  styleList,
+  StylePresetRef,
+  styleUnlock,
+  StyleUnlockRef,
+} from './economy.schema.js';
 import { ECONOMY_READ, ECONOMY_SPEND } from './economy.access.js';
 import { convertSchema, linkSchema } from './economy.input.js';
-
-export const partner = z.enum(['local', 'http']).describe('where the credits land: local (this service) or http (the external credit partner)');
-
-/** A conversion as REST answers it (also GET /api/economy/bridge/conversions/{id}). */
-export const conversion = z
-  .object({
-    coins_burned: z.number().describe('coins burned (completed), or held to be burned (pending); 0 when refused or failed'),
-    credits_added: z.number().describe('credits added (completed), or to be added (pending); 0 when refused or failed'),
-    new_balance: balance.describe("the caller's spendable coin balance now (held coins not included)"),
-    held: held.describe("the caller's coins held now: this conversion's while it is pending, escrowed bounties ..."),
-    conversion_id: z.string().describe('GET /api/economy/bridge/conversions/{conversion_id}; also the Idempotency-Key sent to the partner'),
-    status: z.enum(CONVERSION_STATUSES).describe('completed, or pending while the partner has not answered (asked again in the background)'),
-    coins_per_credit: z.number(),
-    partner,
-    partner_account: z.string().nullable(),
-    replayed: z.boolean().describe('true when this idempotency_key converted before (nothing more happened now)'),
-    message: z.string().nullable().describe('pending: why the partner has not confirmed yet; refused or failed: why'),
-    attempts: count.describe('times the credit partner was asked'),
-    created_at: timestamp,
-    completed_at: timestamp.nullable(),
-  })
-  .meta({ id: 'BridgeConversion', description: 'A conversion of coins into API credits' });
-
-const styleFields = {
-  slug: z.string(),
-  name: z.string(),
-  premium: z.boolean(),
-  price_coins: z.number().describe('coins to unlock it (0 for the free ones)'),
-  unlocked: z.boolean().describe('whether the caller may use it (free ones always)'),
-};
-const style = z.object(styleFields).meta({ id: 'StylePreset', description: 'A style preset of the generate route' });
 
 export const economyOperations = defineOperations({
   bridgeRate: defineOperation({
@@ -56,13 +35,7 @@ export const economyOperations = defineOperations({
       method: 'GET',
       path: '/api/economy/bridge/rate',
       summary: 'The coin-to-credit rate (coins_per_credit), the credit partner and whether the caller is linked to it',
-      response: z.object({
-        coins_per_credit: z.number().describe('coins that make one API credit (BRIDGE_COINS_PER_CREDIT, default 10)'),
-        partner,
-        linked: z.boolean().describe('whether the caller can convert now (local: always; http: once a partner account is linked)'),
-        partner_account: z.string().nullable().describe("the caller's linked account at the credit partner"),
-        minimum_coins: z.number().describe('the fewest coins that make 0.0001 credit'),
-      }),
+      response: bridgeRate,
     },
   }),
   convertCoins: defineOperation({
@@ -97,7 +70,7 @@ export const economyOperations = defineOperations({
       method: 'POST',
       path: '/api/economy/bridge/link',
       summary: "Link the caller's account at the credit partner (partner_account), needed before converting when the partner is http",
-      response: z.object({ partner, partner_account: z.string(), linked_at: timestamp }),
+      response: bridgeLink,
     },
   }),
   bridgeConversion: defineOperation({
@@ -129,15 +102,7 @@ export const economyOperations = defineOperations({
       method: 'GET',
       path: '/api/economy/referral',
       summary: "The caller's referral code and link, its referrals and the commission they earned it",
-      response: answerFrom(
-        z.object({
-          referral_code: z.string(),
-          referral_url: z.string().describe('<PUBLIC_BASE_URL or the request origin>/signup?ref=<referral_code>'),
-          total_referrals: count.describe('accounts created with this code'),
-          commission_earned: z.number().describe('coins received as referral commission (10% of what the referrals earn), ever'),
-        }),
-        { referral_code: 'code', referral_url: 'url' },
-      ),
+      response: referral,
     },
   }),
   styles: defineOperation({
@@ -151,7 +116,7 @@ export const economyOperations = defineOperations({
       method: 'GET',
       path: '/api/economy/styles',
       summary: 'Style presets: the four free ones of the generate route, then premium ones unlocked with coins',
-      response: answerFrom(z.object({ styles: z.array(style) }), { styles: '' }),
+      response: styleList,
     },
   }),
   unlockStyle: defineOperation({
@@ -166,17 +131,7 @@ export const economyOperations = defineOperations({
       path: '/api/economy/styles/:slug/unlock',
       pathFields: ['slug'],
       summary: 'Unlock a premium style preset with coins (charged once; again, or a free preset, charges nothing)',
-      // The preset's fields read from `style`, beside the charge.
-      response: answerFrom(
-        z.object({
-          ...styleFields,
-          charged: z.number().describe('coins charged by this call (0 when free or unlocked before)'),
-          already_unlocked: z.boolean(),
-          new_balance: balance.describe("the caller's spendable coin balance after (held coins not included)"),
-          held,
-        }),
-        Object.fromEntries(Object.keys(styleFields).map((key) => [key, `style.${camelCase(key)}`])),
-      ),
+      response: styleUnlock,
       errors: { 402: 'too few coins (INSUFFICIENT_COINS)' },
     },
   }),

@@ -1,79 +1,94 @@
-// GraphQL types of the economy (spec "Economy"): the coin bridge, referrals and style presets; the
-// operations are declared in economy.operations.ts. Thin: the rules live in the economy services.
-import { builder } from '../../graphql/builder.js';
+// The economy as callers see it (spec "Economy": the coin bridge, referrals and style presets), stated
+// once: each answer object (REST names, src/platform/wire.ts) and the GraphQL type made from it
+// (src/graphql/answer-object.ts). The operations are declared in economy.operations.ts; the rules live
+// in the economy services. Shapes the spec leaves open are ours (README "Economy: bridge, referral, styles").
+import { z } from 'zod';
+import { answerEnum, answerObject } from '../../graphql/answer-object.js';
+import { camelCase } from '../../graphql/operation-args.js';
+import { answerFrom, balance, count, held, timestamp } from '../../platform/wire.js';
 import { CONVERSION_STATUSES, type BridgeLinkView, type BridgeRateView, type ConversionView } from './bridge.service.js';
 import { referralUrl, type ReferralView } from './referral.service.js';
 import type { StyleView, UnlockResult } from './styles.service.js';
 
-const BridgePartnerEnum = builder.enumType('BridgePartner', {
-  description: 'Where converted credits land: local (this service) or http (an external partner)',
-  values: ['local', 'http'] as const,
-});
-const ConversionStatusEnum = builder.enumType('BridgeConversionStatus', { values: CONVERSION_STATUSES });
+const PARTNERS = ['local', 'http'] as const;
+answerEnum('BridgePartner', { description: 'Where converted credits land: local (this service) or http (an external partner)', values: PARTNERS });
+answerEnum('BridgeConversionStatus', { values: CONVERSION_STATUSES });
 
-export const BridgeRateRef = builder.objectRef<BridgeRateView>('BridgeRate').implement({
-  fields: (t) => ({
-    coinsPerCredit: t.exposeFloat('coinsPerCredit', { description: 'Coins that make one API credit' }),
-    partner: t.field({ type: BridgePartnerEnum, resolve: (r) => r.partner }),
-    linked: t.exposeBoolean('linked', { description: 'Whether the caller can convert now (local: always; http: once a partner account is linked)' }),
-    partnerAccount: t.exposeString('partnerAccount', { nullable: true, description: "The caller's linked account at the credit partner" }),
-    minimumCoins: t.exposeFloat('minimumCoins', { description: 'The fewest coins that make 0.0001 credit' }),
+const partner = z.enum(PARTNERS).describe('where the credits land: local (this service) or http (the external credit partner)');
+
+export const bridgeRate = z.object({
+  coins_per_credit: z.number().describe('coins that make one API credit (BRIDGE_COINS_PER_CREDIT, default 10)'),
+  partner,
+  linked: z.boolean().describe('whether the caller can convert now (local: always; http: once a partner account is linked)'),
+  partner_account: z.string().nullable().describe("the caller's linked account at the credit partner"),
+  minimum_coins: z.number().describe('the fewest coins that make 0.0001 credit'),
+});
+export const BridgeRateRef = answerObject<BridgeRateView>('BridgeRate', bridgeRate);
+
+export const bridgeLink = z.object({ partner, partner_account: z.string(), linked_at: timestamp });
+export const BridgeLinkRef = answerObject<BridgeLinkView>('BridgeLink', bridgeLink);
+
+/** A conversion as REST answers it (also GET /api/economy/bridge/conversions/{id}). */
+export const conversion = z
+  .object({
+    coins_burned: z.number().describe('coins burned (completed), or held to be burned (pending); 0 when refused or failed'),
+    credits_added: z.number().describe('credits added (completed), or to be added (pending); 0 when refused or failed'),
+    new_balance: balance.describe("the caller's spendable coin balance now (held coins not included)"),
+    held: held.describe("the caller's coins held now: this conversion's while it is pending, escrowed bounties ..."),
+    conversion_id: z.string().describe('GET /api/economy/bridge/conversions/{conversion_id}; also the Idempotency-Key sent to the partner'),
+    status: z.enum(CONVERSION_STATUSES).describe('completed, or pending while the partner has not answered (asked again in the background)'),
+    coins_per_credit: z.number(),
+    partner,
+    partner_account: z.string().nullable(),
+    replayed: z.boolean().describe('true when this idempotency_key converted before (nothing more happened now)'),
+    message: z.string().nullable().describe('pending: why the partner has not confirmed yet; refused or failed: why'),
+    attempts: count.describe('times the credit partner was asked'),
+    created_at: timestamp,
+    completed_at: timestamp.nullable(),
+  })
+  .meta({ id: 'BridgeConversion', description: 'A conversion of coins into API credits' });
+export const BridgeConversionRef = answerObject<ConversionView>('BridgeConversion', conversion, {
+  fields: () => ({ conversion_id: { description: 'Also the Idempotency-Key sent to the credit partner', resolve: (c: ConversionView) => c.id } }),
+});
+
+export const referral = answerFrom(
+  z.object({
+    referral_code: z.string(),
+    referral_url: z.string().describe('<PUBLIC_BASE_URL or the request origin>/signup?ref=<referral_code>'),
+    total_referrals: count.describe('accounts created with this code'),
+    commission_earned: z.number().describe('coins received as referral commission (10% of what the referrals earn), ever'),
+  }),
+  { referral_code: 'code', referral_url: 'url' },
+);
+export const ReferralRef = answerObject<ReferralView>('Referral', referral, {
+  fields: () => ({
+    referral_url: { description: 'Sign-up link with the code: <base URL>/signup?ref=<code>', resolve: (r: ReferralView, _a, ctx) => referralUrl(ctx.baseUrl, r.code) },
   }),
 });
 
-export const BridgeLinkRef = builder.objectRef<BridgeLinkView>('BridgeLink').implement({
-  fields: (t) => ({
-    partner: t.field({ type: BridgePartnerEnum, resolve: (l) => l.partner }),
-    partnerAccount: t.exposeString('partnerAccount'),
-    linkedAt: t.expose('linkedAt', { type: 'DateTime' }),
-  }),
-});
+const styleFields = {
+  slug: z.string(),
+  name: z.string(),
+  premium: z.boolean(),
+  price_coins: z.number().describe('coins to unlock it (0 for the free ones)'),
+  unlocked: z.boolean().describe('whether the caller may use it (free ones always)'),
+};
+const style = z.object(styleFields).meta({ id: 'StylePreset', description: 'A style preset of the generate route' });
+export const StylePresetRef = answerObject<StyleView>('StylePreset', style);
+export const styleList = answerFrom(z.object({ styles: z.array(style) }), { styles: '' });
 
-export const BridgeConversionRef = builder.objectRef<ConversionView>('BridgeConversion').implement({
-  description: 'A conversion of coins into API credits',
-  fields: (t) => ({
-    conversionId: t.exposeString('id', { description: 'Also the Idempotency-Key sent to the credit partner' }),
-    status: t.field({ type: ConversionStatusEnum, resolve: (c) => c.status }),
-    coinsBurned: t.exposeFloat('coinsBurned', { description: 'Coins burned (completed) or held to be burned (pending); 0 when refused or failed' }),
-    creditsAdded: t.exposeFloat('creditsAdded', { description: 'Credits added (completed) or to be added (pending); 0 when refused or failed' }),
-    newBalance: t.exposeFloat('newBalance', { description: "The caller's spendable coins now (held coins not included)" }),
-    held: t.exposeFloat('held', { description: "The caller's coins held by pending transfers (this conversion's while pending, escrowed bounties), beside newBalance" }),
-    coinsPerCredit: t.exposeFloat('coinsPerCredit'),
-    partner: t.field({ type: BridgePartnerEnum, resolve: (c) => c.partner }),
-    partnerAccount: t.exposeString('partnerAccount', { nullable: true }),
-    replayed: t.exposeBoolean('replayed', { description: 'True when this idempotency key converted before (nothing more happened now)' }),
-    message: t.exposeString('message', { nullable: true, description: 'Pending: why the partner has not confirmed yet; refused or failed: why' }),
-    attempts: t.exposeInt('attempts', { description: 'Times the credit partner was asked' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    completedAt: t.expose('completedAt', { type: 'DateTime', nullable: true }),
+/** An unlock as REST answers it: the preset's fields read from `style`, beside the charge. */
+export const styleUnlock = answerFrom(
+  z.object({
+    ...styleFields,
+    charged: z.number().describe('coins charged by this call (0 when free or unlocked before)'),
+    already_unlocked: z.boolean(),
+    new_balance: balance.describe("the caller's spendable coin balance after (held coins not included)"),
+    held,
   }),
-});
-
-export const ReferralRef = builder.objectRef<ReferralView>('Referral').implement({
-  fields: (t) => ({
-    code: t.exposeString('code'),
-    url: t.string({ description: 'Sign-up link with the code: <base URL>/signup?ref=<code>', resolve: (r, _a, ctx) => referralUrl(ctx.baseUrl, r.code) }),
-    totalReferrals: t.exposeInt('totalReferrals', { description: 'Accounts created with this code' }),
-    commissionEarned: t.exposeFloat('commissionEarned', { description: 'Coins received as referral commission, ever' }),
-  }),
-});
-
-export const StylePresetRef = builder.objectRef<StyleView>('StylePreset').implement({
-  fields: (t) => ({
-    slug: t.exposeString('slug'),
-    name: t.exposeString('name'),
-    premium: t.exposeBoolean('premium'),
-    priceCoins: t.exposeFloat('priceCoins', { description: 'Coins to unlock it (0 for the free ones)' }),
-    unlocked: t.exposeBoolean('unlocked', { description: 'Whether the caller may use it (free ones always)' }),
-  }),
-});
-
-export const StyleUnlockRef = builder.objectRef<UnlockResult>('StyleUnlock').implement({
-  fields: (t) => ({
-    style: t.field({ type: StylePresetRef, resolve: (u) => u.style }),
-    charged: t.exposeFloat('charged', { description: 'Coins charged by this call (0 when free or unlocked before)' }),
-    alreadyUnlocked: t.exposeBoolean('alreadyUnlocked'),
-    newBalance: t.exposeFloat('newBalance', { description: "The caller's spendable coins after (held coins not included)" }),
-    held: t.exposeFloat('held', { description: "The caller's coins held by pending transfers, beside newBalance" }),
-  }),
+  Object.fromEntries(Object.keys(styleFields).map((key) => [key, `style.${camelCase(key)}`])),
+);
+export const StyleUnlockRef = answerObject<UnlockResult>('StyleUnlock', styleUnlock, {
+  fields: () => ({ held: { description: "The caller's coins held by pending transfers, beside newBalance" } }),
+  more: (t) => ({ style: t.field({ type: StylePresetRef, resolve: (u) => u.style }) }),
 });

@@ -2,13 +2,12 @@
 // in economy.operations.ts, alike but for the currency), and reward rates and daily caps, which REST
 // shows as objects and GraphQL as lists of pairs. Behind the admin token; the CLI uses them
 // (`credits grant`, `coins grant`, `rewards show|set`).
-import { z } from 'zod';
+import { type z } from 'zod';
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import type { Context } from '../../graphql/context.js';
 import { ADMIN_TOKEN } from '../access/index.js';
 import { handleInput } from '../accounts/accounts.operations.js';
-import { answerFrom, balance, held, id, timestamp } from '../../platform/wire.js';
-import { grantRef, RewardCapInput, RewardRateInput, RewardSettingsRef } from './ledger.schema.js';
+import { grantAnswer, RewardCapInput, RewardRateInput, rewardSettings, RewardSettingsRef } from './ledger.schema.js';
 import { settingsPatchSchema, type RewardSettings } from './rewards.service.js';
 import { grantSchemaFor } from './credits.service.js';
 import type { GrantResult } from './ledger.service.js';
@@ -25,13 +24,14 @@ export function defineAdminGrant(
   grant: (ctx: Context, accountId: number, input: z.input<ReturnType<typeof grantSchemaFor>>) => Promise<GrantResult>,
   rest: { path: string; description: string },
 ) {
+  const { answer, ref } = grantAnswer(typeName, currency);
   return defineOperation({
     kind: 'mutation',
     name: field,
     description: `Adds ${currency} to an account (from the grants account); idempotencyKey makes a retry grant once`,
     key: ADMIN_TOKEN,
     input: handleInput.extend(grantSchemaFor(currency).shape),
-    output: grantRef(typeName, currency),
+    output: ref,
     run: async ({ ctx, input: { handle, ...input } }) => {
       const account = await ctx.services.accounts.byHandle(handle);
       return { ...(await grant(ctx, account.id, input)), accountId: account.id, handle: account.handle };
@@ -42,15 +42,7 @@ export function defineAdminGrant(
       pathFields: ['handle'],
       summary: `Grant ${currency === 'credits' ? 'API credits' : currency} to an account (amount; reference and idempotency_key optional)`,
       description: rest.description,
-      response: z.object({
-        account_id: id,
-        handle: z.string(),
-        amount: z.number().describe(`${currency} granted`),
-        balance: balance.describe(`the account's spendable ${currency} after the grant (held ${currency} not included)`),
-        held,
-        transfer_id: z.string().describe('the ledger transfer'),
-        replayed: z.boolean().describe('true when this idempotency_key was granted before (nothing added now)'),
-      }),
+      response: answer,
       errors: { 409: 'the idempotency_key was used for another grant' },
     },
   });
@@ -58,14 +50,6 @@ export function defineAdminGrant(
 
 /** A repeat's answer, as both grants' rows describe it. */
 export const REPEATED_GRANT = 'A repeat with the same idempotency_key grants nothing more and answers the first grant (`replayed: true`); the same key with another account or amount is a 409.';
-
-const rewardSettings = z
-  .object({
-    rates: z.record(z.string(), z.number()).describe('coins per reward action, then coin_multiplier, referral_commission_percent and challenge_multiplier'),
-    daily_caps: z.record(z.string(), z.int().nullable()).describe('paid awards per action, account and UTC day; null: no cap'),
-    updated_at: timestamp.nullable().describe("the operator's last change (null: configuration only)"),
-  })
-  .meta({ id: 'RewardSettings', description: 'Reward rates, factors and daily caps in force' });
 
 type Pairs<K extends string, V extends string> = Array<Record<K, string> & Record<V, unknown>>;
 type Caps = Pairs<typeof CAP.key, typeof CAP.value>;
@@ -77,7 +61,7 @@ const pairsOf = (object: unknown, { key, value }: { key: string; value: string }
 
 /** The settings in REST's shape: objects by action, from GraphQL's lists of pairs (`rates { key value }`). */
 const settingsRows = {
-  response: answerFrom(rewardSettings, { rates: null, daily_caps: null }),
+  response: rewardSettings,
   answerFragment: true,
   reads: 'rates { key value } dailyCaps { action cap }',
   shape: (answer: Record<string, unknown>, data: unknown) => {

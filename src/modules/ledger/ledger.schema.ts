@@ -1,7 +1,11 @@
 // GraphQL surface of money: the caller's wallet, the types of the caller's API credits (their query,
-// GET /api/media/credits, is declared in media.operations.ts) and of the operator's grants and
-// reward settings (declared in ledger.operations.ts). Thin: the rules live in the services.
+// GET /api/media/credits, is declared in media.operations.ts), and the operator's grants and reward
+// settings stated once: their answers (REST names) and the GraphQL types made from them (their
+// operations are declared in ledger.operations.ts). Thin: the rules live in the services.
+import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
+import { answerObject } from '../../graphql/answer-object.js';
+import { answerFrom, balance, held, id, timestamp } from '../../platform/wire.js';
 import { ANY_KEY, authScopesOf } from '../access/index.js';
 import type { CreditEntryView, CreditSummary } from './credits.service.js';
 import type { RewardSettings } from './rewards.service.js';
@@ -60,15 +64,26 @@ const RewardCapRef = builder.objectRef<{ action: string; cap: number | null }>('
   fields: (t) => ({ action: t.exposeString('action'), cap: t.exposeInt('cap', { nullable: true, description: 'Paid awards per account per UTC day; null: no cap' }) }),
 });
 
-export const RewardSettingsRef = builder.objectRef<RewardSettings>('RewardSettings').implement({
-  fields: (t) => ({
+/** The settings as REST answers them: objects by action, where GraphQL has lists of pairs (ledger.operations.ts turns one into the other). */
+export const rewardSettings = answerFrom(
+  z
+    .object({
+      rates: z.record(z.string(), z.number()).describe('coins per reward action, then coin_multiplier, referral_commission_percent and challenge_multiplier'),
+      daily_caps: z.record(z.string(), z.int().nullable()).describe('paid awards per action, account and UTC day; null: no cap'),
+      updated_at: timestamp.nullable().describe("the operator's last change (null: configuration only)"),
+    })
+    .meta({ id: 'RewardSettings', description: 'Reward rates, factors and daily caps in force' }),
+  { rates: null, daily_caps: null },
+);
+
+export const RewardSettingsRef = answerObject<RewardSettings>('RewardSettings', rewardSettings, {
+  more: (t) => ({
     rates: t.field({
       type: [RewardRateRef],
       description: 'Coins per action, then coin_multiplier, referral_commission_percent, challenge_multiplier',
       resolve: (s) => Object.entries(s.rates).map(([key, value]) => ({ key, value })),
     }),
     dailyCaps: t.field({ type: [RewardCapRef], resolve: (s) => REWARD_ACTIONS.map((action) => ({ action, cap: s.dailyCaps[action] })) }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime', nullable: true }),
   }),
 });
 
@@ -138,17 +153,19 @@ builder.queryField('wallet', (t) =>
   }),
 );
 
-/** The answer type of an operator's grant of a currency (adminGrantCredits, adminGrantCoins: ledger.operations.ts). */
-export function grantRef(typeName: string, currency: Currency) {
-  return builder.objectRef<GrantResult & { accountId: number; handle: string }>(typeName).implement({
-    fields: (t) => ({
-      accountId: t.exposeInt('accountId'),
-      handle: t.exposeString('handle'),
-      transferId: t.exposeString('transferId'),
-      amount: t.exposeFloat('amount'),
-      balance: t.exposeFloat('balance', { description: `The account's spendable ${currency} after the grant (held amounts not included)` }),
-      held: t.exposeFloat('held', { description: `The account's ${currency} held by pending transfers, beside balance` }),
-      replayed: t.exposeBoolean('replayed', { description: 'True when this idempotency key was granted before (nothing added now)' }),
-    }),
+/** An operator's grant of a currency (adminGrantCredits, adminGrantCoins: ledger.operations.ts): its answer and the GraphQL type `typeName` made from it. */
+export function grantAnswer(typeName: string, currency: Currency) {
+  const answer = z.object({
+    account_id: id,
+    handle: z.string(),
+    amount: z.number().describe(`${currency} granted`),
+    balance: balance.describe(`the account's spendable ${currency} after the grant (held ${currency} not included)`),
+    held,
+    transfer_id: z.string().describe('the ledger transfer'),
+    replayed: z.boolean().describe('true when this idempotency_key was granted before (nothing added now)'),
   });
+  const ref = answerObject<GrantResult & { accountId: number; handle: string }>(typeName, answer, {
+    fields: () => ({ held: { description: `The account's ${currency} held by pending transfers, beside balance` } }),
+  });
+  return { answer, ref };
 }
