@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { ADMIN_TOKEN, ANY_KEY, SCOPE } from '../access/index.js';
 import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
-import { wikiPhotoSchema } from '../wiki/wiki.operations.js';
+import { wikiPhotoSchema } from '../wiki/wiki.schema.js';
 import { BoardRef, ChallengePageRef, ChallengeRef, StatusEnum, VoteEnum, VoteResultRef } from './challenges.schema.js';
 import { boardSchema, CHALLENGE_SCOPES, CHALLENGE_STATUSES, challengeListSchema, challengeVoteSchema, createChallengeSchema } from './challenges.input.js';
 
