@@ -12,16 +12,15 @@ import {
   CommunitySearchDocument,
   IngestCommunityDocument,
 } from '../generated/operations.js';
-import { balance, count, formText, id, idParams, held } from '../schemas.js';
+import { balance, formText, id, idParams, held } from '../schemas.js';
 import { numberFromText } from '../../src/platform/validation.js';
 import { communityPageSchema, ingestSchema } from '../../src/modules/community/community.input.js';
 import { COMMUNITY_VARIANTS } from '../../src/modules/community/index.js';
-import { communityItem as item, communityOperations } from '../../src/modules/community/community.operations.js';
+import { communityOperations } from '../../src/modules/community/community.operations.js';
+import { communityPage as page } from '../../src/modules/community/community.schema.js';
 
 /** The REST row of a declared operation, in its place in the table (Express matches in order: /my before /:id). */
 const declared = (name: keyof typeof communityOperations) => restRoutesOf({ [name]: communityOperations[name] });
-
-const page = z.object({ items: z.array(item), total: count, limit: count, offset: count });
 
 const communityParams = idParams('community item');
 

@@ -10,7 +10,8 @@ import { unwrap } from '../result.js';
 import { WikiSubjectsDocument } from '../generated/operations.js';
 import { id } from '../schemas.js';
 import { listSubjectsSchema } from '../../src/modules/wiki/wiki.input.js';
-import { subjectPage, wikiOperations, wikiPhotoSchema } from '../../src/modules/wiki/wiki.operations.js';
+import { wikiOperations } from '../../src/modules/wiki/wiki.operations.js';
+import { subjectPage, wikiPhotoSchema } from '../../src/modules/wiki/wiki.schema.js';
 import { WIKI_FILE_KINDS } from '../../src/modules/wiki/index.js';
 
 /** A wiki photo as the routes answer it (challenge votes answer it too). */

@@ -6,7 +6,7 @@ import { builder } from '../../graphql/builder.js';
 import { answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
 import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
-import { wikiPhotoSchema } from '../wiki/wiki.operations.js';
+import { wikiPhotoSchema } from '../wiki/wiki.schema.js';
 import { WikiPhotoRef } from '../wiki/wiki.schema.js';
 import { CHALLENGE_SCOPES, CHALLENGE_STATUSES, CHALLENGE_VOTES } from './challenges.input.js';
 import { challengeScope, challengeStatus, type Challenge, type ChallengeBoard, type ChallengeVoteResult } from './challenges.service.js';

@@ -1,101 +1,40 @@
-// The community operations, each declared once (docs/architecture.md), and the community item as
-// REST answers it (image intel's resolution answers it too). Spec "Community": contributions, tags,
-// the caller's items, the leaderboard, portfolios, item detail, ownership claims; ours: unlocking an
-// original, the operator's review of claims. Shapes the spec leaves "not shown" are ours (README
-// "Community"). Rows that do not fit a declaration stay in rest-shim/routes/community.routes.ts (the
-// public search, ingest). The rules live in community.service.ts and claims.service.ts.
+// The community operations, each declared once (docs/architecture.md). Spec "Community":
+// contributions, tags, the caller's items, the leaderboard, portfolios, item detail, ownership claims;
+// ours: unlocking an original, the operator's review of claims. Shapes the spec leaves "not shown" are
+// ours (README "Community"). The answers and their GraphQL types are in community.schema.ts. Rows that
+// do not fit a declaration stay in rest-shim/routes/community.routes.ts (the public search, ingest).
+// The rules live in community.service.ts and claims.service.ts.
 import { z } from 'zod';
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { ADMIN_TOKEN, ANY_KEY, MASTER_KEY, SCOPE } from '../access/index.js';
-import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
+import { answerFrom, balance, count, held } from '../../platform/wire.js';
 import { communityItemPolicy } from './community.access.js';
 import {
   ClaimDecisionEnum,
   ClaimKindEnum,
   ClaimPageRef,
+  claimPage,
   ClaimStatusEnum,
+  communityItem,
   CommunityItemRef,
   CommunityPageRef,
+  contribution,
   ContributionRef,
+  leaderboard,
   LeaderboardRef,
+  ownershipClaim,
   OwnershipClaimRef,
   PeriodEnum,
+  portfolio,
   PortfolioRef,
   TagActionEnum,
+  tagResult,
   TagResultRef,
+  unlock,
   UnlockRef,
   uploadOf,
 } from './community.schema.js';
-import { CLAIM_KINDS, CLAIM_STATUSES, claimListSchema, claimSchema, contributeSchema, LEADERBOARD_PERIODS, leaderboardSchema, myPageSchema, tagSchema } from './community.input.js';
-
-export const communityItem = answerFrom(
-  z
-    .object({
-      id,
-      image_object_id: id.describe('the image object: the same for resized, recompressed or lightly cropped copies'),
-      contributor: z.string().nullable().describe("the contributor's handle"),
-      origin: z.enum(['contribute', 'ingest']),
-      name: z.string().nullable(),
-      tags: z.array(z.string()),
-      verified: z.boolean().describe('AI-verified: vision confirmed at least one of its current tags'),
-      caption: z.string().nullable(),
-      labels: z.array(z.string()),
-      url: z.string().describe('the public file, metadata stripped: a signed link that needs no key'),
-      width: count,
-      height: count,
-      mime: z.string(),
-      source_provider: z.string().nullable(),
-      source_url: z.string().nullable(),
-      attribution_handle: z.string().nullable(),
-      unlock_price: z.number().describe('coins to unlock the full-resolution original; 0 is free'),
-      has_original: z.boolean(),
-      original_url: z.string().nullable().describe('a 15-minute signed link to the original: for its contributor, buyers, and anyone when free'),
-      latitude: z.number().nullable().describe('exact for the contributor; 2 decimals (about 1 km) for others'),
-      longitude: z.number().nullable(),
-      public: z.boolean().describe('listed by the public search'),
-      removed: z.boolean().describe('taken down by an approved removal claim (only its contributor sees it)'),
-      created_at: timestamp,
-    })
-    .meta({ id: 'CommunityItem', description: 'An image of the community library' }),
-  { id: 'databaseId' },
-);
-
-/** An ownership claim as REST answers it (the claim rows written by hand answer it too). */
-export const ownershipClaim = answerFrom(
-  z
-    .object({
-      id,
-      item_id: id,
-      claimant: z.string().nullable(),
-      kind: z.enum(CLAIM_KINDS),
-      royalty_coins: z.number().nullable().describe('royalty: coins per use'),
-      reason: z.string(),
-      status: z.enum(CLAIM_STATUSES),
-      reviewed_at: timestamp.nullable(),
-      created_at: timestamp,
-    })
-    .meta({ id: 'OwnershipClaim', description: 'An ownership claim on a community item' }),
-  { id: 'databaseId' },
-);
-
-/** A contributor's portfolio as REST answers it. */
-const portfolio = answerFrom(
-  z
-    .object({
-      handle: z.string(),
-      attribution: z.string(),
-      member_since: timestamp,
-      contributions: count.describe('listed items'),
-      verified: count,
-      recent: z.array(communityItem).describe('the 12 newest listed items'),
-      private: z
-        .object({ balance, held, unlisted: count, removed: count, coins_earned: z.number(), unlock_sales: count, unlock_earnings: z.number() })
-        .nullable()
-        .describe('the caller’s own portfolio only'),
-    })
-    .meta({ id: 'Portfolio', description: "A contributor's portfolio" }),
-  { private: 'own' },
-);
+import { claimListSchema, claimSchema, contributeSchema, leaderboardSchema, myPageSchema, tagSchema } from './community.input.js';
 
 /** The operator's review: a path per decision (`/approve`, `/reject`), the decision its GraphQL argument. */
 const reviewDecisions = [
@@ -123,19 +62,7 @@ export const communityOperations = defineOperations({
       summary: 'Give an image to the community (multipart: file, or image_url; name, tags as a JSON array, source_provider, public): 2 coins for an image the caller had not given',
       description:
         'A JSON body with image_url works too. The same image again (or a resized, recompressed or lightly cropped copy of it) answers the first item with `duplicate: true` and earns nothing.',
-      response: answerFrom(
-        z.object({
-          id,
-          url: z.string(),
-          coins_earned: z.number(),
-          balance: balance.describe("the caller's spendable coins after the award (held coins not included)"),
-          held,
-          duplicate: z.boolean().describe('the caller had contributed this image object before: nothing earned'),
-          message: z.string().nullable().describe('why nothing was earned'),
-          item: communityItem,
-        }),
-        { id: 'item.databaseId', url: 'item.url' },
-      ),
+      response: contribution,
       errors: { 413: 'the file is larger than UPLOAD_MAX_BYTES' },
       successStatus: 201,
     },
@@ -168,11 +95,7 @@ export const communityOperations = defineOperations({
       path: '/api/community/leaderboard',
       summary:
         'Top contributors of a period (day, week, month: the last 24 hours, 7 or 30 days; all), by listed contributions: period (default week), limit (default 10, max 100)',
-      response: z.object({
-        period: z.enum(LEADERBOARD_PERIODS),
-        since: timestamp.nullable(),
-        entries: z.array(z.object({ rank: count, handle: z.string(), contributions: count, verified: count, coins_earned: z.number() }).meta({ id: 'LeaderboardEntry' })),
-      }),
+      response: leaderboard,
     },
   }),
   communityPortfolio: defineOperation({
@@ -228,15 +151,7 @@ export const communityOperations = defineOperations({
       params: { item_id: 'id' },
       summary:
         "Tag an item (tags; action add, or replace for its contributor): 0.5 coins once per item and tagger when the set adds a tag, +0.25 once when vision newly confirms a tag the tagger added; one's own items earn nothing",
-      response: z.object({
-        coins_earned: z.number(),
-        verified: z.boolean().describe('vision confirmed a tag of this set'),
-        balance,
-        held,
-        matched: z.array(z.string()),
-        message: z.string().nullable(),
-        item: communityItem,
-      }),
+      response: tagResult,
       errors: { 403: "action replace on someone else's item" },
     },
   }),
@@ -250,18 +165,7 @@ export const communityOperations = defineOperations({
       method: 'POST',
       path: '/api/community/:id/unlock',
       summary: "Unlock an item's full-resolution original: the buyer pays unlock_price once, the uploader gets 80% at once; again, free or one's own costs nothing",
-      response: answerFrom(
-        z.object({
-          item_id: id,
-          charged: z.number().describe('coins paid by this call'),
-          already_unlocked: z.boolean(),
-          uploader_earned: z.number(),
-          balance,
-          held,
-          original_url: z.string().nullable().describe('a 15-minute signed link to the original (null when none is kept)'),
-        }),
-        { item_id: 'item.databaseId' },
-      ),
+      response: unlock,
       errors: { 402: 'too few coins' },
     },
   }),
@@ -309,7 +213,7 @@ export const communityOperations = defineOperations({
       method: 'GET',
       path: '/api/admin/claims',
       summary: 'Ownership claims, newest first: status (pending, approved, rejected), limit, offset',
-      response: z.object({ claims: z.array(ownershipClaim), total: count, limit: count, offset: count }),
+      response: claimPage,
     },
   }),
   adminReviewOwnershipClaim: defineOperation({

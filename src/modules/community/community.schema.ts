@@ -1,7 +1,11 @@
-// GraphQL types of the community library, and the fields no declaration fits: the public search
-// (no key) and mobile ingest (form text typed as the spec types it). The other operations are declared
-// in community.operations.ts; the rules live in community.service.ts and claims.service.ts.
+// The community library as callers see it, stated once: each answer object (REST names,
+// src/platform/wire.ts) and the GraphQL type made from it (src/graphql/answer-object.ts). The
+// operations on them are declared in community.operations.ts; the rules live in community.service.ts
+// and claims.service.ts.
+import { z } from 'zod';
 import { builder, nodeId } from '../../graphql/builder.js';
+import { answerDescription, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
+import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
 import { authScopesOf, SCOPE } from '../access/index.js';
 import type { Context } from '../../graphql/context.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
@@ -17,178 +21,207 @@ const actor = (ctx: Context) => ctx.actor!;
 export const uploadOf = async (file: File) => ({ body: Buffer.from(await file.arrayBuffer()), filename: file.name });
 
 export const TagActionEnum = builder.enumType('CommunityTagAction', { values: COMMUNITY_TAG_ACTIONS });
-export const PeriodEnum = builder.enumType('LeaderboardPeriod', { values: LEADERBOARD_PERIODS });
-export const ClaimKindEnum = builder.enumType('OwnershipClaimKind', { values: CLAIM_KINDS });
-export const ClaimStatusEnum = builder.enumType('OwnershipClaimStatus', { values: CLAIM_STATUSES });
+export const PeriodEnum = answerEnum('LeaderboardPeriod', { values: LEADERBOARD_PERIODS });
+export const ClaimKindEnum = answerEnum('OwnershipClaimKind', { values: CLAIM_KINDS });
+// Wiki subjects' statuses have the same values: their field names its enum itself (wiki.schema.ts).
+export const ClaimStatusEnum = answerEnum('OwnershipClaimStatus', { values: CLAIM_STATUSES });
 export const ClaimDecisionEnum = builder.enumType('OwnershipClaimDecision', { values: ['approved', 'rejected'] as const });
+
+export const communityItem = answerFrom(
+  z
+    .object({
+      id,
+      image_object_id: id.describe('the image object: the same for resized, recompressed or lightly cropped copies'),
+      contributor: z.string().nullable().describe("the contributor's handle"),
+      origin: z.enum(['contribute', 'ingest']),
+      name: z.string().nullable(),
+      tags: z.array(z.string()),
+      verified: z.boolean().describe('AI-verified: vision confirmed at least one of its current tags'),
+      caption: z.string().nullable(),
+      labels: z.array(z.string()),
+      url: z.string().describe('the public file, metadata stripped: a signed link that needs no key'),
+      width: count,
+      height: count,
+      mime: z.string(),
+      source_provider: z.string().nullable(),
+      source_url: z.string().nullable(),
+      attribution_handle: z.string().nullable(),
+      unlock_price: z.number().describe('coins to unlock the full-resolution original; 0 is free'),
+      has_original: z.boolean(),
+      original_url: z.string().nullable().describe('a 15-minute signed link to the original: for its contributor, buyers, and anyone when free'),
+      latitude: z.number().nullable().describe('exact for the contributor; 2 decimals (about 1 km) for others'),
+      longitude: z.number().nullable(),
+      public: z.boolean().describe('listed by the public search'),
+      removed: z.boolean().describe('taken down by an approved removal claim (only its contributor sees it)'),
+      created_at: timestamp,
+    })
+    .meta({ id: 'CommunityItem', description: 'An image of the community library' }),
+  { id: 'databaseId' },
+);
 
 export const CommunityItemRef = builder.prismaNode('CommunityItem', {
   id: { field: 'id' },
   nullable: true,
   // No type-level key rule: the public search answers without a key. The node lookup uses the policy (any key).
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: communityItemPolicy.nodeWhere(ctx) }),
-  description: 'An image given to the community library',
+  description: answerDescription(communityItem),
   fields: (t) => ({
-    databaseId: t.exposeInt('id', { description: 'The integer item id of the REST API' }),
-    imageObjectId: t.exposeInt('objectId', { description: 'The image object this picture is (the same across resized and recompressed copies)' }),
+    ...answerFields(t, communityItem, {
+      id: { description: 'The integer item id of the REST API' },
+      image_object_id: { resolve: (item: CommunityItem) => item.objectId },
+      contributor: t.loadable({
+        type: 'String',
+        nullable: true,
+        description: "The contributor's handle",
+        load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids),
+        resolve: (item) => item.accountId,
+      }),
+      // contribute or ingest: a String in GraphQL.
+      origin: t.exposeString('origin', { description: 'contribute or ingest' }),
+      url: { resolve: (item, _a, ctx) => ctx.baseUrl + ctx.services.community.fileUrl(item, 'public') },
+      unlock_price: { resolve: (item) => fromMinor(item.unlockPrice) },
+      has_original: { description: 'A full-resolution original is kept (ingest)', resolve: (item) => item.originalKey !== null },
+      original_url: t.loadable({
+        type: 'String',
+        nullable: true,
+        description: 'A signed link to the original for 15 minutes: for the contributor, buyers who unlocked it, and any key when it is free',
+        load: async (ids: number[], ctx) => {
+          const readable = await ctx.services.community.readableOriginals(ctx.actor, ids);
+          return ids.map((id) => {
+            const item = readable.get(id);
+            return item ? ctx.baseUrl + ctx.services.community.fileUrl(item, 'original') : null;
+          });
+        },
+        resolve: (item) => item.id,
+      }),
+      latitude: { resolve: (item, _a, ctx) => visibleCoordinate(item.latitude, ctx.actor, [item.accountId]) },
+      longitude: { resolve: (item, _a, ctx) => visibleCoordinate(item.longitude, ctx.actor, [item.accountId]) },
+      removed: { resolve: (item) => item.removedAt !== null },
+    }),
     imageObject: t.field({ type: ImageObjectRef, nullable: true, resolve: (item, _a, ctx) => ctx.services.imageObjects.byId(item.objectId) }),
-    contributor: t.loadable({
-      type: 'String',
-      nullable: true,
-      description: "The contributor's handle",
-      load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids),
-      resolve: (item) => item.accountId,
-    }),
-    origin: t.exposeString('origin', { description: 'contribute or ingest' }),
-    name: t.exposeString('name', { nullable: true }),
-    tags: t.exposeStringList('tags'),
-    verified: t.exposeBoolean('verified', { description: 'AI-verified: vision confirmed at least one of its current tags' }),
-    caption: t.exposeString('caption', { nullable: true }),
-    labels: t.exposeStringList('labels'),
-    url: t.string({ description: 'The public file (metadata stripped), a signed link that needs no key', resolve: (item, _a, ctx) => ctx.baseUrl + ctx.services.community.fileUrl(item, 'public') }),
-    width: t.exposeInt('width'),
-    height: t.exposeInt('height'),
-    mime: t.exposeString('mime'),
-    sourceProvider: t.exposeString('sourceProvider', { nullable: true }),
-    sourceUrl: t.exposeString('sourceUrl', { nullable: true }),
-    attributionHandle: t.exposeString('attributionHandle', { nullable: true }),
-    unlockPrice: t.float({ description: 'Coins to unlock the full-resolution original; 0 is free', resolve: (item) => fromMinor(item.unlockPrice) }),
-    hasOriginal: t.boolean({ description: 'A full-resolution original is kept (ingest)', resolve: (item) => item.originalKey !== null }),
-    originalUrl: t.loadable({
-      type: 'String',
-      nullable: true,
-      description: 'A signed link to the original for 15 minutes: for the contributor, buyers who unlocked it, and any key when it is free',
-      load: async (ids: number[], ctx) => {
-        const readable = await ctx.services.community.readableOriginals(ctx.actor, ids);
-        return ids.map((id) => {
-          const item = readable.get(id);
-          return item ? ctx.baseUrl + ctx.services.community.fileUrl(item, 'original') : null;
-        });
-      },
-      resolve: (item) => item.id,
-    }),
-    latitude: t.float({ nullable: true, resolve: (item, _a, ctx) => visibleCoordinate(item.latitude, ctx.actor, [item.accountId]) }),
-    longitude: t.float({ nullable: true, resolve: (item, _a, ctx) => visibleCoordinate(item.longitude, ctx.actor, [item.accountId]) }),
-    public: t.exposeBoolean('public', { description: 'Listed by the public search' }),
-    removed: t.boolean({ description: 'An approved removal claim took it down (only its contributor still sees it)', resolve: (item) => item.removedAt !== null }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
+
+/** An ownership claim as REST answers it. */
+export const ownershipClaim = answerFrom(
+  z
+    .object({
+      id,
+      item_id: id,
+      claimant: z.string().nullable(),
+      kind: z.enum(CLAIM_KINDS),
+      royalty_coins: z.number().nullable().describe('royalty: coins per use'),
+      reason: z.string(),
+      status: z.enum(CLAIM_STATUSES),
+      reviewed_at: timestamp.nullable(),
+      created_at: timestamp,
+    })
+    .meta({ id: 'OwnershipClaim', description: 'An ownership claim on a community item' }),
+  { id: 'databaseId' },
+);
 
 export const OwnershipClaimRef = builder.prismaNode('OwnershipClaim', {
   id: { field: 'id' },
   nullable: true,
   authScopes: { ...ownershipClaimPolicy.authScopes, admin: true },
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: ctx.admin && !ctx.actor ? {} : ownershipClaimPolicy.where(ctx.actor) }),
-  fields: (t) => ({
-    databaseId: t.exposeInt('id'),
-    itemId: t.exposeInt('itemId'),
-    claimant: t.loadable({ type: 'String', nullable: true, load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids), resolve: (c) => c.accountId }),
-    kind: t.field({ type: ClaimKindEnum, resolve: (c) => c.kind as (typeof CLAIM_KINDS)[number] }),
-    royaltyCoins: t.float({ nullable: true, description: 'royalty: coins per use', resolve: (c) => (c.royalty === null ? null : fromMinor(c.royalty)) }),
-    reason: t.exposeString('reason'),
-    status: t.field({ type: ClaimStatusEnum, resolve: (c) => c.status as (typeof CLAIM_STATUSES)[number] }),
-    reviewedAt: t.expose('reviewedAt', { type: 'DateTime', nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-  }),
+  description: answerDescription(ownershipClaim),
+  fields: (t) =>
+    answerFields(t, ownershipClaim, {
+      claimant: t.loadable({ type: 'String', nullable: true, load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids), resolve: (c) => c.accountId }),
+      royalty_coins: { resolve: (c: OwnershipClaim) => (c.royalty === null ? null : fromMinor(c.royalty)) },
+    }),
 });
 
-export const CommunityPageRef = builder.objectRef<{ items: CommunityItem[]; total: number; limit: number; offset: number; balance?: number; held?: number }>('CommunityPage').implement({
-  fields: (t) => ({
-    items: t.field({ type: [CommunityItemRef], resolve: (p) => p.items }),
-    total: t.exposeInt('total'),
-    limit: t.exposeInt('limit'),
-    offset: t.exposeInt('offset'),
+/** A page of community items (the public search; the caller's own adds their balance). */
+export const communityPage = z.object({ items: z.array(communityItem), total: count, limit: count, offset: count });
+export const CommunityPageRef = answerObject<{ items: CommunityItem[]; total: number; limit: number; offset: number; balance?: number; held?: number }>('CommunityPage', communityPage, {
+  more: (t) => ({
     balance: t.float({ nullable: true, description: "The caller's spendable coins, held coins not included (myCommunity only)", resolve: (p) => p.balance ?? null }),
     held: t.float({ nullable: true, description: "The caller's coins held by pending transfers, beside balance (myCommunity only)", resolve: (p) => p.held ?? null }),
   }),
 });
 
-export const ContributionRef = builder.objectRef<ContributionResult>('CommunityContribution').implement({
+export const contribution = answerFrom(
+  z.object({
+    id,
+    url: z.string(),
+    coins_earned: z.number(),
+    balance: balance.describe("the caller's spendable coins after the award (held coins not included)"),
+    held,
+    duplicate: z.boolean().describe('the caller had contributed this image object before: nothing earned'),
+    message: z.string().nullable().describe('why nothing was earned'),
+    item: communityItem,
+  }),
+  { id: 'item.databaseId', url: 'item.url' },
+);
+export const ContributionRef = answerObject<ContributionResult>('CommunityContribution', contribution, { fields: (t) => balanceFields(t) });
+
+export const tagResult = z.object({
+  coins_earned: z.number(),
+  verified: z.boolean().describe('vision confirmed a tag of this set'),
+  balance,
+  held,
+  matched: z.array(z.string()),
+  message: z.string().nullable(),
+  item: communityItem,
+});
+export const TagResultRef = answerObject<TagResult>('CommunityTagResult', tagResult, {
+  fields: (t) => ({ ...balanceFields(t), matched: { description: 'Tags of the set that vision confirmed' } }),
+});
+
+export const unlock = answerFrom(
+  z.object({
+    item_id: id,
+    charged: z.number().describe('coins paid by this call'),
+    already_unlocked: z.boolean(),
+    uploader_earned: z.number(),
+    balance,
+    held,
+    original_url: z.string().nullable().describe('a 15-minute signed link to the original (null when none is kept)'),
+  }),
+  { item_id: 'item.databaseId' },
+);
+export const UnlockRef = answerObject<UnlockResult>('CommunityUnlock', unlock, {
   fields: (t) => ({
-    item: t.field({ type: CommunityItemRef, resolve: (r) => r.item }),
-    coinsEarned: t.exposeFloat('coinsEarned'),
     ...balanceFields(t),
-    duplicate: t.exposeBoolean('duplicate', { description: 'The caller had contributed this image object before: nothing earned' }),
-    message: t.exposeString('message', { nullable: true, description: 'Why nothing was earned' }),
+    original_url: { resolve: (r, _a, ctx) => (r.item.originalKey ? ctx.baseUrl + ctx.services.community.fileUrl(r.item, 'original') : null) },
   }),
+  more: (t) => ({ item: t.field({ type: CommunityItemRef, resolve: (r) => r.item }) }),
 });
 
-export const TagResultRef = builder.objectRef<TagResult>('CommunityTagResult').implement({
-  fields: (t) => ({
-    item: t.field({ type: CommunityItemRef, resolve: (r) => r.item }),
-    coinsEarned: t.exposeFloat('coinsEarned'),
-    verified: t.exposeBoolean('verified', { description: 'Vision confirmed a tag of this set' }),
-    matched: t.exposeStringList('matched', { description: 'Tags of the set that vision confirmed' }),
-    ...balanceFields(t),
-    message: t.exposeString('message', { nullable: true }),
-  }),
+const leaderboardEntry = z
+  .object({ rank: count, handle: z.string(), contributions: count, verified: count, coins_earned: z.number() })
+  .meta({ id: 'LeaderboardEntry' });
+answerObject<LeaderboardEntry>('LeaderboardEntry', leaderboardEntry, {
+  fields: () => ({ coins_earned: { description: 'Community rewards (uploads, tags, bonuses) in the period' } }),
 });
 
-export const UnlockRef = builder.objectRef<UnlockResult>('CommunityUnlock').implement({
-  fields: (t) => ({
-    item: t.field({ type: CommunityItemRef, resolve: (r) => r.item }),
-    charged: t.exposeFloat('charged', { description: 'Coins paid by this call' }),
-    alreadyUnlocked: t.exposeBoolean('alreadyUnlocked'),
-    uploaderEarned: t.exposeFloat('uploaderEarned'),
-    ...balanceFields(t),
-    originalUrl: t.string({
-      nullable: true,
-      description: 'A signed link to the original for 15 minutes (null when the item keeps no original)',
-      resolve: (r, _a, ctx) => (r.item.originalKey ? ctx.baseUrl + ctx.services.community.fileUrl(r.item, 'original') : null),
-    }),
-  }),
-});
+export const leaderboard = z.object({ period: z.enum(LEADERBOARD_PERIODS), since: timestamp.nullable(), entries: z.array(leaderboardEntry) });
+export const LeaderboardRef = answerObject<{ period: (typeof LEADERBOARD_PERIODS)[number]; since: Date | null; entries: LeaderboardEntry[] }>('Leaderboard', leaderboard);
 
-const LeaderboardEntryRef = builder.objectRef<LeaderboardEntry>('LeaderboardEntry').implement({
-  fields: (t) => ({
-    rank: t.exposeInt('rank'),
-    handle: t.exposeString('handle'),
-    contributions: t.exposeInt('contributions'),
-    verified: t.exposeInt('verified'),
-    coinsEarned: t.exposeFloat('coinsEarned', { description: 'Community rewards (uploads, tags, bonuses) in the period' }),
-  }),
-});
+const portfolioPrivate = z.object({ balance, held, unlisted: count, removed: count, coins_earned: z.number(), unlock_sales: count, unlock_earnings: z.number() });
+answerObject<NonNullable<Portfolio['own']>>('PortfolioPrivate', portfolioPrivate, { fields: (t) => balanceFields(t, "The owner's") });
 
-export const LeaderboardRef = builder.objectRef<{ period: (typeof LEADERBOARD_PERIODS)[number]; since: Date | null; entries: LeaderboardEntry[] }>('Leaderboard').implement({
-  fields: (t) => ({
-    period: t.field({ type: PeriodEnum, resolve: (l) => l.period }),
-    since: t.expose('since', { type: 'DateTime', nullable: true }),
-    entries: t.field({ type: [LeaderboardEntryRef], resolve: (l) => l.entries }),
-  }),
-});
+/** A contributor's portfolio as REST answers it. */
+export const portfolio = answerFrom(
+  z
+    .object({
+      handle: z.string(),
+      attribution: z.string(),
+      member_since: timestamp,
+      contributions: count.describe('listed items'),
+      verified: count,
+      recent: z.array(communityItem).describe('the 12 newest listed items'),
+      private: portfolioPrivate.nullable().describe('the caller’s own portfolio only'),
+    })
+    .meta({ id: 'Portfolio', description: "A contributor's portfolio" }),
+  { private: 'own' },
+);
+export const PortfolioRef = answerObject<Portfolio>('Portfolio', portfolio);
 
-const PortfolioOwnRef = builder.objectRef<NonNullable<Portfolio['own']>>('PortfolioPrivate').implement({
-  fields: (t) => ({
-    ...balanceFields(t, "The owner's"),
-    unlisted: t.exposeInt('unlisted'),
-    removed: t.exposeInt('removed'),
-    coinsEarned: t.exposeFloat('coinsEarned'),
-    unlockSales: t.exposeInt('unlockSales'),
-    unlockEarnings: t.exposeFloat('unlockEarnings'),
-  }),
-});
-
-export const PortfolioRef = builder.objectRef<Portfolio>('Portfolio').implement({
-  fields: (t) => ({
-    handle: t.exposeString('handle'),
-    attribution: t.exposeString('attribution'),
-    memberSince: t.expose('memberSince', { type: 'DateTime' }),
-    contributions: t.exposeInt('contributions'),
-    verified: t.exposeInt('verified'),
-    recent: t.field({ type: [CommunityItemRef], resolve: (p) => p.recent }),
-    own: t.field({ type: PortfolioOwnRef, nullable: true, resolve: (p) => p.own }),
-  }),
-});
-
-export const ClaimPageRef = builder.objectRef<{ claims: OwnershipClaim[]; total: number; limit: number; offset: number }>('OwnershipClaimPage').implement({
-  fields: (t) => ({
-    claims: t.field({ type: [OwnershipClaimRef], resolve: (p) => p.claims }),
-    total: t.exposeInt('total'),
-    limit: t.exposeInt('limit'),
-    offset: t.exposeInt('offset'),
-  }),
-});
+export const claimPage = z.object({ claims: z.array(ownershipClaim), total: count, limit: count, offset: count });
+export const ClaimPageRef = answerObject<{ claims: OwnershipClaim[]; total: number; limit: number; offset: number }>('OwnershipClaimPage', claimPage);
 
 builder.queryFields((t) => ({
   communitySearch: t.field({

@@ -7,7 +7,7 @@ import { answerEnum, answerFields, answerObject } from '../../graphql/answer-obj
 import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import { CommunityItemRef } from '../community/community.schema.js';
-import { communityItem } from '../community/community.operations.js';
+import { communityItem } from '../community/community.schema.js';
 import { visibleCoordinate } from '../community/index.js';
 import { intelPostPolicy } from './intel.access.js';
 import { INTEL_ACTIONS, INTEL_KINDS, INTEL_POLICIES, INTEL_STATUSES, PROPOSAL_STATUSES, type IntelChanges, type IntelPolicy } from './intel.input.js';

@@ -1,79 +1,36 @@
 // The wiki operations that fit one declaration (docs/architecture.md): a subject, proposing one, the
 // paid query, contributing and voting on a photo, the verify queue, following subjects, the operator's
-// review of subjects. GraphQL fields and REST rows are
-// made from these; the rules live in wiki.service.ts and follows.service.ts. The other wiki rows stay
-// hand-written in rest-shim/routes/wiki.routes.ts (why: there). Shapes the spec leaves "not shown" are
-// ours (README "Wiki").
+// review of subjects. GraphQL fields and REST rows are made from these; the answers and their GraphQL
+// types are in wiki.schema.ts; the rules live in wiki.service.ts and follows.service.ts. The other wiki
+// rows stay hand-written in rest-shim/routes/wiki.routes.ts (why: there). Shapes the spec leaves "not
+// shown" are ours (README "Wiki").
 import { z } from 'zod';
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { ADMIN_TOKEN, ANY_KEY, SCOPE } from '../access/index.js';
-import { camelCase } from '../../graphql/operation-args.js';
-import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
+import { answerFrom } from '../../platform/wire.js';
 import {
   ContributionRef,
   DecisionEnum,
+  followAnswer,
+  followedPage,
   FollowedPageRef,
   FollowRef,
+  queryResult,
   QueryResultRef,
+  subjectPage,
   SubjectPageRef,
   SubjectStatusEnum,
   VoteEnum,
+  voteResult,
   VoteResultRef,
+  wikiContribution,
   WikiPhotoRef,
+  wikiPhotoSchema,
   WikiSubjectRef,
+  wikiSubjectFields,
+  wikiSubjectSchema,
 } from './wiki.schema.js';
-import { contributeSchema, createSubjectSchema, followingSchema, MEDIA_STATUSES, querySchema, queueSchema, reviewListSchema, SUBJECT_STATUSES, voteSchema } from './wiki.input.js';
-
-/** A wiki photo as answered (challenge votes answer it too). */
-export const wikiPhotoSchema = answerFrom(
-  z
-    .object({
-      id,
-      subject_slug: z.string(),
-      image_object_id: id,
-      contributor: z.string().nullable(),
-      photo_type: z.string(),
-      context: z.string().nullable(),
-      url: z.string().describe('the public file, metadata stripped: a signed link that needs no key'),
-      width: count,
-      height: count,
-      mime: z.string(),
-      caption: z.string().nullable().describe("vision's caption"),
-      labels: z.array(z.string()).describe("vision's labels"),
-      status: z.enum(MEDIA_STATUSES),
-      confirms: count,
-      rejects: count,
-      confidence: z.number().nullable().describe('verified photos: 0 to 1'),
-      created_at: timestamp,
-      decided_at: timestamp.nullable(),
-    })
-    .meta({ id: 'WikiPhoto', description: 'A photo of a wiki subject' }),
-  { id: 'databaseId' },
-);
-
-export const wikiSubjectFields = {
-  id,
-  slug: z.string(),
-  name: z.string(),
-  category: z.string(),
-  description: z.string().nullable(),
-  featured_image_url: z.string().nullable().describe('the featured image as stored here (a signed link)'),
-  featured_image_source: z.string().nullable().describe('the URL it was fetched from'),
-  status: z.enum(SUBJECT_STATUSES),
-  creator: z.string().nullable(),
-  mine: z.boolean(),
-  verified_count: count,
-  reviewed_at: timestamp.nullable(),
-  created_at: timestamp,
-};
-export const wikiSubjectSchema = answerFrom(z.object(wikiSubjectFields).meta({ id: 'WikiSubject', description: 'A subject of the image wiki' }), { id: 'databaseId' });
-export const subjectPage = z.object({ subjects: z.array(wikiSubjectSchema), total: count, limit: count, offset: count });
-
-/** A followed subject's fields are the `subject` field's in GraphQL, beside followedAt. */
-const followedSubject = answerFrom(
-  z.object({ ...wikiSubjectFields, followed_at: timestamp }),
-  Object.fromEntries(Object.keys(wikiSubjectFields).map((key) => [key, `subject.${key === 'id' ? 'databaseId' : camelCase(key)}`])),
-);
+import { contributeSchema, createSubjectSchema, followingSchema, querySchema, queueSchema, reviewListSchema, voteSchema } from './wiki.input.js';
 
 /** The subject a path names (`/api/wiki/subjects/:slug`). */
 const bySlug = z.object({ slug: z.string().max(200, 'expected a subject slug').describe('the subject slug') });
@@ -83,11 +40,6 @@ const reviewDecisions = [
   ['approve', 'approved'],
   ['reject', 'rejected'],
 ] as const;
-
-const followAnswer = answerFrom(
-  z.object({ subject_slug: z.string(), following: z.boolean(), unchanged: z.boolean().describe('nothing changed: already followed, or not followed') }),
-  { subject_slug: 'subject.slug' },
-);
 
 /** Following and unfollowing differ only in their name, method and summary. */
 function followOperation(name: 'followSubject' | 'unfollowSubject', method: 'POST' | 'DELETE', summary: string) {
@@ -129,16 +81,7 @@ export const wikiOperations = defineOperations({
       path: '/api/wiki/subjects/:slug/query',
       pathFields: ['slug'],
       summary: 'Verified photos of a subject at or above a confidence (type, min_confidence default 0.6, limit default 10, max 50): 1 API credit, taken only when it answers',
-      response: answerFrom(
-        z.object({
-          subject_slug: z.string(),
-          count: count,
-          images: z.array(wikiPhotoSchema),
-          credits_charged: z.number(),
-          credits_balance: z.number().describe('credits the caller can spend after the charge'),
-        }),
-        { subject_slug: 'subject.slug', count: null, images: 'photos' },
-      ),
+      response: queryResult,
       shape: ({ subject_slug, ...answer }) => ({ subject_slug, count: (answer.images as unknown[]).length, ...answer }),
       errors: { 402: 'too few API credits (INSUFFICIENT_CREDITS)' },
     },
@@ -173,7 +116,7 @@ export const wikiOperations = defineOperations({
       form: { files: ['file'] },
       summary: 'A photo of an approved subject (multipart: file, photo_type default general, context): pending until 3 confirmations, which pay 5 coins',
       description: 'The same image object again for this subject answers that photo with `duplicate: true`. HEIC/HEIF is accepted.',
-      response: z.object({ duplicate: z.boolean(), photo: wikiPhotoSchema }),
+      response: wikiContribution,
       errors: { 409: 'the subject is not approved yet', 413: 'the file is larger than UPLOAD_MAX_BYTES' },
       successStatus: 201,
     },
@@ -204,7 +147,7 @@ export const wikiOperations = defineOperations({
       method: 'POST',
       path: '/api/wiki/metadata/:id/vote',
       summary: 'Vote on a pending photo (vote: confirm or reject): 0.5 coins, one vote per account and photo, never on your own',
-      response: z.object({ coins_earned: z.number(), balance, held, decided: z.boolean().describe('this vote verified or rejected the photo'), photo: wikiPhotoSchema }),
+      response: voteResult,
       errors: { 403: 'the caller contributed the photo', 409: 'the caller voted on it already, or it is decided' },
     },
   }),
@@ -219,7 +162,7 @@ export const wikiOperations = defineOperations({
       method: 'GET',
       path: '/api/community/following',
       summary: 'The wiki subjects the caller follows, most recently followed first: limit (50, max 200), offset',
-      response: z.object({ subjects: z.array(followedSubject), total: count, limit: count, offset: count }),
+      response: followedPage,
     },
   }),
   adminWikiSubjects: defineOperation({

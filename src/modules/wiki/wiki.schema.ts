@@ -1,104 +1,129 @@
-// GraphQL surface of the image wiki: its types, the subject list (no key needed), the followed
-// subjects' events and the atlas. The other operations are declared in wiki.operations.ts. Thin: the
-// rules live in wiki.service.ts.
+// The image wiki as callers see it, stated once: each answer object (REST names, src/platform/wire.ts)
+// and the GraphQL type made from it (src/graphql/answer-object.ts); also the subject list (no key
+// needed), the followed subjects' events and the atlas. The other operations are declared in
+// wiki.operations.ts. Thin: the rules live in wiki.service.ts.
+import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
+import { answerDescription, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
+import { camelCase } from '../../graphql/operation-args.js';
+import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
 import { ANY_KEY, authScopesOf } from '../access/index.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
-import { MEDIA_STATUSES, SUBJECT_SORTS, SUBJECT_STATUSES, VOTES, type MediaStatus, type SubjectStatus } from './wiki.input.js';
+import { MEDIA_STATUSES, SUBJECT_SORTS, SUBJECT_STATUSES, VOTES, type SubjectStatus } from './wiki.input.js';
 import type { QueryResult, SubjectWithCount, VoteResult, WikiMedia, WikiSubject } from './wiki.service.js';
 import type { FollowResult, SubjectEvent } from './follows.service.js';
 import { ORIENTATIONS, type AtlasEntry } from './atlas.service.js';
 
+// Ownership claims' statuses have the same values, so subjects' status field names this enum itself.
 export const SubjectStatusEnum = builder.enumType('WikiSubjectStatus', { values: SUBJECT_STATUSES });
-const PhotoStatusEnum = builder.enumType('WikiPhotoStatus', { values: MEDIA_STATUSES });
+answerEnum('WikiPhotoStatus', { values: MEDIA_STATUSES });
 const SortEnum = builder.enumType('WikiSubjectSort', { values: SUBJECT_SORTS });
 export const VoteEnum = builder.enumType('WikiVoteChoice', { values: VOTES });
 export const DecisionEnum = builder.enumType('WikiSubjectDecision', { values: ['approved', 'rejected'] as const });
 
+/** A wiki photo as answered (challenge votes answer it too). */
+export const wikiPhotoSchema = answerFrom(
+  z
+    .object({
+      id,
+      subject_slug: z.string(),
+      image_object_id: id,
+      contributor: z.string().nullable(),
+      photo_type: z.string(),
+      context: z.string().nullable(),
+      url: z.string().describe('the public file, metadata stripped: a signed link that needs no key'),
+      width: count,
+      height: count,
+      mime: z.string(),
+      caption: z.string().nullable().describe("vision's caption"),
+      labels: z.array(z.string()).describe("vision's labels"),
+      status: z.enum(MEDIA_STATUSES),
+      confirms: count,
+      rejects: count,
+      confidence: z.number().nullable().describe('verified photos: 0 to 1'),
+      created_at: timestamp,
+      decided_at: timestamp.nullable(),
+    })
+    .meta({ id: 'WikiPhoto', description: 'A photo of a wiki subject' }),
+  { id: 'databaseId' },
+);
+
 export const WikiPhotoRef = builder.prismaObject('WikiMedia', {
   variant: 'WikiPhoto',
   description: 'A photo of a wiki subject: pending until the community verifies or rejects it',
-  fields: (t) => ({
-    databaseId: t.exposeInt('id'),
-    subjectSlug: t.string({ select: { subject: { select: { slug: true } } }, resolve: (m) => m.subject.slug }),
-    imageObjectId: t.exposeInt('objectId'),
-    contributor: t.loadable({ type: 'String', nullable: true, load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids), resolve: (m) => m.accountId }),
-    photoType: t.exposeString('photoType'),
-    context: t.exposeString('context', { nullable: true }),
-    url: t.string({ description: 'The public file (metadata stripped): a signed link that needs no key', resolve: (m, _a, ctx) => ctx.baseUrl + ctx.services.wiki.fileUrl('photos', m.id, m.storageKey) }),
-    width: t.exposeInt('width'),
-    height: t.exposeInt('height'),
-    mime: t.exposeString('mime'),
-    caption: t.exposeString('caption', { nullable: true }),
-    labels: t.exposeStringList('labels'),
-    status: t.field({ type: PhotoStatusEnum, resolve: (m) => m.status as MediaStatus }),
-    confirms: t.exposeInt('confirms'),
-    rejects: t.exposeInt('rejects'),
-    confidence: t.exposeFloat('confidence', { nullable: true, description: 'Verified photos: 0 to 1 (README "Wiki")' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    decidedAt: t.expose('decidedAt', { type: 'DateTime', nullable: true }),
-  }),
+  fields: (t) =>
+    answerFields(t, wikiPhotoSchema, {
+      subject_slug: t.string({ select: { subject: { select: { slug: true } } }, resolve: (m) => m.subject.slug }),
+      image_object_id: { resolve: (m: WikiMedia) => m.objectId },
+      contributor: t.loadable({ type: 'String', nullable: true, load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids), resolve: (m) => m.accountId }),
+      url: { resolve: (m: WikiMedia, _a, ctx) => ctx.baseUrl + ctx.services.wiki.fileUrl('photos', m.id, m.storageKey) },
+    }),
 });
+
+export const wikiSubjectFields = {
+  id,
+  slug: z.string(),
+  name: z.string(),
+  category: z.string(),
+  description: z.string().nullable(),
+  featured_image_url: z.string().nullable().describe('the featured image as stored here (a signed link)'),
+  featured_image_source: z.string().nullable().describe('the URL it was fetched from'),
+  status: z.enum(SUBJECT_STATUSES),
+  creator: z.string().nullable(),
+  mine: z.boolean(),
+  verified_count: count,
+  reviewed_at: timestamp.nullable(),
+  created_at: timestamp,
+};
+export const wikiSubjectSchema = answerFrom(z.object(wikiSubjectFields).meta({ id: 'WikiSubject', description: 'A subject of the image wiki' }), { id: 'databaseId' });
 
 export const WikiSubjectRef = builder.prismaObject('WikiSubject', {
-  description: 'A subject of the image wiki',
+  description: answerDescription(wikiSubjectSchema),
   fields: (t) => ({
-    databaseId: t.exposeInt('id'),
-    slug: t.exposeString('slug'),
-    name: t.exposeString('name'),
-    category: t.exposeString('category'),
-    description: t.exposeString('description', { nullable: true }),
-    featuredImageUrl: t.string({
-      nullable: true,
-      description: 'The featured image as stored here (a signed link); null when none was given',
-      resolve: (s, _a, ctx) => (s.featuredKey ? ctx.baseUrl + ctx.services.wiki.fileUrl('featured', s.id, s.featuredKey) : null),
-    }),
-    featuredImageSource: t.exposeString('featuredImageUrl', { nullable: true, description: 'The featured image URL as given' }),
-    status: t.field({ type: SubjectStatusEnum, resolve: (s) => s.status as SubjectStatus }),
-    creator: t.loadable({ type: 'String', nullable: true, load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids), resolve: (s) => s.accountId }),
-    mine: t.boolean({ resolve: (s, _a, ctx) => s.accountId === ctx.actor?.accountId }),
-    verifiedCount: t.int({
-      description: 'Verified photos',
-      resolve: (s, _a, ctx) => ('verifiedCount' in s ? (s as SubjectWithCount).verifiedCount : ctx.services.wiki.verifiedCount(s.id)),
+    ...answerFields(t, wikiSubjectSchema, {
+      featured_image_url: { resolve: (s: WikiSubject, _a, ctx) => (s.featuredKey ? ctx.baseUrl + ctx.services.wiki.fileUrl('featured', s.id, s.featuredKey) : null) },
+      featured_image_source: { resolve: (s: WikiSubject) => s.featuredImageUrl },
+      status: t.field({ type: SubjectStatusEnum, resolve: (s) => s.status as SubjectStatus }),
+      creator: t.loadable({ type: 'String', nullable: true, load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids), resolve: (s) => s.accountId }),
+      mine: { resolve: (s: WikiSubject, _a, ctx) => s.accountId === ctx.actor?.accountId },
+      verified_count: {
+        description: 'Verified photos',
+        resolve: (s: WikiSubject, _a, ctx) => ('verifiedCount' in s ? (s as SubjectWithCount).verifiedCount : ctx.services.wiki.verifiedCount(s.id)),
+      },
     }),
     verifiedPhotos: t.field({ type: [WikiPhotoRef], description: 'Every verified photo, most confident first', resolve: (s, _a, ctx) => ctx.services.wiki.verifiedMedia(s.id) }),
-    reviewedAt: t.expose('reviewedAt', { type: 'DateTime', nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 
-export const SubjectPageRef = builder.objectRef<{ subjects: WikiSubject[]; total: number; limit: number; offset: number }>('WikiSubjectPage').implement({
-  fields: (t) => ({
-    subjects: t.field({ type: [WikiSubjectRef], resolve: (p) => p.subjects }),
-    total: t.exposeInt('total'),
-    limit: t.exposeInt('limit'),
-    offset: t.exposeInt('offset'),
+export const subjectPage = z.object({ subjects: z.array(wikiSubjectSchema), total: count, limit: count, offset: count });
+export const SubjectPageRef = answerObject<{ subjects: WikiSubject[]; total: number; limit: number; offset: number }>('WikiSubjectPage', subjectPage);
+
+export const wikiContribution = z.object({ duplicate: z.boolean(), photo: wikiPhotoSchema });
+export const ContributionRef = answerObject<{ media: WikiMedia; duplicate: boolean }>('WikiContribution', wikiContribution, {
+  fields: () => ({
+    duplicate: { description: 'This image object was already a photo of the subject: that photo is answered' },
+    photo: { resolve: (r) => r.media },
   }),
 });
 
-export const ContributionRef = builder.objectRef<{ media: WikiMedia; duplicate: boolean }>('WikiContribution').implement({
-  fields: (t) => ({
-    photo: t.field({ type: WikiPhotoRef, resolve: (r) => r.media }),
-    duplicate: t.exposeBoolean('duplicate', { description: 'This image object was already a photo of the subject: that photo is answered' }),
-  }),
+export const voteResult = z.object({ coins_earned: z.number(), balance, held, decided: z.boolean().describe('this vote verified or rejected the photo'), photo: wikiPhotoSchema });
+export const VoteResultRef = answerObject<VoteResult>('WikiVoteResult', voteResult, {
+  fields: (t) => ({ ...balanceFields(t), photo: { resolve: (r) => r.media } }),
 });
 
-export const VoteResultRef = builder.objectRef<VoteResult>('WikiVoteResult').implement({
-  fields: (t) => ({
-    photo: t.field({ type: WikiPhotoRef, resolve: (r) => r.media }),
-    coinsEarned: t.exposeFloat('coinsEarned'),
-    ...balanceFields(t),
-    decided: t.exposeBoolean('decided', { description: 'This vote verified or rejected the photo' }),
+export const queryResult = answerFrom(
+  z.object({
+    subject_slug: z.string(),
+    count: count,
+    images: z.array(wikiPhotoSchema),
+    credits_charged: z.number(),
+    credits_balance: z.number().describe('credits the caller can spend after the charge'),
   }),
-});
-
-export const QueryResultRef = builder.objectRef<QueryResult>('WikiQueryResult').implement({
-  fields: (t) => ({
-    subject: t.field({ type: WikiSubjectRef, resolve: (r) => r.subject }),
-    photos: t.field({ type: [WikiPhotoRef], resolve: (r) => r.media }),
-    creditsCharged: t.exposeFloat('creditsCharged'),
-    creditsBalance: t.exposeFloat('creditsBalance', { description: 'Credits the caller can spend after the charge' }),
-  }),
+  { subject_slug: 'subject.slug', count: null, images: 'photos' },
+);
+export const QueryResultRef = answerObject<QueryResult>('WikiQueryResult', queryResult, {
+  fields: () => ({ images: { resolve: (r) => r.media } }),
+  more: (t) => ({ subject: t.field({ type: WikiSubjectRef, resolve: (r) => r.subject }) }),
 });
 
 builder.queryFields((t) => ({
@@ -112,31 +137,25 @@ builder.queryFields((t) => ({
   }),
 }));
 
-
 // Follows: any key follows approved subjects (or its own pending ones) and hears of them.
-export const FollowRef = builder.objectRef<FollowResult>('SubjectFollowResult').implement({
-  fields: (t) => ({
-    subject: t.field({ type: WikiSubjectRef, resolve: (r) => r.subject }),
-    following: t.exposeBoolean('following'),
-    unchanged: t.exposeBoolean('unchanged', { description: 'Already followed (follow) or not followed (unfollow): nothing changed' }),
-  }),
+export const followAnswer = answerFrom(
+  z.object({ subject_slug: z.string(), following: z.boolean(), unchanged: z.boolean().describe('nothing changed: already followed, or not followed') }),
+  { subject_slug: 'subject.slug' },
+);
+export const FollowRef = answerObject<FollowResult>('SubjectFollowResult', followAnswer, {
+  more: (t) => ({ subject: t.field({ type: WikiSubjectRef, resolve: (r) => r.subject }) }),
 });
 
-const FollowedRef = builder.objectRef<WikiSubject & { followedAt: Date }>('FollowedSubject').implement({
-  fields: (t) => ({
-    subject: t.field({ type: WikiSubjectRef, resolve: (s) => s }),
-    followedAt: t.expose('followedAt', { type: 'DateTime' }),
-  }),
-});
+/** A followed subject's fields are the `subject` field's in GraphQL, beside followedAt. */
+const followedSubject = answerFrom(
+  z.object({ ...wikiSubjectFields, followed_at: timestamp }),
+  Object.fromEntries(Object.keys(wikiSubjectFields).map((key) => [key, `subject.${key === 'id' ? 'databaseId' : camelCase(key)}`])),
+);
+type Followed = WikiSubject & { followedAt: Date };
+answerObject<Followed>('FollowedSubject', followedSubject, { more: (t) => ({ subject: t.field({ type: WikiSubjectRef, resolve: (s) => s }) }) });
 
-export const FollowedPageRef = builder.objectRef<{ subjects: Array<WikiSubject & { followedAt: Date }>; total: number; limit: number; offset: number }>('FollowedSubjectPage').implement({
-  fields: (t) => ({
-    subjects: t.field({ type: [FollowedRef], resolve: (p) => p.subjects }),
-    total: t.exposeInt('total'),
-    limit: t.exposeInt('limit'),
-    offset: t.exposeInt('offset'),
-  }),
-});
+export const followedPage = z.object({ subjects: z.array(followedSubject), total: count, limit: count, offset: count });
+export const FollowedPageRef = answerObject<{ subjects: Followed[]; total: number; limit: number; offset: number }>('FollowedSubjectPage', followedPage);
 
 const SubjectEventTypeEnum = builder.enumType('SubjectEventType', { values: ['photo_verified', 'proposal_merged'] as const });
 
