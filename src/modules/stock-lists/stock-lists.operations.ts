@@ -1,54 +1,31 @@
 // The stock-list operations, each declared once (docs/architecture.md): create and delete a list,
 // add and remove items, save a list into the library, share, join, one list with its members (all
 // media scope). GraphQL fields and REST rows are made from these; the rules live in
-// stock-lists.service.ts. The lists and one list with its items (relay connections) stay
-// hand-written (rest-shim/routes/stock-lists.routes.ts). Shapes are ours (README "Media: stock lists").
+// stock-lists.service.ts. The lists and one list with its items are connection lists over relay
+// connections (their fields are in stock-lists.schema.ts). Shapes are ours (README "Media: stock lists").
 import { z } from 'zod';
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
-import { AddStockItemsRef, DeletedStockListRef, RemovedStockItemRef, StockItemInput, StockListJoinRef, StockListRef, StockListShareRef, StockSaveRef } from './stock-lists.schema.js';
-import { SAVE_STATUSES, STOCK_LIST_ROLES } from './stock-lists.service.js';
-import { addItemsSchema, joinSchema, listSchema, shareSchema } from './stock-lists.input.js';
-
-
-/** A stock list's fields as answered, after its id (share_token and join_path: the owner only). */
-export const stockListFields = {
-  name: z.string(),
-  description: z.string().nullable(),
-  owner: z.string().describe("the owner's handle"),
-  role: z.enum(STOCK_LIST_ROLES),
-  item_count: count,
-  member_count: count,
-  shared: z.boolean(),
-  share_token: z.string().nullable().describe('owner only'),
-  join_path: z.string().nullable().describe('owner only: POST it to join'),
-  created_at: timestamp,
-  updated_at: timestamp,
-};
-
-/** An item of a stock list, as answered. */
-export const stockItem = answerFrom(
-  z
-    .object({
-      id,
-      url: z.string(),
-      title: z.string().nullable(),
-      attribution: z.string().nullable(),
-      source: z.string().nullable(),
-      thumbnail_url: z.string().nullable(),
-      added_by: z.string().nullable().describe('handle of the account that added it'),
-      saved_media_id: id.nullable().describe("the caller's saved copy in its library; null until saved"),
-      created_at: timestamp,
-    })
-    .meta({ id: 'StockItem', description: 'An item of a stock list' }),
-  { id: 'databaseId' },
-);
+import { defineConnectionList } from '../../graphql/connection-list.js';
+import { AddStockItemsRef, DeletedStockListRef, RemovedStockItemRef, stockItem, StockItemInput, stockList, stockListAnswer, stockListFields, StockListJoinRef, StockListRef, StockListShareRef, StockSaveRef } from './stock-lists.schema.js';
+import { SAVE_STATUSES } from './stock-lists.service.js';
+import { addItemsSchema, joinSchema, listSchema, shareSchema, STOCK_ITEMS_PAGE, STOCK_LISTS_PAGE } from './stock-lists.input.js';
 
 /** `deleted: true` is the answer's own, not the result's. */
 const deleted = <T extends Record<string, unknown>>(answer: T) => ({ deleted: true as const, ...answer });
 
+// In the order the README lists the rows.
 export const stockListOperations = defineOperations({
+  listStockLists: defineConnectionList({
+    name: 'ListStockLists',
+    key: SCOPE.media,
+    connection: 'viewer.stockLists',
+    page: STOCK_LISTS_PAGE,
+    items: 'lists',
+    node: stockList,
+    rest: { path: '/api/media/stock/lists', summary: 'Stock lists the caller owns or joined, newest first (limit default 100, max 200; cursor)' },
+  }),
   createStockList: defineOperation({
     kind: 'mutation',
     key: SCOPE.media,
@@ -60,9 +37,21 @@ export const stockListOperations = defineOperations({
       method: 'POST',
       path: '/api/media/stock/lists',
       summary: 'Create a stock list: name (required), description',
-      response: answerFrom(z.object({ list_id: id, ...stockListFields }), { list_id: 'databaseId' }),
+      response: stockListAnswer,
       successStatus: 201,
     },
+  }),
+  getStockList: defineConnectionList({
+    name: 'GetStockList',
+    key: SCOPE.media,
+    connection: 'stockList.items',
+    ids: { id: 'stock list' },
+    page: STOCK_ITEMS_PAGE,
+    parent: stockListAnswer,
+    items: 'items',
+    node: stockItem,
+    total: false,
+    rest: { path: '/api/media/stock/lists/:id', summary: 'A stock list (owner or member) with its items, oldest first (limit default 100, max 500; cursor)' },
   }),
   deleteStockList: defineOperation({
     kind: 'mutation',
@@ -186,7 +175,7 @@ export const stockListOperations = defineOperations({
       errors: { 409: 'the owner cannot join its own list' },
     },
   }),
-  // One list; its REST row answers the members (the list with its items is a connection: rest-shim/routes/stock-lists.routes.ts).
+  // One list; its REST row answers the members (the list with its items is getStockList).
   stockList: defineOperation({
     kind: 'query',
     description: 'A stock list the caller owns or joined, by its integer id',

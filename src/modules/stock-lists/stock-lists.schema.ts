@@ -1,7 +1,11 @@
-// GraphQL surface of stock lists (scope `media`): their types and the lists the viewer owns or joined
-// (a connection on Account). The root fields are declared in stock-lists.operations.ts. Thin: the
-// rules live in stock-lists.service.ts.
+// Stock lists (scope `media`) as callers see them, stated once: the answer objects of a list and an
+// item (REST names, src/platform/wire.ts) and the GraphQL types made from them
+// (src/graphql/answer-object.ts), and the lists the viewer owns or joined (a connection on Account).
+// The operations are declared in stock-lists.operations.ts. Thin: the rules live in stock-lists.service.ts.
+import { z } from 'zod';
 import { builder, nodeId } from '../../graphql/builder.js';
+import { answerDescription, answerEnum, answerFields } from '../../graphql/answer-object.js';
+import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
 import { authScopesOf, SCOPE } from '../access/index.js';
 import { stockItemPolicy, stockListPolicy } from './stock-lists.access.js';
 import type { Context } from '../../graphql/context.js';
@@ -12,38 +16,70 @@ import { STOCK_ITEMS_PAGE, STOCK_LISTS_PAGE } from './stock-lists.input.js';
 const media = authScopesOf(SCOPE.media);
 const isOwner = (list: StockList, ctx: Context) => list.accountId === ctx.actor?.accountId;
 
-const StockListRoleEnum = builder.enumType('StockListRole', { values: STOCK_LIST_ROLES });
+answerEnum('StockListRole', { values: STOCK_LIST_ROLES });
 const StockSaveStatusEnum = builder.enumType('StockSaveStatus', { values: SAVE_STATUSES });
+
+/** A stock list's fields as answered, after its id (share_token and join_path: the owner only). */
+export const stockListFields = {
+  name: z.string(),
+  description: z.string().nullable(),
+  owner: z.string().describe("the owner's handle"),
+  role: z.enum(STOCK_LIST_ROLES),
+  item_count: count,
+  member_count: count,
+  shared: z.boolean(),
+  share_token: z.string().nullable().describe('owner only'),
+  join_path: z.string().nullable().describe('owner only: POST it to join'),
+  created_at: timestamp,
+  updated_at: timestamp,
+};
+export const stockList = answerFrom(z.object({ id, ...stockListFields }).meta({ id: 'StockList', description: 'A stock list the caller owns or joined' }), { id: 'databaseId' });
+/** A list as created and as answered with its items: `list_id` for its id. */
+export const stockListAnswer = answerFrom(z.object({ list_id: id, ...stockListFields }), { list_id: 'databaseId' });
+
+/** An item of a stock list, as answered. */
+export const stockItem = answerFrom(
+  z
+    .object({
+      id,
+      url: z.string(),
+      title: z.string().nullable(),
+      attribution: z.string().nullable(),
+      source: z.string().nullable(),
+      thumbnail_url: z.string().nullable(),
+      added_by: z.string().nullable().describe('handle of the account that added it'),
+      saved_media_id: id.nullable().describe("the caller's saved copy in its library; null until saved"),
+      created_at: timestamp,
+    })
+    .meta({ id: 'StockItem', description: 'An item of a stock list' }),
+  { id: 'databaseId' },
+);
 
 export const StockItemRef = builder.prismaObject('StockItem', {
   authScopes: stockItemPolicy.authScopes,
   description: 'A saved stock photo: a URL with attribution',
-  fields: (t) => ({
-    databaseId: t.exposeInt('id', { description: 'The integer item id of the REST API' }),
-    url: t.exposeString('url'),
-    title: t.exposeString('title', { nullable: true }),
-    attribution: t.exposeString('attribution', { nullable: true }),
-    source: t.exposeString('source', { nullable: true }),
-    thumbnailUrl: t.exposeString('thumbnailUrl', { nullable: true, description: 'As given when added; never fetched by the service' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    addedBy: t.loadable({
-      type: 'String',
-      nullable: true,
-      description: 'Handle of the account that added the item',
-      load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids),
-      resolve: (item) => item.addedBy,
+  fields: (t) =>
+    answerFields(t, stockItem, {
+      id: { description: 'The integer item id of the REST API' },
+      thumbnail_url: { description: 'As given when added; never fetched by the service' },
+      added_by: t.loadable({
+        type: 'String',
+        nullable: true,
+        description: 'Handle of the account that added the item',
+        load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids),
+        resolve: (item) => item.addedBy,
+      }),
+      saved_media_id: t.loadable({
+        type: 'Int',
+        nullable: true,
+        description: "The caller's saved copy of this item (a media id), or null when not saved (or trashed) yet",
+        load: async (ids: number[], ctx) => {
+          const saved = await ctx.services.stockLists.savedMediaIds(ctx.actor!, ids);
+          return ids.map((id) => saved.get(id) ?? null);
+        },
+        resolve: (item) => item.id,
+      }),
     }),
-    savedMediaId: t.loadable({
-      type: 'Int',
-      nullable: true,
-      description: "The caller's saved copy of this item (a media id), or null when not saved (or trashed) yet",
-      load: async (ids: number[], ctx) => {
-        const saved = await ctx.services.stockLists.savedMediaIds(ctx.actor!, ids);
-        return ids.map((id) => saved.get(id) ?? null);
-      },
-      resolve: (item) => item.id,
-    }),
-  }),
 });
 
 const StockListMemberRef = builder.prismaObject('StockListMember', {
@@ -60,19 +96,18 @@ export const StockListRef = builder.prismaNode('StockList', {
   nullable: true,
   authScopes: stockListPolicy.authScopes,
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: stockListPolicy.nodeWhere(ctx) }),
+  description: answerDescription(stockList),
   fields: (t) => ({
-    databaseId: t.exposeInt('id', { description: 'The integer list id of the REST API' }),
-    name: t.exposeString('name'),
-    description: t.exposeString('description', { nullable: true }),
-    owner: t.string({ description: "The owner's handle", select: { account: { select: { handle: true } } }, resolve: (l) => l.account.handle }),
-    role: t.field({ type: StockListRoleEnum, description: "The caller's role", resolve: (l, _a, ctx) => (isOwner(l, ctx) ? 'owner' : 'member') }),
-    itemCount: t.relationCount('items'),
-    memberCount: t.relationCount('members'),
-    shared: t.boolean({ description: 'A join token exists', resolve: (l) => l.shareToken !== null }),
-    shareToken: t.string({ nullable: true, description: 'The join token (owner only)', resolve: (l, _a, ctx) => (isOwner(l, ctx) ? l.shareToken : null) }),
-    joinPath: t.string({ nullable: true, description: 'POST here to join (owner only)', resolve: (l, _a, ctx) => (isOwner(l, ctx) && l.shareToken ? joinPath(l.shareToken) : null) }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    ...answerFields(t, stockList, {
+      id: { description: 'The integer list id of the REST API' },
+      owner: t.string({ description: "The owner's handle", select: { account: { select: { handle: true } } }, resolve: (l) => l.account.handle }),
+      role: { description: "The caller's role", resolve: (l: StockList, _a, ctx) => (isOwner(l, ctx) ? 'owner' : 'member') },
+      item_count: t.relationCount('items'),
+      member_count: t.relationCount('members'),
+      shared: { description: 'A join token exists', resolve: (l: StockList) => l.shareToken !== null },
+      share_token: { description: 'The join token (owner only)', resolve: (l: StockList, _a, ctx) => (isOwner(l, ctx) ? l.shareToken : null) },
+      join_path: { description: 'POST here to join (owner only)', resolve: (l: StockList, _a, ctx) => (isOwner(l, ctx) && l.shareToken ? joinPath(l.shareToken) : null) },
+    }),
     items: t.relatedConnection('items', {
       type: StockItemRef,
       description: 'Items, oldest first',
