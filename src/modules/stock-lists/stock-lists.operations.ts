@@ -8,8 +8,7 @@ import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
 import { defineConnectionList } from '../../graphql/connection-list.js';
-import { AddStockItemsRef, DeletedStockListRef, RemovedStockItemRef, stockItem, StockItemInput, stockList, stockListAnswer, stockListFields, StockListJoinRef, StockListRef, StockListShareRef, StockSaveRef } from './stock-lists.schema.js';
-import { SAVE_STATUSES } from './stock-lists.service.js';
+import { addedItems, AddStockItemsRef, deletedList, DeletedStockListRef, listJoin, listShare, removedItem, RemovedStockItemRef, savedList, stockItem, StockItemInput, stockList, stockListAnswer, StockListJoinRef, StockListRef, StockListShareRef, StockSaveRef } from './stock-lists.schema.js';
 import { addItemsSchema, joinSchema, listSchema, shareSchema, STOCK_ITEMS_PAGE, STOCK_LISTS_PAGE } from './stock-lists.input.js';
 
 /** `deleted: true` is the answer's own, not the result's. */
@@ -64,7 +63,7 @@ export const stockListOperations = defineOperations({
       method: 'DELETE',
       path: '/api/media/stock/lists/:id',
       summary: 'Delete a stock list with its items and memberships (owner only; saved media stay)',
-      response: answerFrom(z.object({ deleted: z.literal(true), list_id: id }), { deleted: null, list_id: 'databaseId' }),
+      response: deletedList,
       shape: deleted,
       errors: { 403: 'a member, not the owner' },
     },
@@ -84,10 +83,7 @@ export const stockListOperations = defineOperations({
       path: '/api/media/stock/lists/:id/items',
       params: { id: 'listId' },
       summary: 'Add items (owner or member): items, an array of {url (http/https, required), title, attribution, source, thumbnail_url}; URLs already in the list are skipped',
-      response: answerFrom(
-        z.object({ list_id: id, added: count, already_in: count, item_count: count, items: z.array(stockItem).describe('the items added') }),
-        { list_id: 'list.databaseId', added: null, item_count: 'list.itemCount', items: 'added' },
-      ),
+      response: addedItems,
       errors: { 409: 'the list would hold more than 1000 items' },
       shape: ({ items, ...answer }) => ({ list_id: answer.list_id, added: (items as unknown[]).length, already_in: answer.already_in, item_count: answer.item_count, items }),
     },
@@ -103,23 +99,7 @@ export const stockListOperations = defineOperations({
       method: 'POST',
       path: '/api/media/stock/lists/:id/save',
       summary: "Download the list's not-yet-saved items into the caller's library (at most 50 per call; each item saved, duplicate or failed on its own)",
-      response: answerFrom(
-        z.object({
-          list_id: id,
-          saved: count,
-          duplicates: count,
-          failed: count,
-          already_saved: count,
-          remaining: count.describe('items still to save: call again'),
-          results: z.array(
-            answerFrom(z.object({ item_id: id, url: z.string(), status: z.enum(SAVE_STATUSES), media_id: id.nullable(), error: z.string().nullable() }), {
-              item_id: 'item.databaseId',
-              url: 'item.url',
-            }),
-          ),
-        }),
-        { list_id: 'list.databaseId' },
-      ),
+      response: savedList,
     },
   }),
   removeStockItem: defineOperation({
@@ -133,7 +113,7 @@ export const stockListOperations = defineOperations({
       method: 'DELETE',
       path: '/api/media/stock/items/:id',
       summary: 'Remove an item from its stock list (the owner any item, a member the items it added)',
-      response: answerFrom(z.object({ deleted: z.literal(true), item_id: id, list_id: id }), { deleted: null, item_id: 'databaseId', list_id: 'listId' }),
+      response: removedItem,
       shape: deleted,
       errors: { 403: 'a member removing an item another account added' },
     },
@@ -150,7 +130,7 @@ export const stockListOperations = defineOperations({
       method: 'POST',
       path: '/api/community/lists/:id/share',
       summary: 'Share a stock list (owner only): its join token, made on first use; rotate: true replaces it (members stay)',
-      response: answerFrom(z.object({ share_token: z.string(), join_path: z.string(), list_id: id, name: z.string() }), { list_id: 'list.databaseId', name: 'list.name' }),
+      response: listShare,
       errors: { 403: 'a member, not the owner' },
     },
   }),
@@ -168,10 +148,7 @@ export const stockListOperations = defineOperations({
       secretParams: ['token'],
       paramDescriptions: { token: "the list's share_token" },
       summary: 'Join a shared stock list as a member (read, add items, save into your library); joining again is fine; the owner cannot join',
-      response: answerFrom(
-        z.object({ list_id: id, name: z.string(), owner: z.string(), role: stockListFields.role, joined_at: timestamp, already_member: z.boolean() }),
-        { list_id: 'list.databaseId', name: 'list.name', owner: 'list.owner', role: 'list.role' },
-      ),
+      response: listJoin,
       errors: { 409: 'the owner cannot join its own list' },
     },
   }),

@@ -4,7 +4,7 @@
 // The operations are declared in stock-lists.operations.ts. Thin: the rules live in stock-lists.service.ts.
 import { z } from 'zod';
 import { builder, nodeId } from '../../graphql/builder.js';
-import { answerDescription, answerEnum, answerFields } from '../../graphql/answer-object.js';
+import { answerDescription, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
 import { authScopesOf, SCOPE } from '../access/index.js';
 import { stockItemPolicy, stockListPolicy } from './stock-lists.access.js';
@@ -17,7 +17,7 @@ const media = authScopesOf(SCOPE.media);
 const isOwner = (list: StockList, ctx: Context) => list.accountId === ctx.actor?.accountId;
 
 answerEnum('StockListRole', { values: STOCK_LIST_ROLES });
-const StockSaveStatusEnum = builder.enumType('StockSaveStatus', { values: SAVE_STATUSES });
+answerEnum('StockSaveStatus', { values: SAVE_STATUSES });
 
 /** A stock list's fields as answered, after its id (share_token and join_path: the owner only). */
 export const stockListFields = {
@@ -143,55 +143,52 @@ export const StockItemInput = builder.inputType('StockItemInput', {
   }),
 });
 
-export const AddStockItemsRef = builder.objectRef<{ list: StockList; added: StockItem[]; alreadyIn: number }>('AddStockItemsResult').implement({
-  fields: (t) => ({
-    list: t.field({ type: StockListRef, resolve: (r) => r.list }),
-    added: t.field({ type: [StockItemRef], description: 'The new items', resolve: (r) => r.added }),
-    alreadyIn: t.exposeInt('alreadyIn', { description: 'Items not added because their URL is in the list already' }),
+export const addedItems = answerFrom(
+  z.object({ list_id: id, added: count, already_in: count, item_count: count, items: z.array(stockItem).describe('the items added') }),
+  { list_id: 'list.databaseId', added: null, item_count: 'list.itemCount', items: 'added' },
+);
+export const AddStockItemsRef = answerObject<{ list: StockList; added: StockItem[]; alreadyIn: number }>('AddStockItemsResult', addedItems, {
+  fields: () => ({ already_in: { description: 'Items not added because their URL is in the list already' } }),
+  more: (t) => ({ list: t.field({ type: StockListRef, resolve: (r) => r.list }) }),
+});
+
+export const removedItem = answerFrom(z.object({ deleted: z.literal(true), item_id: id, list_id: id }), { deleted: null, item_id: 'databaseId', list_id: 'listId' });
+export const RemovedStockItemRef = answerObject<StockItem>('RemovedStockItem', removedItem);
+
+export const deletedList = answerFrom(z.object({ deleted: z.literal(true), list_id: id }), { deleted: null, list_id: 'databaseId' });
+export const DeletedStockListRef = answerObject<{ id: number }>('DeletedStockList', deletedList);
+
+const savedItem = answerFrom(z.object({ item_id: id, url: z.string(), status: z.enum(SAVE_STATUSES), media_id: id.nullable(), error: z.string().nullable() }), {
+  item_id: 'item.databaseId',
+  url: 'item.url',
+});
+answerObject<SaveItemResult>('StockSaveItemResult', savedItem, {
+  fields: () => ({ media_id: { description: 'The media item in the caller’s library (saved or duplicate)' }, error: { description: 'Why this item failed' } }),
+  more: (t) => ({ item: t.field({ type: StockItemRef, resolve: (r) => r.item }) }),
+});
+export const savedList = answerFrom(
+  z.object({ list_id: id, saved: count, duplicates: count, failed: count, already_saved: count, remaining: count.describe('items still to save: call again'), results: z.array(savedItem) }),
+  { list_id: 'list.databaseId' },
+);
+export const StockSaveRef = answerObject<SaveResult>('StockSaveResult', savedList, {
+  fields: () => ({
+    duplicates: { description: 'Downloaded, but the same bytes were in the library already' },
+    already_saved: { description: 'Items already in the caller’s library: not downloaded' },
+    remaining: { description: 'Not-yet-saved items left for another call' },
   }),
+  more: (t) => ({ list: t.field({ type: StockListRef, resolve: (r) => r.list }) }),
 });
 
-export const RemovedStockItemRef = builder.objectRef<StockItem>('RemovedStockItem').implement({
-  fields: (t) => ({ databaseId: t.exposeInt('id'), listId: t.exposeInt('listId') }),
+export const listShare = answerFrom(z.object({ share_token: z.string(), join_path: z.string(), list_id: id, name: z.string() }), { list_id: 'list.databaseId', name: 'list.name' });
+type Share = { list: StockList; token: string };
+export const StockListShareRef = answerObject<Share>('StockListShare', listShare, {
+  fields: () => ({ share_token: { resolve: (r: Share) => r.token }, join_path: { resolve: (r: Share) => joinPath(r.token) } }),
+  more: (t) => ({ list: t.field({ type: StockListRef, resolve: (r) => r.list }) }),
 });
 
-export const DeletedStockListRef = builder.objectRef<{ id: number }>('DeletedStockList').implement({
-  fields: (t) => ({ databaseId: t.exposeInt('id') }),
-});
-
-const StockSaveItemRef = builder.objectRef<SaveItemResult>('StockSaveItemResult').implement({
-  fields: (t) => ({
-    item: t.field({ type: StockItemRef, resolve: (r) => r.item }),
-    status: t.field({ type: StockSaveStatusEnum, resolve: (r) => r.status }),
-    mediaId: t.exposeInt('mediaId', { nullable: true, description: 'The media item in the caller’s library (saved or duplicate)' }),
-    error: t.exposeString('error', { nullable: true, description: 'Why this item failed' }),
-  }),
-});
-
-export const StockSaveRef = builder.objectRef<SaveResult>('StockSaveResult').implement({
-  fields: (t) => ({
-    list: t.field({ type: StockListRef, resolve: (r) => r.list }),
-    results: t.field({ type: [StockSaveItemRef], resolve: (r) => r.results }),
-    saved: t.exposeInt('saved'),
-    duplicates: t.exposeInt('duplicates', { description: 'Downloaded, but the same bytes were in the library already' }),
-    failed: t.exposeInt('failed'),
-    alreadySaved: t.exposeInt('alreadySaved', { description: 'Items already in the caller’s library: not downloaded' }),
-    remaining: t.exposeInt('remaining', { description: 'Not-yet-saved items left for another call' }),
-  }),
-});
-
-export const StockListShareRef = builder.objectRef<{ list: StockList; token: string }>('StockListShare').implement({
-  fields: (t) => ({
-    list: t.field({ type: StockListRef, resolve: (r) => r.list }),
-    shareToken: t.exposeString('token'),
-    joinPath: t.string({ resolve: (r) => joinPath(r.token) }),
-  }),
-});
-
-export const StockListJoinRef = builder.objectRef<{ list: StockList; member: StockListMember; alreadyMember: boolean }>('StockListJoin').implement({
-  fields: (t) => ({
-    list: t.field({ type: StockListRef, resolve: (r) => r.list }),
-    joinedAt: t.field({ type: 'DateTime', resolve: (r) => r.member.joinedAt }),
-    alreadyMember: t.exposeBoolean('alreadyMember'),
-  }),
-});
+export const listJoin = answerFrom(
+  z.object({ list_id: id, name: z.string(), owner: z.string(), role: stockListFields.role, joined_at: timestamp, already_member: z.boolean() }),
+  { list_id: 'list.databaseId', name: 'list.name', owner: 'list.owner', role: 'list.role' },
+);
+type Join = { list: StockList; member: StockListMember; alreadyMember: boolean };
+export const StockListJoinRef = answerObject<Join>('StockListJoin', listJoin, { fields: () => ({ joined_at: { resolve: (r: Join) => r.member.joinedAt } }), more: (t) => ({ list: t.field({ type: StockListRef, resolve: (r) => r.list }) }) });
