@@ -1,6 +1,7 @@
 // REST rows made from connection list declarations (src/graphql/connection-list.ts): a GET whose
 // query is the page (`limit`, `cursor`) and the filters, whose document reads one page of a relay
-// connection, and whose answer is `{ <parent fields>, <items>: [nodes], total, next_cursor }`.
+// connection, and whose answer is `{ <parent fields>, <items>: [nodes], total, next_cursor }` (total unless
+// the declaration leaves it out).
 import { z } from 'zod';
 import { parse, print, type DocumentNode } from 'graphql';
 import type { ConnectionList } from '../src/graphql/connection-list.js';
@@ -35,7 +36,7 @@ export function connectionListText(list: ConnectionList, fragments = new Map<str
   const variables = [...ids.map((arg) => `$${arg}: Int!`), '$first: Int', '$after: String', ...filters.map((arg) => `$${arg.name}: ${typeText(arg)}`)];
   const passes = (names: string[]) => names.map((name) => `${name}: $${name}`).join(', ');
   const parentFields = list.parent ? selectionOf(list.parent, fragments).slice(1, -1) : '';
-  const page = `${field}(${passes(['first', 'after', ...filters.map((arg) => arg.name)])}) { totalCount pageInfo { hasNextPage endCursor } edges ${selectionOf(z.object({ node: list.node }), fragments)} }`;
+  const page = `${field}(${passes(['first', 'after', ...filters.map((arg) => arg.name)])}) { ${list.total === false ? '' : 'totalCount '}pageInfo { hasNextPage endCursor } edges ${selectionOf(z.object({ node: list.node }), fragments)} }`;
   const inner = path.reduceRight((selection, segment) => `${segment} { ${selection} }`, `${parentFields} ${page}`);
   return print(parse(`query ${list.name}(${variables.join(', ')}) { ${root}${ids.length ? `(${passes(ids)})` : ''} { ${inner} } }`));
 }
@@ -54,7 +55,8 @@ export function connectionListRoute(list: ConnectionList): RouteDefinition {
   const page = cursorPageSchema(list.page);
   const query = list.filters ? page.extend(list.filters.shape) : page;
   const filters = filterArgs(list);
-  const response = z.object({ ...list.parent?.shape, [list.items]: z.array(list.node), total: count, next_cursor: nextCursor });
+  const total = list.total === false ? {} : { total: count };
+  const response = z.object({ ...list.parent?.shape, [list.items]: z.array(list.node), ...total, next_cursor: nextCursor });
   /** The answer read from the result, before the declaration's `shape`. */
   const listAnswer = (data: unknown): Record<string, unknown> => {
     const parent = parentOf(list, data);
@@ -62,7 +64,7 @@ export function connectionListRoute(list: ConnectionList): RouteDefinition {
     return {
       ...(list.parent ? answerOf(list.parent, parent) : {}),
       [list.items]: connection.edges.map((edge) => answerOf(list.node, edge.node)),
-      total: connection.totalCount,
+      ...(list.total === false ? {} : { total: connection.totalCount }),
       next_cursor: connection.pageInfo.hasNextPage ? connection.pageInfo.endCursor : null,
     };
   };

@@ -1,48 +1,13 @@
 // Spec "Media library": items, their lifecycle, tags, bulk actions, folders, credits.
 // Our shapes (the spec leaves them open): one item is `media`, pages are `items` with `total`,
 // `limit`, `offset`; a folder is `folder`. See the README's media section. Every JSON row is declared
-// in src/modules/media/media.operations.ts; written here: the file stream (mounted), and mediaJson,
-// the item as the collection rows show it.
+// in src/modules/media/media.operations.ts; written here: the file stream (mounted).
 import { z } from 'zod';
 import { defineMountedRoute } from '../route.js';
 import { restRoutesOf } from '../derive.js';
-import type { MediaFieldsFragment } from '../generated/operations.js';
 import { idParams } from '../schemas.js';
-import { mediaItem, mediaOperations } from '../../src/modules/media/media.operations.js';
+import { mediaOperations } from '../../src/modules/media/media.operations.js';
 import { MEDIA_VARIANTS } from '../../src/modules/media/media-urls.js';
-
-export { mediaItem };
-
-export function mediaJson(m: MediaFieldsFragment): z.input<typeof mediaItem> {
-  return {
-    id: m.databaseId,
-    name: m.name,
-    url: m.url,
-    thumbnail_url: m.thumbnailUrl,
-    type: m.kind,
-    mime: m.mime,
-    ext: m.ext,
-    bytes: m.bytes,
-    width: m.width,
-    height: m.height,
-    format: m.format,
-    tags: m.tags,
-    group: m.group,
-    folder_id: m.folderId,
-    caption: m.caption,
-    extracted_text: m.extractedText,
-    dominant_color: m.dominantColor,
-    phash: m.phash,
-    blockhash: m.blockhash,
-    sha256: m.sha256,
-    source_url: m.sourceUrl,
-    attribution: m.attribution,
-    trashed: m.trashedAt !== null,
-    trashed_at: m.trashedAt,
-    created_at: m.createdAt,
-    updated_at: m.updatedAt,
-  };
-}
 
 export const mediaRoutes = [
   ...restRoutesOf(mediaOperations),

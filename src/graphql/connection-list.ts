@@ -3,7 +3,7 @@
 // declaration names its path from Query, the page sizes, the filters, the items key and one node's
 // answer. rest-shim/derive-list.ts makes the REST row from it: `limit` and `cursor` become `first`
 // and `after`, the document selects the node's answer fields, and the answer is
-// `{ <parent fields>, <items>: [...], total, next_cursor }`.
+// `{ <parent fields>, <items>: [...], total, next_cursor }` (`total: false` leaves total out).
 import type { z } from 'zod';
 import type { KeyRule } from '../modules/access/index.js';
 import type { ArgOverrides } from './operation-args.js';
@@ -29,6 +29,8 @@ export interface ConnectionListDeclaration {
   node: z.ZodObject;
   /** Answer fields read from the object that holds the connection, before the items (`webhook_id` of `webhook`). */
   parent?: z.ZodObject;
+  /** false: the answer has no `total` (one object with its items page, as a collection's). */
+  total?: false;
   rest: Pick<RestBinding, 'path' | 'summary' | 'description' | 'errors' | 'params' | 'paramDescriptions' | 'shape'> & {
     /**
      * The shim may answer the list again while the account's data of this domain is unchanged

@@ -1,27 +1,14 @@
-// The collection changes, each declared once (docs/architecture.md): create one, add items, delete
-// one, share one (all `media` scope). GraphQL fields and REST rows are made from these; the rules
-// live in collections.service.ts. Shapes are ours where the spec leaves them open (README "Media:
-// collections"). The list and one collection with its items are relay connections:
-// collections.schema.ts and rest-shim/routes/collections.routes.ts keep them.
-import { z } from 'zod';
+// The collection operations, each declared once (docs/architecture.md): create one, add items, delete
+// one, share one, and the lists over relay connections (the caller's collections, one collection with
+// its items; their fields are in collections.schema.ts); all `media` scope. GraphQL fields and REST
+// rows are made from these; the rules live in collections.service.ts. Shapes are ours where the spec
+// leaves them open (README "Media: collections").
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
-import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
-import { AddCollectionItemsRef, CollectionRef, CollectionShareRef, DeletedCollectionRef } from './collections.schema.js';
-import { addItemsSchema, collectionSchema, shareSchema } from './collections.input.js';
-
-/** A collection's fields on the wire, beside its id (listed, created and answered with its items). */
-export const collectionFields = {
-  name: z.string(),
-  description: z.string().nullable(),
-  item_count: count,
-  shared: z.boolean(),
-  password_protected: z.boolean(),
-  share_url: z.string().nullable().describe('/gallery/<share_token> while shared'),
-  share_link: z.string().nullable().describe('share_url as an absolute URL'),
-  created_at: timestamp,
-  updated_at: timestamp,
-};
+import { defineConnectionList } from '../../graphql/connection-list.js';
+import { withTrashed } from '../media/media.schema.js';
+import { AddCollectionItemsRef, addedItems, collection, collectionAnswer, collectionItem, CollectionRef, collectionShare, CollectionShareRef, DeletedCollectionRef, deletedCollection } from './collections.schema.js';
+import { addItemsSchema, COLLECTION_ITEMS_PAGE, COLLECTIONS_PAGE, collectionSchema, shareSchema } from './collections.input.js';
 
 export const collectionOperations = defineOperations({
   createCollection: defineOperation({
@@ -37,7 +24,7 @@ export const collectionOperations = defineOperations({
       method: 'POST',
       path: '/api/media/collections',
       summary: 'Create a collection: name (required), description',
-      response: answerFrom(z.object({ collection_id: id, ...collectionFields }), { collection_id: 'databaseId' }),
+      response: collectionAnswer,
       successStatus: 201,
     },
   }),
@@ -54,10 +41,8 @@ export const collectionOperations = defineOperations({
       method: 'POST',
       path: '/api/media/collections/:id/items',
       summary: "Add media items (media_ids: array); ids already in are skipped; another account's id fails the whole call with 404",
-      response: answerFrom(z.object({ collection_id: id, added: count, already_in: count, item_count: count }), {
-        collection_id: 'collection.databaseId',
-        item_count: 'collection.itemCount',
-      }),
+      response: addedItems,
+
       errors: { 404: "the collection, or a media id that is missing or another account's (nothing is added)" },
     },
   }),
@@ -72,7 +57,7 @@ export const collectionOperations = defineOperations({
       method: 'DELETE',
       path: '/api/media/collections/:id',
       summary: 'Delete a collection (its media items stay in the library)',
-      response: answerFrom(z.object({ deleted: z.literal(true), collection_id: id }), { deleted: null, collection_id: 'databaseId' }),
+      response: deletedCollection,
       shape: (answer) => ({ deleted: true, collection_id: answer.collection_id }),
     },
   }),
@@ -89,17 +74,33 @@ export const collectionOperations = defineOperations({
       method: 'POST',
       path: '/api/media/collections/:id/share',
       summary: 'Share a collection at /gallery/<share_token> (always a new token): password protects it; public false without a password turns sharing off',
-      response: answerFrom(
-        z.object({
-          share_token: z.string().nullable(),
-          share_url: z.string().nullable().describe('/gallery/<share_token>'),
-          share_link: z.string().nullable(),
-          shared: z.boolean(),
-          password_protected: z.boolean(),
-          collection_id: id,
-        }),
-        { collection_id: 'collection.databaseId' },
-      ),
+      response: collectionShare,
+
+    },
+  }),
+  listCollections: defineConnectionList({
+    name: 'ListCollections',
+    key: SCOPE.media,
+    connection: 'viewer.collections',
+    page: COLLECTIONS_PAGE,
+    items: 'collections',
+    node: collection,
+    rest: { path: '/api/media/collections', summary: "List the caller's collections, newest first (limit default 100, max 200; cursor)" },
+  }),
+  getCollection: defineConnectionList({
+    name: 'GetCollection',
+    key: SCOPE.media,
+    connection: 'collection.items',
+    ids: { id: 'collection' },
+    page: COLLECTION_ITEMS_PAGE,
+    parent: collectionAnswer,
+    items: 'items',
+    node: collectionItem,
+    total: false,
+    rest: {
+      path: '/api/media/collections/:id',
+      summary: 'A collection with its items (media items not in the trash, in collection order; limit default 100, max 500; cursor)',
+      shape: (answer) => ({ ...answer, items: (answer.items as unknown[]).map(withTrashed) }),
     },
   }),
 });

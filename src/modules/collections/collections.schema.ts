@@ -1,25 +1,53 @@
-// GraphQL types of collections (scope `media`), the viewer's collections and one collection with its
-// items (relay connections); create, add items, delete and share are declared in
-// collections.operations.ts. Thin: the rules live in collections.service.ts.
+// Collections (scope `media`) as callers see them, stated once: each answer object (REST names,
+// src/platform/wire.ts) and the GraphQL type made from it (src/graphql/answer-object.ts), the
+// viewer's collections and one collection with its items (relay connections). The operations on them
+// are declared in collections.operations.ts. Thin: the rules live in collections.service.ts.
+import { z } from 'zod';
 import { builder, nodeId } from '../../graphql/builder.js';
+import { answerDescription, answerFields, answerObject } from '../../graphql/answer-object.js';
+import { answerFrom, count, graphqlSources, id, timestamp } from '../../platform/wire.js';
 import { authScopesOf, SCOPE } from '../access/index.js';
 import { collectionPolicy } from './collections.access.js';
 import type { Context } from '../../graphql/context.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
 import { galleryPath, type Collection } from './collections.service.js';
-import { MediaRef } from '../media/media.schema.js';
+import { mediaItem, MediaRef } from '../media/media.schema.js';
+import { camelCase } from '../../graphql/operation-args.js';
 import { COLLECTION_ITEMS_PAGE, COLLECTIONS_PAGE } from './collections.input.js';
 
 const media = authScopesOf(SCOPE.media);
 const shareUrl = (c: Collection) => (c.shareToken ? galleryPath(c.shareToken) : null);
 const shareLink = (c: Collection, ctx: Context) => (c.shareToken ? ctx.baseUrl + galleryPath(c.shareToken) : null);
+const passwordProtected = (c: Collection) => c.shareToken !== null && c.sharePasswordHash !== null;
+
+/** A collection's fields on the wire, beside its id (listed, created and answered with its items). */
+export const collectionFields = {
+  name: z.string(),
+  description: z.string().nullable(),
+  item_count: count,
+  shared: z.boolean(),
+  password_protected: z.boolean(),
+  share_url: z.string().nullable().describe('/gallery/<share_token> while shared'),
+  share_link: z.string().nullable().describe('share_url as an absolute URL'),
+  created_at: timestamp,
+  updated_at: timestamp,
+};
+export const collection = answerFrom(z.object({ id, ...collectionFields }).meta({ id: 'Collection', description: 'A collection of media items' }), { id: 'databaseId' });
+/** A collection as created and as answered with its items: `collection_id` for its id. */
+export const collectionAnswer = answerFrom(z.object({ collection_id: id, ...collectionFields }), { collection_id: 'databaseId' });
+/** A listed item of a collection: the media item as the library answers it, and when it was added. */
+const mediaSources = graphqlSources.get(mediaItem)!.from;
+export const collectionItem = answerFrom(mediaItem.extend({ added_at: timestamp }), {
+  ...Object.fromEntries(Object.keys(mediaItem.shape).map((key) => [key, mediaSources[key] === null ? null : `media.${mediaSources[key] ?? camelCase(key)}`])),
+  added_at: 'addedAt',
+});
 
 const CollectionItemRef = builder.prismaObject('CollectionItem', {
   authScopes: collectionPolicy.authScopes,
   description: 'A media item in a collection',
   fields: (t) => ({
     position: t.exposeInt('position', { description: 'Order in the collection (ascending)' }),
-    addedAt: t.expose('addedAt', { type: 'DateTime' }),
+    ...answerFields(t, collectionItem),
     media: t.relation('media', { type: MediaRef }),
   }),
 });
@@ -30,18 +58,17 @@ export const CollectionRef = builder.prismaNode('Collection', {
   nullable: true,
   authScopes: collectionPolicy.authScopes,
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: collectionPolicy.nodeWhere(ctx) }),
+  description: answerDescription(collection),
   fields: (t) => ({
-    databaseId: t.exposeInt('id', { description: 'The integer collection id of the REST API' }),
-    name: t.exposeString('name'),
-    description: t.exposeString('description', { nullable: true }),
-    itemCount: t.relationCount('items', { description: 'Items not in the trash', where: { media: { trashedAt: null } } }),
-    shared: t.boolean({ description: 'A share link exists (open or password-protected)', resolve: (c) => c.shareToken !== null }),
-    passwordProtected: t.boolean({ description: 'The share link asks for a password', resolve: (c) => c.shareToken !== null && c.sharePasswordHash !== null }),
+    ...answerFields(t, collection, {
+      id: { description: 'The integer collection id of the REST API' },
+      item_count: t.relationCount('items', { description: 'Items not in the trash', where: { media: { trashedAt: null } } }),
+      shared: { description: 'A share link exists (open or password-protected)', resolve: (c: Collection) => c.shareToken !== null },
+      password_protected: { description: 'The share link asks for a password', resolve: passwordProtected },
+      share_url: { resolve: shareUrl },
+      share_link: { resolve: (c: Collection, _a, ctx) => shareLink(c, ctx) },
+    }),
     shareToken: t.exposeString('shareToken', { nullable: true }),
-    shareUrl: t.string({ nullable: true, description: 'Path of the gallery page: /gallery/<share_token>', resolve: shareUrl }),
-    shareLink: t.string({ nullable: true, description: 'Absolute URL of the gallery page', resolve: (c, _a, ctx) => shareLink(c, ctx) }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     items: t.relatedConnection('items', {
       type: CollectionItemRef,
       description: 'Items not in the trash, in collection order',
@@ -75,26 +102,38 @@ builder.queryField('collection', (t) =>
   }),
 );
 
-export const AddCollectionItemsRef = builder.objectRef<{ collection: Collection; added: number; alreadyIn: number }>('AddCollectionItemsResult').implement({
-  fields: (t) => ({
-    collection: t.field({ type: CollectionRef, resolve: (r) => r.collection }),
-    added: t.exposeInt('added', { description: 'Items newly added' }),
-    alreadyIn: t.exposeInt('alreadyIn', { description: 'Items that were in the collection already' }),
-  }),
+export const addedItems = answerFrom(z.object({ collection_id: id, added: count, already_in: count, item_count: count }), {
+  collection_id: 'collection.databaseId',
+  item_count: 'collection.itemCount',
+});
+export const AddCollectionItemsRef = answerObject<{ collection: Collection; added: number; alreadyIn: number }>('AddCollectionItemsResult', addedItems, {
+  fields: () => ({ added: { description: 'Items newly added' }, already_in: { description: 'Items that were in the collection already' } }),
+  more: (t) => ({ collection: t.field({ type: CollectionRef, resolve: (r) => r.collection }) }),
 });
 
-export const CollectionShareRef = builder.objectRef<{ collection: Collection; token: string | null }>('CollectionShare').implement({
+export const collectionShare = answerFrom(
+  z.object({
+    share_token: z.string().nullable(),
+    share_url: z.string().nullable().describe('/gallery/<share_token>'),
+    share_link: z.string().nullable(),
+    shared: z.boolean(),
+    password_protected: z.boolean(),
+    collection_id: id,
+  }),
+  { collection_id: 'collection.databaseId' },
+);
+type Share = { collection: Collection; token: string | null };
+export const CollectionShareRef = answerObject<Share>('CollectionShare', collectionShare, {
   description: 'The outcome of shareCollection: a fresh link, or sharing turned off (nulls)',
-  fields: (t) => ({
-    collection: t.field({ type: CollectionRef, resolve: (r) => r.collection }),
-    shareToken: t.string({ nullable: true, resolve: (r) => r.token }),
-    shareUrl: t.string({ nullable: true, resolve: (r) => shareUrl(r.collection) }),
-    shareLink: t.string({ nullable: true, resolve: (r, _a, ctx) => shareLink(r.collection, ctx) }),
-    shared: t.boolean({ resolve: (r) => r.token !== null }),
-    passwordProtected: t.boolean({ resolve: (r) => r.token !== null && r.collection.sharePasswordHash !== null }),
+  fields: () => ({
+    share_token: { resolve: (r: Share) => r.token },
+    share_url: { resolve: (r: Share) => shareUrl(r.collection) },
+    share_link: { resolve: (r: Share, _a, ctx) => shareLink(r.collection, ctx) },
+    shared: { resolve: (r: Share) => r.token !== null },
+    password_protected: { resolve: (r: Share) => r.token !== null && passwordProtected(r.collection) },
   }),
+  more: (t) => ({ collection: t.field({ type: CollectionRef, resolve: (r) => r.collection }) }),
 });
 
-export const DeletedCollectionRef = builder.objectRef<{ id: number }>('DeletedCollection').implement({
-  fields: (t) => ({ databaseId: t.exposeInt('id') }),
-});
+export const deletedCollection = answerFrom(z.object({ deleted: z.literal(true), collection_id: id }), { deleted: null, collection_id: 'databaseId' });
+export const DeletedCollectionRef = answerObject<{ id: number }>('DeletedCollection', deletedCollection);

@@ -9,53 +9,11 @@ import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { prismaSelection } from '../../graphql/prisma-selection.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
-import { BulkActionEnum, BulkResultRef, FolderRef, FolderWithCountRef, MediaKindEnum, MediaPageRef, MediaRef, MirrorRef, TagActionEnum, UploadResultRef } from './media.schema.js';
+import { bulkResult, BulkActionEnum, BulkResultRef, folder, folderSummary, FolderRef, FolderWithCountRef, MediaKindEnum, mediaItem, mediaPage, MediaPageRef, MediaRef, mediaSearchPage, mediaUpload, mirror, MirrorRef, TagActionEnum, UploadResultRef, withTrashed } from './media.schema.js';
 import { CreditsRef } from '../ledger/ledger.schema.js';
-import { BULK_ACTIONS, bulkSchema, listSchema, MEDIA_KINDS, mirrorSchema, pageSchema, searchSchema, tagChangeSchema, updateSchema, uploadFormSchema } from './media.input.js';
+import { bulkSchema, listSchema, mirrorSchema, pageSchema, searchSchema, tagChangeSchema, updateSchema, uploadFormSchema } from './media.input.js';
 import { nameSchema as folderName } from './folders.service.js';
 
-/** One item of the media library, as every media route answers it. */
-export const mediaItem = answerFrom(
-  z
-    .object({
-      id,
-      name: z.string(),
-      url: z.string().describe('signed URL of the original file (no key needed)'),
-      thumbnail_url: z.string().nullable().describe('signed URL of the thumbnail (images)'),
-      type: z.enum(MEDIA_KINDS),
-      mime: z.string(),
-      ext: z.string(),
-      bytes: count,
-      width: z.int().nullable(),
-      height: z.int().nullable(),
-      format: z.string().nullable(),
-      tags: z.array(z.string()),
-      group: z.string().nullable(),
-      folder_id: id.nullable(),
-      caption: z.string().nullable(),
-      extracted_text: z.string().nullable(),
-      dominant_color: z.string().nullable().describe('#rrggbb'),
-      phash: z.string().nullable(),
-      blockhash: z.string().nullable(),
-      sha256: z.string(),
-      source_url: z.string().nullable(),
-      attribution: z.string().nullable(),
-      trashed: z.boolean(),
-      trashed_at: timestamp.nullable(),
-      created_at: timestamp,
-      updated_at: timestamp,
-    })
-    .meta({ id: 'MediaItem', description: 'A media library item' }),
-  { id: 'databaseId', type: 'kind', trashed: null },
-  'Media',
-);
-
-/** A media item's answer with `trashed` (not a GraphQL field) told by trashed_at, in the documented order. */
-const withTrashed = (item: unknown) => {
-  const fields = item as Record<string, unknown>;
-  return Object.fromEntries(Object.keys(mediaItem.shape).map((key) => [key, key === 'trashed' ? fields.trashed_at !== null : fields[key]]));
-};
-const mediaPage = { items: z.array(mediaItem), total: count, limit: count, offset: count };
 const withTrashedItems = (answer: Record<string, unknown>) => ({ ...answer, items: (answer.items as unknown[]).map(withTrashed) });
 /** `{ media: <the item> }`, the answer of the rows on one item. */
 const mediaAnswer = answerFrom(z.object({ media: mediaItem }), { media: '' });
@@ -63,7 +21,6 @@ const withTrashedMedia = (answer: Record<string, unknown>) => ({ media: withTras
 
 const mediaItemId = { id: 'media item' } as const;
 const folderId = { id: 'folder' } as const;
-const folder = answerFrom(z.object({ id, name: z.string(), created_at: timestamp }), { id: 'databaseId' });
 const folderAnswer = answerFrom(z.object({ folder }), { folder: '' });
 
 export const mediaOperations = defineOperations({
@@ -90,7 +47,7 @@ export const mediaOperations = defineOperations({
       method: 'POST',
       path: '/api/media/bulk',
       summary: 'One action over many items (ids, action: trash, restore, purge, move with folder_id, tag with tags, list); all or nothing',
-      response: answerFrom(z.object({ action: z.enum(BULK_ACTIONS), count, items: z.array(mediaItem) }), { count: null }),
+      response: bulkResult,
       errors: { 404: 'an id is not one of your media items (nothing changed)', 409: 'purge of items not in the trash' },
       shape: ({ action, items }) => ({ action, count: (items as unknown[]).length, items: (items as unknown[]).map(withTrashed) }),
     },
@@ -129,7 +86,7 @@ export const mediaOperations = defineOperations({
       path: '/api/media/folders',
       operationName: 'ListFolders',
       summary: 'Folders with their item counts',
-      response: answerFrom(z.object({ folders: z.array(answerFrom(z.object({ id, name: z.string(), item_count: count, created_at: timestamp }), { id: 'databaseId' })) }), { folders: '' }),
+      response: answerFrom(z.object({ folders: z.array(folderSummary) }), { folders: '' }),
     },
   }),
   // Folder changes answer the folder re-read with the caller's selection (counts included).
@@ -241,7 +198,7 @@ export const mediaOperations = defineOperations({
       method: 'POST',
       path: '/api/media/mirror',
       summary: "Register another URL where an item's image lives (media_id, url)",
-      response: answerFrom(z.object({ mirrors: z.array(answerFrom(z.object({ id, url: z.string(), created_at: timestamp }), { id: 'databaseId' })) }), { mirrors: '' }),
+      response: answerFrom(z.object({ mirrors: z.array(mirror) }), { mirrors: '' }),
       errors: { 404: 'media_id is not one of your media items' },
     },
   }),
@@ -256,10 +213,7 @@ export const mediaOperations = defineOperations({
       path: '/api/media/upload',
       summary: 'Upload a file (multipart: file, name, group, tags as a JSON array, auto_tag); the same bytes twice answer the first item',
       form: { files: ['file'] },
-      response: answerFrom(
-        z.object({ media_id: id, url: z.string(), tags: z.array(z.string()), duplicate: z.boolean().describe('the same bytes were already in the library: that item is answered'), media: mediaItem }),
-        { media_id: 'media.databaseId', url: 'media.url', tags: 'media.tags' },
-      ),
+      response: mediaUpload,
       errors: { 409: 'auto_tag was asked for and image analysis is not available on this server', 413: 'the file is larger than UPLOAD_MAX_BYTES' },
       successStatus: 201,
       shape: (answer) => ({ ...answer, media: withTrashed(answer.media) }),
@@ -277,7 +231,7 @@ export const mediaOperations = defineOperations({
       path: '/api/media/search',
       operationName: 'SearchMedia',
       summary: 'Full-text search (q) ranked, with filters tag, group, folder_id, type, color (nearest dominant colours), limit, offset',
-      response: z.object({ query: z.string().nullable(), ...mediaPage }),
+      response: mediaSearchPage,
       shape: withTrashedItems,
     },
   }),

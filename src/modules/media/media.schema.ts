@@ -1,7 +1,12 @@
-// GraphQL types of the media library, and the one field not declared in media.operations.ts: the
-// search as a relay connection. Thin: the rules live in the services.
+// The media library as callers see it, stated once: each answer object (REST names,
+// src/platform/wire.ts) and the GraphQL type made from it (src/graphql/answer-object.ts), and the one
+// field not declared in media.operations.ts: the search as a relay connection. Thin: the rules live
+// in the services.
 import { resolveOffsetConnection } from '@pothos/plugin-relay';
+import { z } from 'zod';
 import { builder, nodeId } from '../../graphql/builder.js';
+import { answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
+import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
 import { authScopesOf, SCOPE } from '../access/index.js';
 import { folderPolicy, mediaItemPolicy } from './media.access.js';
 import type { Context } from '../../graphql/context.js';
@@ -10,9 +15,55 @@ import type { MediaItem, Page } from './media.service.js';
 import { BULK_ACTIONS, MEDIA_KINDS, TAG_ACTIONS } from './media.input.js';
 import type { FolderWithCount } from './folders.service.js';
 
-export const MediaKindEnum = builder.enumType('MediaKind', { values: MEDIA_KINDS });
+export const MediaKindEnum = answerEnum('MediaKind', { values: MEDIA_KINDS });
 export const TagActionEnum = builder.enumType('TagAction', { values: TAG_ACTIONS });
-export const BulkActionEnum = builder.enumType('BulkAction', { values: BULK_ACTIONS });
+export const BulkActionEnum = answerEnum('BulkAction', { values: BULK_ACTIONS });
+
+/** One item of the media library, as every media route answers it. */
+export const mediaItem = answerFrom(
+  z
+    .object({
+      id,
+      name: z.string(),
+      url: z.string().describe('signed URL of the original file (no key needed)'),
+      thumbnail_url: z.string().nullable().describe('signed URL of the thumbnail (images)'),
+      type: z.enum(MEDIA_KINDS),
+      mime: z.string(),
+      ext: z.string(),
+      bytes: count,
+      width: z.int().nullable(),
+      height: z.int().nullable(),
+      format: z.string().nullable(),
+      tags: z.array(z.string()),
+      group: z.string().nullable(),
+      folder_id: id.nullable(),
+      caption: z.string().nullable(),
+      extracted_text: z.string().nullable(),
+      dominant_color: z.string().nullable().describe('#rrggbb'),
+      phash: z.string().nullable(),
+      blockhash: z.string().nullable(),
+      sha256: z.string(),
+      source_url: z.string().nullable(),
+      attribution: z.string().nullable(),
+      trashed: z.boolean(),
+      trashed_at: timestamp.nullable(),
+      created_at: timestamp,
+      updated_at: timestamp,
+    })
+    .meta({ id: 'MediaItem', description: 'A media library item' }),
+  { id: 'databaseId', type: 'kind', trashed: null },
+  'Media',
+);
+
+/** A media item's answer with `trashed` (not a GraphQL field) told by trashed_at, in the documented order (more keys after). */
+export const withTrashed = (item: unknown) => {
+  const fields = item as Record<string, unknown>;
+  return Object.fromEntries([...new Set([...Object.keys(mediaItem.shape), ...Object.keys(fields)])].map((key) => [key, key === 'trashed' ? fields.trashed_at !== null : fields[key]]));
+};
+
+export const folder = answerFrom(z.object({ id, name: z.string(), created_at: timestamp }), { id: 'databaseId' });
+export const folderSummary = answerFrom(z.object({ id, name: z.string(), item_count: count, created_at: timestamp }), { id: 'databaseId' });
+export const mirror = answerFrom(z.object({ id, url: z.string(), created_at: timestamp }), { id: 'databaseId' });
 
 export const FolderRef = builder.prismaNode('MediaFolder', {
   variant: 'Folder',
@@ -22,9 +73,7 @@ export const FolderRef = builder.prismaNode('MediaFolder', {
   authScopes: folderPolicy.authScopes,
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: folderPolicy.nodeWhere(ctx) }),
   fields: (t) => ({
-    databaseId: t.exposeInt('id'),
-    name: t.exposeString('name'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    ...answerFields(t, folder),
     itemCount: t.relationCount('items', { where: { trashedAt: null } }),
   }),
 });
@@ -37,68 +86,34 @@ export const MediaRef = builder.prismaNode('MediaItem', {
   authScopes: mediaItemPolicy.authScopes,
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: mediaItemPolicy.nodeWhere(ctx) }),
   fields: (t) => ({
-    databaseId: t.exposeInt('id', { description: 'The integer media_id of the REST API' }),
-    name: t.exposeString('name'),
-    group: t.exposeString('group', { nullable: true }),
-    folderId: t.exposeInt('folderId', { nullable: true }),
+    ...answerFields(t, mediaItem, {
+      id: { description: 'The integer media_id of the REST API' },
+      url: { resolve: (m: MediaItem, _a, ctx) => mediaFileUrl(ctx, m, 'original') },
+      thumbnail_url: { resolve: (m: MediaItem, _a, ctx) => (m.thumbnailKey ? mediaFileUrl(ctx, m, 'thumbnail') : null) },
+      dominant_color: { resolve: (m: MediaItem) => m.dominantHex },
+      phash: { description: '64-bit DCT perceptual hash (hex)' },
+      blockhash: { description: '256-bit blockhash (hex)' },
+    }),
     folder: t.relation('folder', { nullable: true, type: FolderRef }),
-    kind: t.field({ type: MediaKindEnum, resolve: (m) => m.kind as (typeof MEDIA_KINDS)[number] }),
-    mime: t.exposeString('mime'),
-    ext: t.exposeString('ext'),
-    bytes: t.exposeInt('bytes'),
-    width: t.exposeInt('width', { nullable: true }),
-    height: t.exposeInt('height', { nullable: true }),
-    format: t.exposeString('format', { nullable: true }),
-    sha256: t.exposeString('sha256'),
-    phash: t.exposeString('phash', { nullable: true, description: '64-bit DCT perceptual hash (hex)' }),
-    blockhash: t.exposeString('blockhash', { nullable: true, description: '256-bit blockhash (hex)' }),
-    dominantColor: t.exposeString('dominantHex', { nullable: true }),
-    caption: t.exposeString('caption', { nullable: true }),
-    extractedText: t.exposeString('extractedText', { nullable: true }),
-    tags: t.exposeStringList('tags'),
-    sourceUrl: t.exposeString('sourceUrl', { nullable: true }),
-    attribution: t.exposeString('attribution', { nullable: true }),
-    trashedAt: t.expose('trashedAt', { type: 'DateTime', nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-    url: t.string({ description: 'Signed URL of the file (no key needed)', resolve: (m, _a, ctx) => mediaFileUrl(ctx, m, 'original') }),
-    thumbnailUrl: t.string({ nullable: true, description: 'Signed URL of a WebP thumbnail (images)', resolve: (m, _a, ctx) => (m.thumbnailKey ? mediaFileUrl(ctx, m, 'thumbnail') : null) }),
   }),
 });
 
-export const MediaPageRef = builder.objectRef<Page & { query?: string | null }>('MediaPage').implement({
-  description: 'A page of media items with the total that match',
-  fields: (t) => ({
-    items: t.field({ type: [MediaRef], resolve: (p) => p.items }),
-    total: t.exposeInt('total'),
-    limit: t.exposeInt('limit'),
-    offset: t.exposeInt('offset'),
-    query: t.exposeString('query', { nullable: true }),
-  }),
-});
+/** A page of the library or of a search (`query` is the search's). */
+export const mediaPage = { items: z.array(mediaItem), total: count, limit: count, offset: count };
+export const mediaSearchPage = z.object({ query: z.string().nullable(), ...mediaPage });
+export const MediaPageRef = answerObject<Page & { query?: string | null }>('MediaPage', mediaSearchPage, { description: 'A page of media items with the total that match' });
 
-export const UploadResultRef = builder.objectRef<{ media: MediaItem; duplicate: boolean }>('MediaUpload').implement({
-  fields: (t) => ({
-    media: t.field({ type: MediaRef, resolve: (r) => r.media }),
-    duplicate: t.exposeBoolean('duplicate', { description: 'The same bytes were already in the library; that item is answered' }),
-  }),
-});
+export const mediaUpload = answerFrom(
+  z.object({ media_id: id, url: z.string(), tags: z.array(z.string()), duplicate: z.boolean().describe('the same bytes were already in the library: that item is answered'), media: mediaItem }),
+  { media_id: 'media.databaseId', url: 'media.url', tags: 'media.tags' },
+);
+export const UploadResultRef = answerObject<{ media: MediaItem; duplicate: boolean }>('MediaUpload', mediaUpload);
 
-export const BulkResultRef = builder.objectRef<{ action: string; items: MediaItem[] }>('MediaBulkResult').implement({
-  fields: (t) => ({
-    action: t.field({ type: BulkActionEnum, resolve: (r) => r.action as (typeof BULK_ACTIONS)[number] }),
-    items: t.field({ type: [MediaRef], resolve: (r) => r.items }),
-  }),
-});
+export const bulkResult = answerFrom(z.object({ action: z.enum(BULK_ACTIONS), count, items: z.array(mediaItem) }), { count: null });
+export const BulkResultRef = answerObject<{ action: string; items: MediaItem[] }>('MediaBulkResult', bulkResult);
 
-export const FolderWithCountRef = builder.objectRef<FolderWithCount>('FolderSummary').implement({
-  fields: (t) => ({
-    databaseId: t.exposeInt('id'),
-    name: t.exposeString('name'),
-    itemCount: t.exposeInt('itemCount'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-  }),
-});
+export const FolderWithCountRef = answerObject<FolderWithCount>('FolderSummary', folderSummary);
+export const MirrorRef = answerObject<{ id: number; url: string; createdAt: Date }>('MediaMirror', mirror);
 
 const actor = (ctx: Context) => ctx.actor!;
 
@@ -138,7 +153,3 @@ builder.queryFields((t) => ({
       }),
   }),
 }));
-
-export const MirrorRef = builder.objectRef<{ id: number; url: string; createdAt: Date }>('MediaMirror').implement({
-  fields: (t) => ({ databaseId: t.exposeInt('id'), url: t.exposeString('url'), createdAt: t.expose('createdAt', { type: 'DateTime' }) }),
-});

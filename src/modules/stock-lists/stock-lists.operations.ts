@@ -1,54 +1,30 @@
 // The stock-list operations, each declared once (docs/architecture.md): create and delete a list,
 // add and remove items, save a list into the library, share, join, one list with its members (all
 // media scope). GraphQL fields and REST rows are made from these; the rules live in
-// stock-lists.service.ts. The lists and one list with its items (relay connections) stay
-// hand-written (rest-shim/routes/stock-lists.routes.ts). Shapes are ours (README "Media: stock lists").
+// stock-lists.service.ts. The lists and one list with its items are connection lists over relay
+// connections (their fields are in stock-lists.schema.ts). Shapes are ours (README "Media: stock lists").
 import { z } from 'zod';
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
-import { AddStockItemsRef, DeletedStockListRef, RemovedStockItemRef, StockItemInput, StockListJoinRef, StockListRef, StockListShareRef, StockSaveRef } from './stock-lists.schema.js';
-import { SAVE_STATUSES, STOCK_LIST_ROLES } from './stock-lists.service.js';
-import { addItemsSchema, joinSchema, listSchema, shareSchema } from './stock-lists.input.js';
-
-
-/** A stock list's fields as answered, after its id (share_token and join_path: the owner only). */
-export const stockListFields = {
-  name: z.string(),
-  description: z.string().nullable(),
-  owner: z.string().describe("the owner's handle"),
-  role: z.enum(STOCK_LIST_ROLES),
-  item_count: count,
-  member_count: count,
-  shared: z.boolean(),
-  share_token: z.string().nullable().describe('owner only'),
-  join_path: z.string().nullable().describe('owner only: POST it to join'),
-  created_at: timestamp,
-  updated_at: timestamp,
-};
-
-/** An item of a stock list, as answered. */
-export const stockItem = answerFrom(
-  z
-    .object({
-      id,
-      url: z.string(),
-      title: z.string().nullable(),
-      attribution: z.string().nullable(),
-      source: z.string().nullable(),
-      thumbnail_url: z.string().nullable(),
-      added_by: z.string().nullable().describe('handle of the account that added it'),
-      saved_media_id: id.nullable().describe("the caller's saved copy in its library; null until saved"),
-      created_at: timestamp,
-    })
-    .meta({ id: 'StockItem', description: 'An item of a stock list' }),
-  { id: 'databaseId' },
-);
+import { defineConnectionList } from '../../graphql/connection-list.js';
+import { addedItems, AddStockItemsRef, deletedList, DeletedStockListRef, listJoin, listShare, removedItem, RemovedStockItemRef, savedList, stockItem, StockItemInput, stockList, stockListAnswer, StockListJoinRef, StockListRef, StockListShareRef, StockSaveRef } from './stock-lists.schema.js';
+import { addItemsSchema, joinSchema, listSchema, shareSchema, STOCK_ITEMS_PAGE, STOCK_LISTS_PAGE } from './stock-lists.input.js';
 
 /** `deleted: true` is the answer's own, not the result's. */
 const deleted = <T extends Record<string, unknown>>(answer: T) => ({ deleted: true as const, ...answer });
 
+// In the order the README lists the rows.
 export const stockListOperations = defineOperations({
+  listStockLists: defineConnectionList({
+    name: 'ListStockLists',
+    key: SCOPE.media,
+    connection: 'viewer.stockLists',
+    page: STOCK_LISTS_PAGE,
+    items: 'lists',
+    node: stockList,
+    rest: { path: '/api/media/stock/lists', summary: 'Stock lists the caller owns or joined, newest first (limit default 100, max 200; cursor)' },
+  }),
   createStockList: defineOperation({
     kind: 'mutation',
     key: SCOPE.media,
@@ -60,9 +36,21 @@ export const stockListOperations = defineOperations({
       method: 'POST',
       path: '/api/media/stock/lists',
       summary: 'Create a stock list: name (required), description',
-      response: answerFrom(z.object({ list_id: id, ...stockListFields }), { list_id: 'databaseId' }),
+      response: stockListAnswer,
       successStatus: 201,
     },
+  }),
+  getStockList: defineConnectionList({
+    name: 'GetStockList',
+    key: SCOPE.media,
+    connection: 'stockList.items',
+    ids: { id: 'stock list' },
+    page: STOCK_ITEMS_PAGE,
+    parent: stockListAnswer,
+    items: 'items',
+    node: stockItem,
+    total: false,
+    rest: { path: '/api/media/stock/lists/:id', summary: 'A stock list (owner or member) with its items, oldest first (limit default 100, max 500; cursor)' },
   }),
   deleteStockList: defineOperation({
     kind: 'mutation',
@@ -75,7 +63,7 @@ export const stockListOperations = defineOperations({
       method: 'DELETE',
       path: '/api/media/stock/lists/:id',
       summary: 'Delete a stock list with its items and memberships (owner only; saved media stay)',
-      response: answerFrom(z.object({ deleted: z.literal(true), list_id: id }), { deleted: null, list_id: 'databaseId' }),
+      response: deletedList,
       shape: deleted,
       errors: { 403: 'a member, not the owner' },
     },
@@ -95,10 +83,7 @@ export const stockListOperations = defineOperations({
       path: '/api/media/stock/lists/:id/items',
       params: { id: 'listId' },
       summary: 'Add items (owner or member): items, an array of {url (http/https, required), title, attribution, source, thumbnail_url}; URLs already in the list are skipped',
-      response: answerFrom(
-        z.object({ list_id: id, added: count, already_in: count, item_count: count, items: z.array(stockItem).describe('the items added') }),
-        { list_id: 'list.databaseId', added: null, item_count: 'list.itemCount', items: 'added' },
-      ),
+      response: addedItems,
       errors: { 409: 'the list would hold more than 1000 items' },
       shape: ({ items, ...answer }) => ({ list_id: answer.list_id, added: (items as unknown[]).length, already_in: answer.already_in, item_count: answer.item_count, items }),
     },
@@ -114,23 +99,7 @@ export const stockListOperations = defineOperations({
       method: 'POST',
       path: '/api/media/stock/lists/:id/save',
       summary: "Download the list's not-yet-saved items into the caller's library (at most 50 per call; each item saved, duplicate or failed on its own)",
-      response: answerFrom(
-        z.object({
-          list_id: id,
-          saved: count,
-          duplicates: count,
-          failed: count,
-          already_saved: count,
-          remaining: count.describe('items still to save: call again'),
-          results: z.array(
-            answerFrom(z.object({ item_id: id, url: z.string(), status: z.enum(SAVE_STATUSES), media_id: id.nullable(), error: z.string().nullable() }), {
-              item_id: 'item.databaseId',
-              url: 'item.url',
-            }),
-          ),
-        }),
-        { list_id: 'list.databaseId' },
-      ),
+      response: savedList,
     },
   }),
   removeStockItem: defineOperation({
@@ -144,7 +113,7 @@ export const stockListOperations = defineOperations({
       method: 'DELETE',
       path: '/api/media/stock/items/:id',
       summary: 'Remove an item from its stock list (the owner any item, a member the items it added)',
-      response: answerFrom(z.object({ deleted: z.literal(true), item_id: id, list_id: id }), { deleted: null, item_id: 'databaseId', list_id: 'listId' }),
+      response: removedItem,
       shape: deleted,
       errors: { 403: 'a member removing an item another account added' },
     },
@@ -161,7 +130,7 @@ export const stockListOperations = defineOperations({
       method: 'POST',
       path: '/api/community/lists/:id/share',
       summary: 'Share a stock list (owner only): its join token, made on first use; rotate: true replaces it (members stay)',
-      response: answerFrom(z.object({ share_token: z.string(), join_path: z.string(), list_id: id, name: z.string() }), { list_id: 'list.databaseId', name: 'list.name' }),
+      response: listShare,
       errors: { 403: 'a member, not the owner' },
     },
   }),
@@ -179,14 +148,11 @@ export const stockListOperations = defineOperations({
       secretParams: ['token'],
       paramDescriptions: { token: "the list's share_token" },
       summary: 'Join a shared stock list as a member (read, add items, save into your library); joining again is fine; the owner cannot join',
-      response: answerFrom(
-        z.object({ list_id: id, name: z.string(), owner: z.string(), role: stockListFields.role, joined_at: timestamp, already_member: z.boolean() }),
-        { list_id: 'list.databaseId', name: 'list.name', owner: 'list.owner', role: 'list.role' },
-      ),
+      response: listJoin,
       errors: { 409: 'the owner cannot join its own list' },
     },
   }),
-  // One list; its REST row answers the members (the list with its items is a connection: rest-shim/routes/stock-lists.routes.ts).
+  // One list; its REST row answers the members (the list with its items is getStockList).
   stockList: defineOperation({
     kind: 'query',
     description: 'A stock list the caller owns or joined, by its integer id',
