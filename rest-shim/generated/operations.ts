@@ -356,12 +356,15 @@ export type SearchLinkKind =
   | 'reverse_image'
   | 'web';
 
+/** POST /api/automation/export/shopify */
 export type ShopifyExportInput = {
+  /** an Admin API access token; used for this export only */
   accessToken: string;
   /** ids of the caller's media items, 1 to 100, each once */
   mediaIds: Array<number>;
   /** attach the files to this product: its number or gid://shopify/Product/<number> */
   productId?: string | null | undefined;
+  /** the shop's myshopify.com domain */
   shop: string;
 };
 
@@ -445,9 +448,11 @@ export type WikiVoteChoice =
   | 'confirm'
   | 'reject';
 
+/** POST /api/automation/export/wordpress */
 export type WordPressExportInput = {
   /** ids of the caller's media items, 1 to 100, each once */
   mediaIds: Array<number>;
+  /** an application password of that user; used for this export only */
   wpPassword: string;
   /** the https:// address of the WordPress site (its REST API is at <wp_url>/wp-json/) */
   wpUrl: string;

@@ -40,9 +40,10 @@ export const wordpressExportSchema = z.object({
     .refine((value) => !value.includes(':'), 'a user name cannot contain ":" (Basic authentication separates the name from the password with it)'),
   wp_password: required('wp_password', "an application password of that user (Users > Profile > Application Passwords); it is used for this export only and never stored in the clear")
     .max(256, 'expected at most 256 characters')
-    .refine((value) => !CONTROL.test(value), 'control characters are not allowed'),
+    .refine((value) => !CONTROL.test(value), 'control characters are not allowed')
+    .describe('an application password of that user; used for this export only'),
   media_ids: mediaIdsSchema,
-});
+}).describe('POST /api/automation/export/wordpress');
 
 export const SHOP_DOMAIN = /^[a-z0-9][a-z0-9-]{0,62}\.myshopify\.com$/;
 const PRODUCT_GID = /^gid:\/\/shopify\/Product\/[1-9]\d{0,19}$/;
@@ -54,17 +55,19 @@ export const shopifyExportSchema = z.object({
   shop: required('shop', "the shop's myshopify.com domain, like my-shop.myshopify.com")
     .trim()
     .toLowerCase()
-    .refine((value) => SHOP_DOMAIN.test(value), "expected the shop's myshopify.com domain, like my-shop.myshopify.com (no https://, no path)"),
+    .refine((value) => SHOP_DOMAIN.test(value), "expected the shop's myshopify.com domain, like my-shop.myshopify.com (no https://, no path)")
+    .describe("the shop's myshopify.com domain"),
   access_token: required('access_token', 'an Admin API access token of the shop (write_files; write_products to attach to a product)')
     .max(256, 'expected at most 256 characters')
-    .refine((value) => !CONTROL.test(value) && !/\s/.test(value), 'expected a token without spaces or control characters'),
+    .refine((value) => !CONTROL.test(value) && !/\s/.test(value), 'expected a token without spaces or control characters')
+    .describe('an Admin API access token; used for this export only'),
   media_ids: mediaIdsSchema,
   product_id: z
     .union([z.int(PRODUCT_ID).positive(PRODUCT_ID), z.string(PRODUCT_ID).trim().regex(PRODUCT_TEXT, PRODUCT_ID)], { error: PRODUCT_ID })
     .optional()
     .transform((value) => (value === undefined ? undefined : PRODUCT_GID.test(String(value)) ? String(value) : `gid://shopify/Product/${value}`))
     .describe('attach the files to this product: its number or gid://shopify/Product/<number>'),
-});
+}).describe('POST /api/automation/export/shopify');
 
 export type WordPressExportInput = z.output<typeof wordpressExportSchema>;
 export type ShopifyExportInput = z.output<typeof shopifyExportSchema>;
