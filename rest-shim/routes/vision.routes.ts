@@ -9,7 +9,8 @@ import { unwrap } from '../result.js';
 import { answerAs, restRoutesOf } from '../derive.js';
 import { AnalyzeImageDocument } from '../generated/operations.js';
 import { ocrRequestSchema } from '../../src/modules/vision/vision.input.js';
-import { confidence, providerUsed, seconds, visionErrors, visionOperations } from '../../src/modules/vision/vision.operations.js';
+import { visionErrors, visionOperations } from '../../src/modules/vision/vision.operations.js';
+import { confidence, providerUsed, seconds } from '../../src/modules/vision/vision.schema.js';
 
 const ocrResponse = z.object({ text: z.string(), confidence, provider_used: providerUsed, timestamp: seconds });
 

@@ -81,7 +81,8 @@ export function answerFields<Parent, S extends z.ZodObject>(t: object, schema: S
     const element = (base._zod.def as { element?: z.ZodType }).element;
     const property = source === 'databaseId' ? 'id' : source;
     fields[source] = (t as unknown as { field: (options: unknown) => PothosSchemaTypes.FieldRef<Types> }).field({
-      type: outputTypeOf(base, key),
+      // An override's type (a z.enum answered as text) is taken without deriving one.
+      type: override?.type ?? outputTypeOf(base, key),
       // A list's items are nullable only when its element schema is.
       nullable: element && !unwrap(element).required ? { list: !required, items: true } : !required,
       description: descriptionOf(field),

@@ -3,26 +3,12 @@
 // `media` scope. GraphQL fields and REST rows are made from these; the rules live in
 // transform.service.ts and watermark.service.ts. Shapes are ours beyond the spec's (README
 // "Transformations"). The signed URLs they answer are served by src/http (rest-shim/routes/imaging.routes.ts).
-import { z } from 'zod';
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
-import { count, id } from '../../platform/wire.js';
-import { TransformationRef } from './transform.schema.js';
-import { WatermarkResultRef } from './watermark.schema.js';
+import { transformation, TransformationRef } from './transform.schema.js';
+import { watermarkAnswer, WatermarkResultRef } from './watermark.schema.js';
 import { AUTO_QUALITY } from './transform.service.js';
-import { WATERMARK_FORMATS } from './watermark.service.js';
-import { DEFAULT_WIDTH, POSITIONS, transformSchema, watermarkSchema } from './imaging.input.js';
-
-// GraphQL types position and format as strings; the contract test checks the values against the enums.
-const watermarkAnswer = z.object({
-  url: z.string().describe('signed URL of the result (no key needed)'),
-  position: z.enum(POSITIONS),
-  opacity: z.int(),
-  width: z.int(),
-  height: z.int(),
-  format: z.enum(WATERMARK_FORMATS),
-  bytes: count,
-});
+import { DEFAULT_WIDTH, transformSchema, watermarkSchema } from './imaging.input.js';
 
 export const imagingOperations = defineOperations({
   optimizeMedia: defineOperation({
@@ -41,16 +27,7 @@ export const imagingOperations = defineOperations({
       method: 'POST',
       path: '/api/media/:id/optimize',
       summary: 'A signed URL serving one of your images at a width, quality and format (defaults 1200, auto, webp)',
-      response: z.object({
-        url: z.string().describe('signed URL of the transformed image (no key needed)'),
-        width: z.int(),
-        quality: z.string().describe("'auto' or 1 to 100"),
-        format: z.string(),
-        media_id: id,
-        output_width: z.int().nullable().describe('width of what the URL serves'),
-        output_height: z.int().nullable(),
-        effective_quality: z.int().nullable().describe('the encoder quality auto chose'),
-      }),
+      response: transformation,
       errors: { 409: 'the item is in the trash, or not an image' },
     },
   }),

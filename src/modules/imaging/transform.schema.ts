@@ -1,6 +1,9 @@
-// GraphQL type of transformation URLs (optimizeMedia is declared in imaging.operations.ts).
-import { builder } from '../../graphql/builder.js';
+// Transformation URLs as callers see them, stated once: the answer (REST names, src/platform/wire.ts)
+// and the GraphQL type made from it (optimizeMedia is declared in imaging.operations.ts).
+import { z } from 'zod';
+import { answerObject } from '../../graphql/answer-object.js';
 import type { Context } from '../../graphql/context.js';
+import { id } from '../../platform/wire.js';
 import type { Transformation } from './transform.service.js';
 import { TRANSFORM_FORMATS } from './imaging.input.js';
 
@@ -9,16 +12,27 @@ export function transformationUrl(ctx: Context, t: Pick<Transformation, 'path' |
   return ctx.baseUrl + ctx.services.signer.sign(t.path, t.params);
 }
 
-export const TransformationRef = builder.objectRef<Transformation>('MediaTransformation').implement({
-  description: 'A signed URL of the service\'s transformation endpoint that serves an image at a width, quality and format',
-  fields: (t) => ({
-    mediaId: t.int({ resolve: (r) => r.mediaId }),
-    url: t.string({ description: 'Absolute, signed; changes whenever a parameter does', resolve: (r, _a, ctx) => transformationUrl(ctx, r) }),
-    width: t.int({ description: 'The width asked for; the output is never wider than the original', resolve: (r) => r.spec.width }),
-    quality: t.string({ description: "'auto' or 1 to 100, as asked", resolve: (r) => String(r.spec.quality) }),
-    format: t.string({ description: TRANSFORM_FORMATS.join(', '), resolve: (r) => r.spec.format }),
-    outputWidth: t.int({ nullable: true, resolve: (r) => r.output.width }),
-    outputHeight: t.int({ nullable: true, resolve: (r) => r.output.height }),
-    effectiveQuality: t.int({ nullable: true, description: 'The encoder quality used; null for lossless png', resolve: (r) => r.output.quality }),
+export const transformation = z
+  .object({
+    url: z.string().describe('signed URL of the transformed image (no key needed)'),
+    width: z.int(),
+    quality: z.string().describe("'auto' or 1 to 100"),
+    format: z.string(),
+    media_id: id,
+    output_width: z.int().nullable().describe('width of what the URL serves'),
+    output_height: z.int().nullable(),
+    effective_quality: z.int().nullable().describe('the encoder quality auto chose'),
+  })
+  .meta({ description: "A signed URL of the service's transformation endpoint that serves an image at a width, quality and format" });
+
+export const TransformationRef = answerObject<Transformation>('MediaTransformation', transformation, {
+  fields: () => ({
+    url: { description: 'Absolute, signed; changes whenever a parameter does', resolve: (r, _a, ctx) => transformationUrl(ctx, r) },
+    width: { description: 'The width asked for; the output is never wider than the original', resolve: (r) => r.spec.width },
+    quality: { resolve: (r) => String(r.spec.quality) },
+    format: { description: TRANSFORM_FORMATS.join(', '), resolve: (r) => r.spec.format },
+    output_width: { resolve: (r) => r.output.width },
+    output_height: { resolve: (r) => r.output.height },
+    effective_quality: { description: 'The encoder quality used; null for lossless png', resolve: (r) => r.output.quality },
   }),
 });

@@ -1,8 +1,7 @@
 // Live editor operations declared once (docs/architecture.md): its status (spec "Live editor"), for any key.
-import { z } from 'zod';
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { ANY_KEY } from '../access/index.js';
-import { LiveEditorStatusRef } from './live-editor.schema.js';
+import { LiveEditorStatusRef, liveEditorStatusAnswer } from './live-editor.schema.js';
 import { liveEditorStatus } from './live-editor.service.js';
 
 export const liveEditorOperations = defineOperations({
@@ -16,7 +15,7 @@ export const liveEditorOperations = defineOperations({
       method: 'GET',
       path: '/api/live-editor/status',
       summary: 'Whether the live editor is available, and its planned features',
-      response: z.object({ available: z.boolean(), message: z.string(), features: z.array(z.string()) }),
+      response: liveEditorStatusAnswer,
     },
   }),
 });

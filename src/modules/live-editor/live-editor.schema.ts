@@ -1,11 +1,9 @@
-// GraphQL type of the live editor's status (liveEditorStatus is declared in live-editor.operations.ts).
-import { builder } from '../../graphql/builder.js';
+// The live editor's status as callers see it, stated once: the answer (REST names,
+// src/platform/wire.ts) and the GraphQL type made from it (liveEditorStatus is declared in
+// live-editor.operations.ts).
+import { z } from 'zod';
+import { answerObject } from '../../graphql/answer-object.js';
 import type { LiveEditorStatus } from './live-editor.service.js';
 
-export const LiveEditorStatusRef = builder.objectRef<LiveEditorStatus>('LiveEditorStatus').implement({
-  fields: (t) => ({
-    available: t.exposeBoolean('available'),
-    message: t.exposeString('message'),
-    features: t.exposeStringList('features'),
-  }),
-});
+export const liveEditorStatusAnswer = z.object({ available: z.boolean(), message: z.string(), features: z.array(z.string()) });
+export const LiveEditorStatusRef = answerObject<LiveEditorStatus>('LiveEditorStatus', liveEditorStatusAnswer);

@@ -1,87 +1,99 @@
-// GraphQL types of pipelines; runPipeline (POST /api/pipeline) and pipelineActions (GET
-// /api/pipeline/actions) are declared in pipeline.operations.ts. Params and outputs are JSON values:
-// their shapes are what pipelineActions lists. Thin: the rules live in pipeline.service.ts.
+// Pipelines as callers see them (README "Pipeline"), stated once: the answer objects (REST names,
+// src/platform/wire.ts) and the GraphQL types made from them; runPipeline (POST /api/pipeline) and
+// pipelineActions (GET /api/pipeline/actions) are declared in pipeline.operations.ts. Params and
+// outputs are JSON values: their shapes are what pipelineActions lists. Thin: the rules live in
+// pipeline.service.ts.
+import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
+import { answerEnum, answerObject } from '../../graphql/answer-object.js';
+import { answerFrom, count } from '../../platform/wire.js';
 import { ACTION_NAMES } from './actions/action.js';
 import type { ActionEntry, OutputEntry, ParamEntry } from './pipeline.catalog.js';
 import type { PipelineCatalog, PipelineResult, StepError, StepResult } from './pipeline.service.js';
 
-const ActionEnum = builder.enumType('PipelineActionName', { values: ACTION_NAMES });
-const StepStatusEnum = builder.enumType('PipelineStepStatus', {
+const STEP_STATUSES = ['ok', 'failed', 'skipped'] as const;
+const ActionEnum = answerEnum('PipelineActionName', { values: ACTION_NAMES });
+// The same values as ReplaceFlowSearchStatus: the field names its type.
+const StepStatusEnum = answerEnum('PipelineStepStatus', {
   description: 'ok: ran and answered; failed: ran (or could not start) and failed; skipped: not run, an earlier step failed with stopOnError',
-  values: ['ok', 'failed', 'skipped'] as const,
+  values: STEP_STATUSES,
 });
 
-const StepErrorRef = builder.objectRef<StepError>('PipelineStepError').implement({
-  fields: (t) => ({
-    message: t.exposeString('message'),
-    status: t.exposeInt('status', { nullable: true, description: 'The HTTP status the failure would have had as its own request; null when skipped' }),
-    code: t.exposeString('code', { description: 'The error code (INVALID_INPUT, INSUFFICIENT_CREDITS, PIPELINE_DEADLINE, UNRESOLVED_REFERENCE, SKIPPED ...)' }),
-  }),
-});
+const seconds = z.number().min(0).describe('seconds');
+const jsonSchema = z.record(z.string(), z.unknown());
+/** A JSON value: GraphQL's JSON scalar. */
+const json = { type: 'JSON' };
 
-const StepResultRef = builder.objectRef<StepResult>('PipelineStepResult').implement({
-  fields: (t) => ({
-    name: t.exposeString('name'),
-    action: t.field({ type: ActionEnum, resolve: (s) => s.action }),
-    status: t.field({ type: StepStatusEnum, resolve: (s) => s.status }),
-    elapsed: t.exposeFloat('elapsed', { description: 'Seconds' }),
-    output: t.field({ type: 'JSON', nullable: true, description: "The action's outputs (pipelineActions lists them); null unless ok", resolve: (s) => s.output }),
-    error: t.field({ type: StepErrorRef, nullable: true, description: 'Why the step failed or was skipped; null when ok', resolve: (s) => s.error }),
-  }),
+const stepError = z.object({
+  message: z.string(),
+  status: z.int().nullable().describe('the HTTP status the failure would have had as its own request (null when skipped)'),
+  code: z.string().describe('INVALID_INPUT, UNRESOLVED_REFERENCE, INSUFFICIENT_CREDITS, QUOTA_EXCEEDED, PIPELINE_DEADLINE, SKIPPED ...'),
 });
+answerObject<StepError>('PipelineStepError', stepError);
 
-export const PipelineResultRef = builder.objectRef<PipelineResult>('PipelineResult').implement({
+const step = answerFrom(
+  z
+    .object({
+      name: z.string(),
+      action: z.enum(ACTION_NAMES),
+      status: z.enum(STEP_STATUSES).describe('ok: ran and answered; failed: failed (or could not start: the deadline); skipped: not run, an earlier step failed and stop_on_error is true'),
+      elapsed: seconds,
+      output: z.unknown().describe("the action's outputs (GET /api/pipeline/actions lists them); null unless ok"),
+      error: stepError.nullable().describe('why the step failed or was skipped; null when ok'),
+    })
+    .meta({ id: 'PipelineStep', description: 'One step of a pipeline result' }),
+  {},
+  'PipelineStepResult',
+);
+answerObject<StepResult>('PipelineStepResult', step, { fields: () => ({ status: { type: StepStatusEnum }, output: { ...json, nullable: true } }) });
+
+export const pipelineAnswer = z.object({
+  steps_total: count,
+  steps_ok: count,
+  steps_failed: count,
+  steps_skipped: count.describe('ours: steps not run after a failure (stop_on_error)'),
+  elapsed: seconds,
+  steps: z.array(step),
+  result: z.unknown().describe("the last step's output; null when it did not succeed"),
+});
+export const PipelineResultRef = answerObject<PipelineResult>('PipelineResult', pipelineAnswer, {
   description: 'Spec "Pipeline result"',
-  fields: (t) => ({
-    success: t.exposeBoolean('success', { description: 'No step failed' }),
-    stepsTotal: t.exposeInt('stepsTotal'),
-    stepsOk: t.exposeInt('stepsOk'),
-    stepsFailed: t.exposeInt('stepsFailed'),
-    stepsSkipped: t.exposeInt('stepsSkipped'),
-    elapsed: t.exposeFloat('elapsed', { description: 'Seconds' }),
-    steps: t.field({ type: [StepResultRef], resolve: (r) => r.steps }),
-    result: t.field({ type: 'JSON', nullable: true, description: "The last step's output; null when it did not succeed", resolve: (r) => r.result }),
-  }),
+  fields: () => ({ result: { ...json, nullable: true } }),
+  // REST answers it as the envelope's `success`.
+  more: (t) => ({ success: t.exposeBoolean('success', { description: 'No step failed' }) }),
 });
 
-const ParamRef = builder.objectRef<ParamEntry>('PipelineActionParam').implement({
-  fields: (t) => ({
-    name: t.exposeString('name'),
-    type: t.exposeString('type', { description: 'string, integer, number, boolean, array of string, object ...' }),
-    required: t.exposeBoolean('required'),
-    default: t.field({ type: 'JSON', nullable: true, description: 'The default; null when there is none', resolve: (p) => p.default ?? null }),
-    values: t.exposeStringList('values', { nullable: true, description: 'The allowed values of an enumeration' }),
-    description: t.exposeString('description', { nullable: true }),
-  }),
+const param = z.object({
+  name: z.string(),
+  type: z.string().describe('string, integer, number, boolean, array of string, object ...'),
+  required: z.boolean(),
+  default: z.unknown().optional().describe('present when the param has a default'),
+  values: z.array(z.string()).nullable().describe('the allowed values of an enumeration'),
+  description: z.string().nullable(),
+});
+answerObject<ParamEntry>('PipelineActionParam', param, {
+  fields: () => ({ default: { ...json, nullable: true, description: 'The default; null when there is none', resolve: (p) => p.default ?? null } }),
 });
 
-const OutputRef = builder.objectRef<OutputEntry>('PipelineActionOutput').implement({
-  fields: (t) => ({
-    name: t.exposeString('name'),
-    type: t.exposeString('type'),
-    description: t.exposeString('description', { nullable: true }),
-  }),
-});
+const output = z.object({ name: z.string(), type: z.string(), description: z.string().nullable() });
+answerObject<OutputEntry>('PipelineActionOutput', output);
 
-const ActionRef = builder.objectRef<ActionEntry>('PipelineAction').implement({
-  fields: (t) => ({
-    name: t.field({ type: ActionEnum, resolve: (a) => a.name }),
-    summary: t.exposeString('summary'),
-    scope: t.exposeString('scope', { description: 'The sub-key scope the step needs (that of its single route), or any' }),
-    params: t.field({ type: [ParamRef], resolve: (a) => a.params }),
-    outputs: t.field({ type: [OutputRef], resolve: (a) => a.outputs }),
-    paramsSchema: t.field({ type: 'JSON', description: 'JSON Schema (2020-12) of the params', resolve: (a) => a.paramsSchema }),
-    outputsSchema: t.field({ type: 'JSON', description: 'JSON Schema (2020-12) of the outputs', resolve: (a) => a.outputsSchema }),
-  }),
-});
+const action = z
+  .object({
+    name: z.enum(ACTION_NAMES),
+    summary: z.string(),
+    scope: z.string().describe('the sub-key scope the step needs (that of its single route), or any'),
+    params: z.array(param),
+    outputs: z.array(output),
+    params_schema: jsonSchema.describe('JSON Schema (2020-12) of the params'),
+    outputs_schema: jsonSchema.describe('JSON Schema (2020-12) of the outputs'),
+  })
+  .meta({ id: 'PipelineAction', description: 'An action pipeline steps can run' });
+answerObject<ActionEntry>('PipelineAction', action, { fields: () => ({ params_schema: json, outputs_schema: json }) });
 
-export const PipelineCatalogRef = builder.objectRef<PipelineCatalog>('PipelineCatalog').implement({
-  fields: (t) => ({
-    maxSteps: t.exposeInt('maxSteps'),
-    deadlineMs: t.exposeInt('deadlineMs', { description: 'PIPELINE_DEADLINE_MS: the most one pipeline may take' }),
-    actions: t.field({ type: [ActionRef], resolve: (c) => c.actions }),
-  }),
+export const pipelineCatalog = z.object({ max_steps: count, deadline_ms: count.describe('PIPELINE_DEADLINE_MS'), actions: z.array(action) });
+export const PipelineCatalogRef = answerObject<PipelineCatalog>('PipelineCatalog', pipelineCatalog, {
+  fields: () => ({ deadline_ms: { description: 'PIPELINE_DEADLINE_MS: the most one pipeline may take' } }),
 });
 
 export const StepInput = builder.inputType('PipelineStepInput', {

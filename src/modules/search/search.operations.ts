@@ -1,31 +1,13 @@
 // Search operations declared once (docs/architecture.md): the unified ranked image search (spec
 // "Search"). No key needed for the public tiers (spec "Authentication" 4); a key that is sent must be
 // valid and, for a sub-key, carry the search scope (the service asks it), and adds the caller's
-// private tiers. Shapes: README "Unified image search".
+// private tiers. The answer is stated in search.schema.ts.
 import { z } from 'zod';
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
-import { answerFrom, count } from '../../platform/wire.js';
+import { answerFrom } from '../../platform/wire.js';
 import { OrientationEnum } from '../wiki/wiki.schema.js';
-import { ImageSearchResultRef } from './search.schema.js';
+import { ImageSearchResultRef, searchAnswer } from './search.schema.js';
 import { searchRequestSchema } from './search.input.js';
-
-const image = answerFrom(
-  z
-    .object({
-      url: z.string().describe("the service's own signed link (library, community, wiki: works without a key), or the stock library's image URL"),
-      title: z.string(),
-      source: z.string().describe('my_private_library, my_public_atlas, global_atlas, or a stock library: openverse, unsplash, pexels, pixabay'),
-      quality_score: z.number().describe('higher ranks first: the tier top (100, 75, 50, 25) - 24 x the position in the tier / limit'),
-      is_private: z.literal(true).optional().describe('present (true) on private-library items'),
-      is_verified: z.literal(true).optional().describe('present (true) on verified items: wiki photos, AI-verified community items'),
-      page_url: z.string().optional().describe("stock images: the image's page on its library"),
-      attribution: z.string().optional().describe('stock images: the credit line the library asks for'),
-    })
-    .meta({ id: 'SearchResultImage', description: 'Spec "Search result image"' }),
-  {},
-  'SearchImage',
-  'SearchImageFields',
-);
 
 export const searchOperations = defineOperations({
   imageSearch: defineOperation({
@@ -47,21 +29,7 @@ export const searchOperations = defineOperations({
         'No key needed: without one only the public tiers are searched and is_authenticated_search is false. A key that is sent must be valid (401) and a sub-key must carry the search scope (403). ' +
         'image_data and image_url find near copies by perceptual hash and, when no query is sent, keywords from the image (vision labels and text: one analysis, paid by the caller\'s account for external providers, free and local without a key). ' +
         'image_url is fetched through the SSRF-safe fetcher (private addresses refused, 400). The stock libraries fill the places the service\'s own tiers leave, under one deadline (SEARCH_STOCK_TIMEOUT_MS).',
-      response: answerFrom(
-        z.object({
-          data: z.object({
-            query: z.string().describe('the words searched: the query, or the keywords taken from the image'),
-            is_authenticated_search: z.boolean(),
-            images: z.array(image),
-            source_statistics: z.object({
-              sources_active: z.array(z.string()).describe('sources searched that answered'),
-              sources_failed: z.array(z.string()).describe('stock libraries that failed or missed the deadline'),
-              total_found: count.describe('distinct images found before the page was cut to limit'),
-            }),
-          }),
-        }),
-        { data: '' },
-      ),
+      response: answerFrom(z.object({ data: searchAnswer }), { data: '' }),
       errors: {
         401: 'a key was sent and it is invalid, revoked or expired',
         403: 'a sub-key without the search scope, or an inactive or suspended account',

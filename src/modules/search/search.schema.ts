@@ -1,37 +1,57 @@
-// GraphQL types of the unified search (the imageSearch query is declared in search.operations.ts).
-import { builder } from '../../graphql/builder.js';
+// The unified search's answer as callers see it (README "Unified image search"), stated once: the
+// answer objects (REST names, src/platform/wire.ts) and the GraphQL types made from them (the
+// imageSearch query is declared in search.operations.ts).
+import { z } from 'zod';
+import { answerObject } from '../../graphql/answer-object.js';
+import { answerFrom, count } from '../../platform/wire.js';
 import type { RankedImage } from './ranking.js';
 import type { SearchAnswer } from './search.service.js';
 
-const SearchImageRef = builder.objectRef<RankedImage>('SearchImage').implement({
-  description: 'Spec "Search result image"',
-  fields: (t) => ({
-    url: t.exposeString('url', { description: "The service's own signed link (library, community, wiki: no key needed), or the stock library's image" }),
-    title: t.exposeString('title'),
-    source: t.exposeString('source', { description: 'my_private_library, my_public_atlas, global_atlas, openverse, unsplash, pexels or pixabay' }),
-    qualityScore: t.exposeFloat('qualityScore', { description: 'Higher ranks first: tier top (100, 75, 50, 25) - 24 x position in the tier / limit' }),
-    isPrivate: t.boolean({ nullable: true, description: 'true on private-library items, else null', resolve: (i) => i.isPrivate ?? null }),
-    isVerified: t.boolean({ nullable: true, description: 'true on verified items (wiki photos, AI-verified community items), else null', resolve: (i) => i.isVerified ?? null }),
+const image = answerFrom(
+  z
+    .object({
+      url: z.string().describe("the service's own signed link (library, community, wiki: works without a key), or the stock library's image URL"),
+      title: z.string(),
+      source: z.string().describe('my_private_library, my_public_atlas, global_atlas, or a stock library: openverse, unsplash, pexels, pixabay'),
+      quality_score: z.number().describe('higher ranks first: the tier top (100, 75, 50, 25) - 24 x the position in the tier / limit'),
+      is_private: z.literal(true).optional().describe('present (true) on private-library items'),
+      is_verified: z.literal(true).optional().describe('present (true) on verified items: wiki photos, AI-verified community items'),
+      page_url: z.string().optional().describe("stock images: the image's page on its library"),
+      attribution: z.string().optional().describe('stock images: the credit line the library asks for'),
+    })
+    .meta({ id: 'SearchResultImage', description: 'Spec "Search result image"' }),
+  {},
+  'SearchImage',
+  'SearchImageFields',
+);
+answerObject<RankedImage>('SearchImage', image, {
+  fields: () => ({
+    is_private: { type: 'Boolean', description: 'true on private-library items, else null' },
+    is_verified: { type: 'Boolean', description: 'true on verified items (wiki photos, AI-verified community items), else null' },
+  }),
+  // GraphQL only: REST leaves the sizes out.
+  more: (t) => ({
     width: t.int({ nullable: true, resolve: (i) => i.width }),
     height: t.int({ nullable: true, resolve: (i) => i.height }),
-    pageUrl: t.string({ nullable: true, description: "Stock images: the image's page on its library", resolve: (i) => i.pageUrl ?? null }),
-    attribution: t.string({ nullable: true, description: 'Stock images: the credit line the library asks for', resolve: (i) => i.attribution ?? null }),
   }),
 });
 
-const SourceStatisticsRef = builder.objectRef<SearchAnswer>('SearchSourceStatistics').implement({
-  fields: (t) => ({
-    sourcesActive: t.stringList({ description: 'Sources searched that answered', resolve: (a) => a.sourcesActive }),
-    sourcesFailed: t.stringList({ description: 'Stock libraries that failed or missed the deadline', resolve: (a) => a.sourcesFailed }),
-    totalFound: t.int({ description: 'Distinct images found before the page was cut to limit', resolve: (a) => a.totalFound }),
-  }),
+const sourceStatistics = z.object({
+  sources_active: z.array(z.string()).describe('sources searched that answered'),
+  sources_failed: z.array(z.string()).describe('stock libraries that failed or missed the deadline'),
+  total_found: count.describe('distinct images found before the page was cut to limit'),
 });
+answerObject<SearchAnswer>('SearchSourceStatistics', sourceStatistics);
 
-export const ImageSearchResultRef = builder.objectRef<SearchAnswer>('ImageSearchResult').implement({
-  fields: (t) => ({
-    query: t.exposeString('query', { description: 'The words searched: the query, or the keywords taken from the image' }),
-    isAuthenticatedSearch: t.exposeBoolean('isAuthenticatedSearch', { description: 'A key was sent: the private tiers were searched' }),
-    images: t.field({ type: [SearchImageRef], resolve: (a) => a.images }),
-    sourceStatistics: t.field({ type: SourceStatisticsRef, resolve: (a) => a }),
+export const searchAnswer = z.object({
+  query: z.string().describe('the words searched: the query, or the keywords taken from the image'),
+  is_authenticated_search: z.boolean(),
+  images: z.array(image),
+  source_statistics: sourceStatistics,
+});
+export const ImageSearchResultRef = answerObject<SearchAnswer>('ImageSearchResult', searchAnswer, {
+  fields: () => ({
+    is_authenticated_search: { description: 'A key was sent: the private tiers were searched' },
+    source_statistics: { resolve: (a) => a },
   }),
 });

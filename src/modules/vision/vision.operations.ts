@@ -5,13 +5,10 @@
 import { z } from 'zod';
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
-import { VisionProviderEnum, VisionResultRef, VisionTaskEnum } from './vision.schema.js';
+import { seconds, VisionProviderEnum, VisionResultRef, VisionTaskEnum, visionResult } from './vision.schema.js';
 import { analyzeFields, analyzeRequestSchema } from './vision.input.js';
 import { answerFrom } from '../../platform/wire.js';
 
-export const providerUsed = z.string().describe('openai, google_vision, ocr_space or local');
-export const confidence = z.number().min(0).max(1);
-export const seconds = z.number().describe('seconds since the epoch when the analysis finished');
 export const visionErrors = {
   413: 'the image is larger than the limit',
   502: 'the provider (or every provider, for auto) failed',
@@ -35,10 +32,7 @@ export const visionOperations = defineOperations({
       // JSON: the fields without the file; multipart: the same with image_file. The service checks that one image came.
       form: { files: ['image_file'], json: analyzeFields.omit({ image_file: true }) },
       response: answerFrom(
-        z.object({
-          data: z.object({ text: z.string(), caption: z.string(), labels: z.array(z.string()), provider_used: providerUsed, confidence }),
-          timestamp: seconds,
-        }),
+        z.object({ data: visionResult, timestamp: seconds }),
         { data: '' },
       ),
       errors: visionErrors,
