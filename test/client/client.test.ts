@@ -1,4 +1,4 @@
-// The generated typed client against the running service, and the README's client script as written.
+// The generated typed client against the running service, and the client script of docs/graphql.md as written.
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,15 +35,15 @@ describe('ImageServiceClient', () => {
   });
 });
 
-describe('the README typed-client script', () => {
+describe('the typed-client script of docs/graphql.md', () => {
   const root = join(import.meta.dirname, '..', '..');
-  const readme = readFileSync(join(root, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('### Typed client'));
+  const page = readFileSync(join(root, 'docs', 'graphql.md'), 'utf8');
+  const section = page.slice(page.indexOf('## Typed client'));
   const snippet = /```ts\n([\s\S]*?)```/.exec(section)?.[1] ?? '';
 
   /** Runs the snippet as `npx tsx example.ts` would, from a folder with data/initial-account.json. */
   async function runSnippet(env: Record<string, string>) {
-    const dir = mkdtempSync(join(tmpdir(), 'readme-client-'));
+    const dir = mkdtempSync(join(tmpdir(), 'docs-client-'));
     try {
       mkdirSync(join(dir, 'data'));
       copyFileSync(join(t.config.dataDir, 'initial-account.json'), join(dir, 'data', 'initial-account.json'));
