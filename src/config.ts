@@ -1,4 +1,5 @@
-// Reads and validates the whole environment in one place. Every variable is listed in the README.
+// Reads and validates the whole environment in one place. Every variable states its meaning here
+// (.describe(), or .meta() when its default is not a value): docs/configuration.md is generated from it.
 // The service-wide variables (server, database, storage, outgoing fetches, GraphQL limits) are here;
 // each module owns its own in <module>.settings.ts (schema, defaults, messages), composed below in
 // the order the variables have always been checked and listed. Modules never import this file: the
@@ -24,49 +25,51 @@ import { searchConfigFrom, searchEnvShape, type SearchConfig } from './modules/s
 
 export { DEFAULT_TIERS, type TierLimits } from './modules/quota/quota.settings.js';
 
-const envSchema = z.object({
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
-  HOST: z.string().default('0.0.0.0'),
-  DATA_DIR: z.string().default('./data'),
-  DATABASE_URL: z.string().url().optional(),
-  ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024),
-  ANSWER_CACHE_MB: z.coerce.number().min(0).default(32),
-  UPLOAD_MAX_PIXELS: z.coerce.number().int().positive().default(80_000_000),
-  URL_SIGNING_KEY: z.string().min(32, 'URL_SIGNING_KEY must be at least 32 characters').optional(),
-  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'BODY_LIMIT must look like 1mb or 512kb').default('1mb'),
+export const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development').describe('`production` turns GraphiQL, GraphQL introspection and every "Did you mean ...?" suggestion (fields, enum values) off'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000).describe('HTTP port (REST, GraphQL and WebSocket subscriptions share it)'),
+  HOST: z.string().default('0.0.0.0').describe('interface to listen on'),
+  DATA_DIR: z.string().default('./data').describe("embedded database (`db/`), stored files (`files/`), `admin-token`, `initial-account.json`; folders are created 0700 and stored files written 0600 (the service's user only)"),
+  DATABASE_URL: z.string().url().optional().describe('PostgreSQL URL; when set it replaces the embedded database. `?schema=NAME` selects a schema'),
+  ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional().meta({ description: 'operator token for the admin API and CLI (16+ characters). Unset: generated at first start into `DATA_DIR/admin-token` (mode 0600)', shownDefault: 'generated' }),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`'),
+  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024).describe('largest uploaded file (413 beyond)'),
+  ANSWER_CACHE_MB: z.coerce.number().min(0).default(32).describe('memory for kept answers of the list routes ([Kept answers](rest-api.md#kept-answers)); `0` keeps none'),
+  UPLOAD_MAX_PIXELS: z.coerce.number().int().positive().default(80_000_000).describe('largest image (width × height) decoded; larger ones are refused from their header, before decoding'),
+  URL_SIGNING_KEY: z.string().min(32, 'URL_SIGNING_KEY must be at least 32 characters').optional().meta({ description: 'key of signed file URLs (32+ characters); unset: generated into `DATA_DIR/url-signing-key`. Several processes must share one', shownDefault: 'generated' }),
+  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'BODY_LIMIT must look like 1mb or 512kb').default('1mb').describe('largest JSON request body (`512kb`, `2mb` ...); larger bodies get 413. Also the largest WebSocket message on `/graphql`: a larger one closes the socket (1009)'),
   ...quotaEnvShape,
   ...ledgerEnvShape,
-  PUBLIC_BASE_URL: z.string().url().optional(),
-  TRUST_PROXY: boolish.default(false),
-  GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(10),
-  GRAPHQL_MAX_ALIASES: z.coerce.number().int().positive().default(15),
-  GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(5000),
+  PUBLIC_BASE_URL: z.string().url().optional().meta({ description: 'absolute base for URLs the service hands out', shownDefault: 'request host' }),
+  TRUST_PROXY: boolish.default(false).describe('trust `X-Forwarded-*` from a reverse proxy'),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().positive().default(10).describe('deepest GraphQL selection accepted'),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().positive().default(15).describe('most aliases in one GraphQL operation'),
+  GRAPHQL_MAX_COST: z.coerce.number().int().positive().default(5000).describe('highest estimated GraphQL query cost'),
   // Browser origins allowed to call /graphql: `*` (any, without credentials) or a comma list of origins.
   CORS_ORIGINS: z
     .string()
     .default('*')
-    .refine((v) => v.trim() === '*' || v.split(',').every((o) => /^https?:\/\/[^/\s,]+$/.test(o.trim())), 'CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example.org'),
+    .refine((v) => v.trim() === '*' || v.split(',').every((o) => /^https?:\/\/[^/\s,]+$/.test(o.trim())), 'CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example.org')
+    .describe('browser origins that may call `/graphql` and the REST routes: `*` (any) or a comma list (`https://app.example.org,https://admin.example.org`). Never with credentials: keys travel in a header, not in cookies'),
   ...apiKeysEnvShape,
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional(),
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'REDIS_PREFIX: letters, digits and _ . : - only').default('image-service'),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional().describe('Redis (`redis://` or `rediss://`): jobs go through BullMQ and subscriptions through Redis, so several processes share them'),
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'REDIS_PREFIX: letters, digits and _ . : - only').default('image-service').describe("namespace of this deployment's queue and channels in Redis"),
   ...jobsEnvShape,
-  S3_BUCKET: z.string().optional(),
-  S3_ENDPOINT: z.string().url().optional(),
-  S3_REGION: z.string().default('us-east-1'),
-  S3_ACCESS_KEY_ID: z.string().optional(),
-  S3_SECRET_ACCESS_KEY: z.string().optional(),
-  S3_FORCE_PATH_STYLE: boolish.default(false),
-  S3_PREFIX: z.string().optional(),
+  S3_BUCKET: z.string().optional().describe('store files in this S3-compatible bucket instead of `DATA_DIR/files`'),
+  S3_ENDPOINT: z.string().url().optional().describe("the bucket's endpoint, for S3-compatible stores (MinIO, R2 ...)"),
+  S3_REGION: z.string().default('us-east-1').describe("the bucket's region"),
+  S3_ACCESS_KEY_ID: z.string().optional().describe("the bucket's access key id (unset: the AWS default credential chain)"),
+  S3_SECRET_ACCESS_KEY: z.string().optional().describe('the secret of that access key (unset: the AWS default credential chain)'),
+  S3_FORCE_PATH_STYLE: boolish.default(false).describe('path-style addressing (the bucket in the path, not the host name)'),
+  S3_PREFIX: z.string().optional().describe('a prefix of every key the service writes in the bucket'),
   FETCH_ALLOW_PRIVATE: z
     .string()
     .default('false')
-    .transform((v) => (['true', '1', 'yes'].includes(v) ? true : ['false', '0', 'no', ''].includes(v) ? false : v.split(',').map((a) => a.trim()).filter(Boolean))),
-  FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000),
-  FETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(20).default(5),
-  SCRAPE_USER_AGENT: z.string().min(1).default('ImageServiceBot/0.1 (+https://github.com/; respects robots.txt)'),
+    .transform((v) => (['true', '1', 'yes'].includes(v) ? true : ['false', '0', 'no', ''].includes(v) ? false : v.split(',').map((a) => a.trim()).filter(Boolean)))
+    .describe('let the fetcher reach private, loopback and link-local addresses: `true`, or a comma list of addresses (development and tests only; cloud metadata addresses stay refused in every spelling). A URL whose host is such an address (any IP spelling) or a `localhost` name is refused with 400 when the request is made (scrape, schedules, webhooks, webhook test), before any job or row exists; other names are judged by their DNS answers when connecting (a webhook test then answers 400 too)'),
+  FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).default(15_000).describe('deadline of one fetch of a caller-supplied URL, redirects and body included'),
+  FETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(20).default(5).describe('redirect hops followed, each checked again'),
+  SCRAPE_USER_AGENT: z.string().min(1).default('ImageServiceBot/0.1 (+https://github.com/; respects robots.txt)').describe('User-Agent of every outgoing request, matched against robots.txt'),
   ...scrapeEnvShape,
   ...automationEnvShape,
   ...visionEnvShape,
@@ -74,17 +77,17 @@ const envSchema = z.object({
   ...economyEnvShape,
   ...wikiEnvShape,
   ...generationEnvShape,
-  // The bulk mirror (README "Bulk mirror").
+  // The bulk mirror (docs/rest-api.md "Bulk mirror").
   ...mirrorsEnvShape,
-  // The Telegram chat bot (README "Telegram bot"): on when TELEGRAM_BOT_TOKEN is set.
+  // The Telegram chat bot (docs/telegram-bot.md): on when TELEGRAM_BOT_TOKEN is set.
   ...telegramEnvShape,
-  // Pipelines (README "Pipeline"): the deadline of one run.
+  // Pipelines (docs/rest-api.md "Pipeline"): the deadline of one run.
   ...pipelineEnvShape,
-  // The unified search's fourth tier: external stock libraries (README "Unified image search").
+  // The unified search's fourth tier: external stock libraries (docs/rest-api.md "Unified image search").
   ...searchEnvShape,
 });
 
-/** Every environment variable the service reads (all listed in the README). */
+/** Every environment variable the service reads (all listed in docs/configuration.md). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
 export interface Config {

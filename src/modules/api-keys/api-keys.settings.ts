@@ -3,5 +3,5 @@ import { z } from 'zod';
 
 /** SUB_KEYS_PER_ACCOUNT, spread into the configuration's schema. */
 export const apiKeysEnvShape = {
-  SUB_KEYS_PER_ACCOUNT: z.coerce.number().int().positive().default(100),
+  SUB_KEYS_PER_ACCOUNT: z.coerce.number().int().positive().default(100).describe('most live (unrevoked, unexpired) sub-keys per account (409 beyond). This and the other caps (webhooks, schedules, unused Telegram link codes, items per stock list) hold under concurrent requests on every process: each capped create counts and inserts under a per-account transaction lock'),
 };

@@ -94,12 +94,12 @@ export function styleName(slug: string): string {
 
 /** The BRIDGE_* variables and STYLES_PREMIUM, spread into the configuration's schema. */
 export const economyEnvShape = {
-  BRIDGE_COINS_PER_CREDIT: coinsPerCreditSchema.default(DEFAULT_COINS_PER_CREDIT),
-  BRIDGE_PARTNER: z.enum(['local', 'http'], { error: 'BRIDGE_PARTNER must be local or http' }).default('local'),
-  BRIDGE_PARTNER_URL: z.string().url('BRIDGE_PARTNER_URL must be an http(s) URL').regex(/^https?:\/\//i, 'BRIDGE_PARTNER_URL must be an http(s) URL').optional(),
-  BRIDGE_PARTNER_SECRET: z.string().min(16, 'BRIDGE_PARTNER_SECRET must be at least 16 characters').optional(),
-  BRIDGE_PARTNER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(DEFAULT_PARTNER_TIMEOUT_MS),
-  STYLES_PREMIUM: premiumStylesSchema.optional(),
+  BRIDGE_COINS_PER_CREDIT: coinsPerCreditSchema.default(DEFAULT_COINS_PER_CREDIT).describe('coins that make one API credit in `POST /api/economy/bridge/convert` (above 0, at most 4 decimals) ([Economy](economy.md#economy-bridge-referral-styles))'),
+  BRIDGE_PARTNER: z.enum(['local', 'http'], { error: 'BRIDGE_PARTNER must be local or http' }).default('local').describe("where converted credits land: `local` (this service's own credit ledger) or `http` (an external credit partner, below)"),
+  BRIDGE_PARTNER_URL: z.string().url('BRIDGE_PARTNER_URL must be an http(s) URL').regex(/^https?:\/\//i, 'BRIDGE_PARTNER_URL must be an http(s) URL').optional().describe('`http` partner: the URL conversions are POSTed to (required with `BRIDGE_PARTNER=http`; use https)'),
+  BRIDGE_PARTNER_SECRET: z.string().min(16, 'BRIDGE_PARTNER_SECRET must be at least 16 characters').optional().describe("`http` partner: the shared secret (16+ characters) of the requests' HMAC-SHA256 signature (required with `BRIDGE_PARTNER=http`)"),
+  BRIDGE_PARTNER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(DEFAULT_PARTNER_TIMEOUT_MS).describe('deadline of one request to the `http` partner (then the conversion stays pending and is retried)'),
+  STYLES_PREMIUM: premiumStylesSchema.optional().meta({ description: 'premium style presets and their unlock price in coins, as JSON; it replaces the default set (`{}`: none). Slugs are 1 to 40 of `a-z`, `0-9`, `-`, not one of the four free presets', shownDefault: `\`${JSON.stringify(DEFAULT_PREMIUM_STYLES)}\`` }),
 };
 
 type EconomyEnv = z.output<z.ZodObject<typeof economyEnvShape>>;

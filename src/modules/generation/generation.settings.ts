@@ -43,39 +43,40 @@ const providerOrder = z.string().transform((text, ctx) => {
   return names as GenerationProviderName[];
 });
 
+export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
 /** The GENERATE_* variables, spread into the configuration's schema. */
 export const generationEnvShape = {
-  GENERATE_PROVIDER_ORDER: providerOrder.default(DEFAULT_PROVIDER_ORDER),
-  GENERATE_POLLINATIONS_ENABLED: boolish.default(false),
-  GENERATE_POLLINATIONS_BASE_URL: httpUrl('GENERATE_POLLINATIONS_BASE_URL').default('https://image.pollinations.ai'),
-  GENERATE_POLLINATIONS_TOKEN: optionalSecret,
-  GENERATE_POLLINATIONS_MODEL: z.string().min(1).max(100).default('flux'),
-  GENERATE_POLLINATIONS_TIMEOUT_MS: timeout(60_000),
-  GENERATE_BFL_API_KEY: optionalSecret,
-  GENERATE_BFL_BASE_URL: httpUrl('GENERATE_BFL_BASE_URL').default('https://api.bfl.ai'),
-  GENERATE_BFL_MODEL: z.string().regex(/^[a-z0-9][a-z0-9.-]{0,99}$/, 'GENERATE_BFL_MODEL: an endpoint name such as flux-pro-1.1').default('flux-pro-1.1'),
-  GENERATE_BFL_TIMEOUT_MS: timeout(120_000),
-  GENERATE_BFL_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
-  GENERATE_OPENAI_API_KEY: optionalSecret,
-  GENERATE_OPENAI_BASE_URL: httpUrl('GENERATE_OPENAI_BASE_URL').optional(),
-  GENERATE_OPENAI_MODEL: z.string().min(1).max(100).default('gpt-image-1'),
-  GENERATE_OPENAI_TIMEOUT_MS: timeout(120_000),
-  GENERATE_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(3),
-  GENERATE_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  GENERATE_PROVIDER_ORDER: providerOrder.default(DEFAULT_PROVIDER_ORDER).describe('order in which the configured generation providers are tried (cost order: free, about 0.04 per image, the third) ([Generation](rest-api.md#generation))'),
+  GENERATE_POLLINATIONS_ENABLED: boolish.default(false).describe('turns the free provider on (Pollinations needs no key, and the service never calls the internet unasked)'),
+  GENERATE_POLLINATIONS_BASE_URL: httpUrl('GENERATE_POLLINATIONS_BASE_URL').default('https://image.pollinations.ai').describe("base URL of Pollinations' image API (`GET /prompt/{prompt}`)"),
+  GENERATE_POLLINATIONS_TOKEN: optionalSecret.describe('optional Pollinations token (higher rate limits), sent as `Authorization: Bearer`'),
+  GENERATE_POLLINATIONS_MODEL: z.string().min(1).max(100).default('flux').describe('Pollinations model'),
+  GENERATE_POLLINATIONS_TIMEOUT_MS: timeout(60_000).describe('deadline of one Pollinations attempt (all its images), then the next provider'),
+  GENERATE_BFL_API_KEY: optionalSecret.describe('enables Black Forest Labs FLUX (`x-key`)'),
+  GENERATE_BFL_BASE_URL: httpUrl('GENERATE_BFL_BASE_URL').default('https://api.bfl.ai').describe('base URL of the BFL API (regional: `https://api.eu.bfl.ai`, `https://api.us.bfl.ai`)'),
+  GENERATE_BFL_MODEL: z.string().regex(/^[a-z0-9][a-z0-9.-]{0,99}$/, 'GENERATE_BFL_MODEL: an endpoint name such as flux-pro-1.1').default('flux-pro-1.1').describe('BFL endpoint (`POST /v1/{model}`); FLUX1.1 [pro] costs about 0.04 per image'),
+  GENERATE_BFL_TIMEOUT_MS: timeout(120_000).describe('deadline of one BFL attempt: submissions, polls and downloads'),
+  GENERATE_BFL_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000).describe('wait between two polls of a BFL task'),
+  GENERATE_OPENAI_API_KEY: optionalSecret.describe('enables the OpenAI-compatible images API (bearer key)'),
+  GENERATE_OPENAI_BASE_URL: httpUrl('GENERATE_OPENAI_BASE_URL').optional().meta({ description: 'base URL of that API; set alone (no key) it enables a compatible local server that needs none', shownDefault: `\`${DEFAULT_OPENAI_BASE_URL}\`` }),
+  GENERATE_OPENAI_MODEL: z.string().min(1).max(100).default('gpt-image-1').describe("image model (`gpt-image-*`, `dall-e-3`, `dall-e-2`, or a local server's model)"),
+  GENERATE_OPENAI_TIMEOUT_MS: timeout(120_000).describe('deadline of one attempt with that API'),
+  GENERATE_BREAKER_FAILURES: z.coerce.number().int().min(1).max(1000).default(3).describe("consecutive failures that open a provider's circuit (it is then passed over)"),
+  GENERATE_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000).describe('how long an open circuit stays open; then one trial call closes it again or keeps it open'),
   GENERATE_CREDITS_PER_IMAGE: z.coerce
     .number()
     .min(0)
     .max(1000)
     .refine(hasAtMost4Decimals, 'GENERATE_CREDITS_PER_IMAGE may have at most 4 decimals')
-    .default(1),
-  GENERATE_MAX_IMAGE_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024),
-  GENERATE_MAX_PIXELS: z.coerce.number().int().positive().default(25_000_000),
-  GENERATE_BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(10).default(3),
+    .default(1)
+    .describe('API credits per delivered image (0 to 1000, at most 4 decimals; 0 makes generation free)'),
+  GENERATE_MAX_IMAGE_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024).describe('largest image a provider may hand back (its download is cut off beyond)'),
+  GENERATE_MAX_PIXELS: z.coerce.number().int().positive().default(25_000_000).describe("largest image (width × height) a provider may hand back; larger ones count as that provider's failure"),
+  GENERATE_BATCH_CONCURRENCY: z.coerce.number().int().min(1).max(10).default(3).describe('descriptions of one `POST /api/replace/batch` generated at once (1 to 10)'),
 };
 
 type GenerationEnv = z.output<z.ZodObject<typeof generationEnvShape>>;
-
-export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
 export function generationConfigFrom(e: GenerationEnv): GenerationConfig {
   return {

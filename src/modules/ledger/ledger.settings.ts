@@ -18,8 +18,8 @@ export interface RewardsConfig {
 
 /** The REWARD_* variables, spread into the configuration's schema. */
 export const ledgerEnvShape = {
-  REWARD_RATES: jsonOverDefaults<RewardRates>('REWARD_RATES', '{"tagging":0.5,"coin_multiplier":2}', ratesPatchSchema, DEFAULT_REWARD_RATES).optional(),
-  REWARD_DAILY_CAPS: jsonOverDefaults<RewardCaps>('REWARD_DAILY_CAPS', '{"tagging":200,"wiki_vote":null}', capsPatchSchema, DEFAULT_REWARD_DAILY_CAPS).optional(),
+  REWARD_RATES: jsonOverDefaults<RewardRates>('REWARD_RATES', '{"tagging":0.5,"coin_multiplier":2}', ratesPatchSchema, DEFAULT_REWARD_RATES).optional().meta({ description: 'JSON object merged over the reward rates: coins per action and the factors `coin_multiplier`, `referral_commission_percent`, `challenge_multiplier`: `{"tagging":0.75,"coin_multiplier":2}` ([Money](economy.md#money-coins-and-credits)); the admin API changes them at run time', shownDefault: "the spec's table" }),
+  REWARD_DAILY_CAPS: jsonOverDefaults<RewardCaps>('REWARD_DAILY_CAPS', '{"tagging":200,"wiki_vote":null}', capsPatchSchema, DEFAULT_REWARD_DAILY_CAPS).optional().meta({ description: 'JSON object merged over the daily caps: paid awards per action, account and UTC day, `null` for none: `{"wiki_vote":100,"tagging":null}`', shownDefault: 'see [Money](economy.md#money-coins-and-credits)' }),
 };
 
 type LedgerEnv = z.output<z.ZodObject<typeof ledgerEnvShape>>;

@@ -9,7 +9,7 @@ export interface PipelineConfig {
 
 /** The PIPELINE_* variables, spread into the configuration's schema. */
 export const pipelineEnvShape = {
-  PIPELINE_DEADLINE_MS: z.coerce.number().int().min(100).max(600_000).default(120_000),
+  PIPELINE_DEADLINE_MS: z.coerce.number().int().min(100).max(600_000).default(120_000).describe('the most one pipeline may take, in ms (100 to 600000): a step still running then, or not started, fails with status 504 `PIPELINE_DEADLINE` ([Pipeline](rest-api.md#pipeline))'),
 };
 
 type PipelineEnv = z.output<z.ZodObject<typeof pipelineEnvShape>>;

@@ -27,7 +27,7 @@ const jsonTiers = z.string().transform((text, ctx) => {
 
 /** TIERS, spread into the configuration's schema. */
 export const quotaEnvShape = {
-  TIERS: jsonTiers.optional(),
+  TIERS: jsonTiers.optional().meta({ description: 'JSON object of quota tiers, merged over the defaults: `{"standard":{"daily":1000,"perMinute":120}}`', shownDefault: 'see below' }),
 };
 
 type QuotaEnv = z.output<z.ZodObject<typeof quotaEnvShape>>;

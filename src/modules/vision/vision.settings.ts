@@ -42,24 +42,25 @@ export const visionEnvShape = {
         return z.NEVER;
       }
       return names as ExternalProvider[];
-    }),
-  VISION_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000),
-  VISION_MAX_PIXELS: z.coerce.number().int().positive().default(40_000_000),
-  VISION_OPENAI_API_KEY: optionalSecret,
-  VISION_OPENAI_BASE_URL: z.string().url().default('https://api.openai.com/v1'),
-  VISION_OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
-  VISION_GOOGLE_API_KEY: optionalSecret,
-  VISION_GOOGLE_BASE_URL: z.string().url().default('https://vision.googleapis.com/v1'),
-  VISION_OCR_SPACE_API_KEY: optionalSecret,
-  VISION_OCR_SPACE_BASE_URL: z.string().url().default('https://api.ocr.space'),
-  VISION_OCR_SPACE_ENGINE: z.enum(['1', '2']).default('2').transform((v) => Number(v) as 1 | 2),
-  VISION_LOCAL_ENABLED: boolish.default(true),
-  VISION_LOCAL_THREADS: z.coerce.number().int().min(1).max(8).default(1),
-  VISION_LOCAL_IDLE_MS: z.coerce.number().int().min(1_000).default(60_000),
-  VISION_LOCAL_MAX_QUEUE: z.coerce.number().int().min(0).default(16),
-  VISION_LOCAL_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(60_000),
-  VISION_OCR_MIN_CONFIDENCE: z.coerce.number().min(0).max(100).default(60),
-  VISION_LABEL_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.4),
+    })
+    .describe('order in which `provider: auto` tries the configured external vision providers (the local one always comes last)'),
+  VISION_TIMEOUT_MS: z.coerce.number().int().min(100).max(300_000).default(30_000).describe('deadline of one call to an external vision provider (then auto falls back)'),
+  VISION_MAX_PIXELS: z.coerce.number().int().positive().default(40_000_000).describe('largest image (width x height) vision analyses; larger ones get 400'),
+  VISION_OPENAI_API_KEY: optionalSecret.describe('enables provider `openai` (an OpenAI-compatible Chat Completions API with vision)'),
+  VISION_OPENAI_BASE_URL: z.string().url().default('https://api.openai.com/v1').describe('base URL of that API (any OpenAI-compatible server)'),
+  VISION_OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini').describe('vision-capable chat model to ask'),
+  VISION_GOOGLE_API_KEY: optionalSecret.describe("enables provider `google_vision` (Google Cloud Vision API key), and ReplaceFlow's reverse search (web detection)"),
+  VISION_GOOGLE_BASE_URL: z.string().url().default('https://vision.googleapis.com/v1').describe('base URL of Cloud Vision (both uses)'),
+  VISION_OCR_SPACE_API_KEY: optionalSecret.describe('enables provider `ocr_space` (OCR.space API key)'),
+  VISION_OCR_SPACE_BASE_URL: z.string().url().default('https://api.ocr.space').describe('base URL of OCR.space (PRO plans have their own)'),
+  VISION_OCR_SPACE_ENGINE: z.enum(['1', '2']).default('2').transform((v) => Number(v) as 1 | 2).describe('OCR.space engine, `1` or `2`'),
+  VISION_LOCAL_ENABLED: boolish.default(true).describe('the local vision provider (tesseract.js OCR, object labels; no network)'),
+  VISION_LOCAL_THREADS: z.coerce.number().int().min(1).max(8).default(1).describe('worker threads of the local provider (each holds its own models, about 300 MB)'),
+  VISION_LOCAL_IDLE_MS: z.coerce.number().int().min(1_000).default(60_000).describe('an idle local worker thread ends after this, freeing its models'),
+  VISION_LOCAL_MAX_QUEUE: z.coerce.number().int().min(0).default(16).describe('images waiting for a local thread; beyond it 503'),
+  VISION_LOCAL_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(60_000).describe('longest local analysis of one image'),
+  VISION_OCR_MIN_CONFIDENCE: z.coerce.number().min(0).max(100).default(60).describe('local OCR: lines and words read with less confidence (0 to 100) are dropped'),
+  VISION_LABEL_MIN_SCORE: z.coerce.number().min(0).max(1).default(0.4).describe('vision labels: the detector score (0 to 1) a label needs to be reported'),
 };
 
 type VisionEnv = z.output<z.ZodObject<typeof visionEnvShape>>;

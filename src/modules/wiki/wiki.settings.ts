@@ -11,9 +11,9 @@ export interface WikiSettings {
 
 /** The WIKI_* variables, spread into the configuration's schema. */
 export const wikiEnvShape = {
-  WIKI_CONFIRMATIONS: z.coerce.number().int().min(1).max(100).default(3),
-  WIKI_REJECTIONS: z.coerce.number().int().min(1).max(100).default(3),
-  WIKI_QUERY_CREDITS: z.coerce.number().min(0).max(1000).default(1),
+  WIKI_CONFIRMATIONS: z.coerce.number().int().min(1).max(100).default(3).describe('confirmations from distinct accounts that verify a wiki photo (1 to 100) ([Wiki](rest-api.md#wiki))'),
+  WIKI_REJECTIONS: z.coerce.number().int().min(1).max(100).default(3).describe('rejections that reject a wiki photo (1 to 100)'),
+  WIKI_QUERY_CREDITS: z.coerce.number().min(0).max(1000).default(1).describe('API credits one paid wiki query costs (0 to 1000; 0 makes it free)'),
 };
 
 type WikiEnv = z.output<z.ZodObject<typeof wikiEnvShape>>;
