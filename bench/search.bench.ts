@@ -130,7 +130,7 @@ async function main() {
 - Date: ${new Date().toISOString()}
 - Machine: ${cpus()[0]?.model ?? 'unknown'} × ${cpus().length}, Node ${process.version}; 1-minute load average ${loadAtStart.toFixed(2)} at the start, ${loadavg()[0]!.toFixed(2)} at the end (other work on the machine shows here)
 - Command: \`npx tsx bench/search.bench.ts\` (${RUNS} runs per query after 10 warm-up runs; MediaService.search in process, 50 results a page)
-- Items: names a quarter each in words (\`sunset beach 17\`), hyphenated (\`sunset-beach-17.jpg\`), camera (\`IMG_17.jpg\`) and camelCase (\`SunsetBeach17.png\`) style; two tags and a caption each. Queries follow the README's word and prefix rules (the last word is a prefix)
+- Items: names a quarter each in words (\`sunset beach 17\`), hyphenated (\`sunset-beach-17.jpg\`), camera (\`IMG_17.jpg\`) and camelCase (\`SunsetBeach17.png\`) style; two tags and a caption each. Queries follow the media search's word and prefix rules (docs/rest-api.md "Media library") (the last word is a prefix)
 
 PostgreSQL 15 (local server):
 

@@ -10,7 +10,7 @@
 //   - text: words of the seeded vocabulary (common, two words, a prefix, rare, none);
 //   - reverse: image_data of a resized, recompressed copy of a probe (decoding and hashing the
 //     query image included), and of images near nothing. Keywords from the image are not taken
-//     (the vision port answers "unavailable": its cost is vision's, README "Vision").
+//     (the vision port answers "unavailable": its cost is vision's, docs/rest-api.md "Vision").
 // Target: p95 under 50 ms for each kind.
 //
 // Run: `npm run bench:unified-search` (UNIFIED_LIBRARY, default 100000; UNIFIED_OBJECTS, default

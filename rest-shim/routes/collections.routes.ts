@@ -1,5 +1,5 @@
 // Spec "Media library": collections, and "Share link (collection)". Shapes are ours where the spec
-// leaves them open (README "Media: collections"). Every JSON row is declared in
+// leaves them open (docs/rest-api.md "Media: collections and the gallery"). Every JSON row is declared in
 // src/modules/collections/collections.operations.ts; written here: the gallery pages (mounted HTML,
 // no key).
 import { z } from 'zod';

@@ -2,7 +2,7 @@
 //
 // Spec "Media library": POST /api/media/{id}/optimize builds an image-transformation URL. Our
 // answer (the spec leaves it open): url, width, quality, format, media_id, and what the URL serves
-// (output_width, output_height, effective_quality). See the README's transformation section.
+// (output_width, output_height, effective_quality). See docs/rest-api.md "Transformation URLs and watermarks".
 //
 // Spec "Watermark": GET or POST /api/watermark, parameters in the query (GET) or the body (POST).
 // Answer: url, position, opacity (the spec's), then width, height, format, bytes (ours).

@@ -1,6 +1,6 @@
 // Spec "Media library": items, their lifecycle, tags, bulk actions, folders, credits.
 // Our shapes (the spec leaves them open): one item is `media`, pages are `items` with `total`,
-// `limit`, `offset`; a folder is `folder`. See the README's media section. Every JSON row is declared
+// `limit`, `offset`; a folder is `folder`. See docs/rest-api.md "Media library". Every JSON row is declared
 // in src/modules/media/media.operations.ts; written here: the file stream (mounted).
 import { z } from 'zod';
 import { defineMountedRoute } from '../route.js';

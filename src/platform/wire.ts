@@ -8,7 +8,7 @@ export const id = z.int().positive();
 export const count = z.int().min(0);
 
 /**
- * An account's coins in every answer that shows them (README "Balances"): `balance` is what it may
+ * An account's coins in every answer that shows them (docs/economy.md "Balances"): `balance` is what it may
  * spend now, `held` what pending transfers reserve beside it (balance + held: the posted total).
  */
 export const balance = z.number().describe('spendable now (held amounts not included)');

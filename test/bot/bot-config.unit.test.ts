@@ -1,5 +1,5 @@
 // The TELEGRAM_* settings: the bot is off without a token, a token must look like one, the webhook
-// mode needs its secret, and the defaults are the README's.
+// mode needs its secret, and the defaults are docs/configuration.md's.
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { TEST_BOT_TOKEN } from '../fixtures/telegram/fake-bot-api.js';

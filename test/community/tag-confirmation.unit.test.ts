@@ -1,4 +1,4 @@
-// The per-tag rule that turns what vision saw into confirmed tags, each with its evidence (README
+// The per-tag rule that turns what vision saw into confirmed tags, each with its evidence (docs/rest-api.md
 // "Community": vision confirmation), and the keys subjects are compared by.
 import { describe, expect, it } from 'vitest';
 import { confirmTags, normaliseWord, ocrWords, showsPicture, subjectKey, subjectKeys } from '../../src/modules/community/tag-confirmation.js';

@@ -175,7 +175,7 @@ describe('SVG render cost', () => {
     }
   });
 
-  it('an SVG declaring 30,000 x 30,000 px is refused from its header (413), as the README says of every format', async () => {
+  it('an SVG declaring 30,000 x 30,000 px is refused from its header (413), as docs/rest-api.md says of every format', async () => {
     const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="30000" height="30000"><rect width="10" height="10"/></svg>';
     const res = await t.request('POST', '/api/media/upload', { key: t.ownerKey, form: form({ body: Buffer.from(svg), name: 'big.svg', type: 'image/svg+xml' }) });
     expect(res.status, res.text).toBe(413);

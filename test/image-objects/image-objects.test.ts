@@ -39,7 +39,7 @@ describe('the same-object distance', () => {
     const scenes = 12;
     const originals: ImageFingerprint[] = [];
     const copies: Record<string, number[]> = {};
-    // 5% off each side's length (about 10% of the area): reported for the README, not required.
+    // 5% off each side's length (about 10% of the area): reported for docs/image-objects.md, not required.
     const harderCrop: number[] = [];
     for (let seed = 0; seed < scenes; seed++) {
       const image = await scene(500 + seed);

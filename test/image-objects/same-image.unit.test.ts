@@ -2,7 +2,7 @@
 // it (src/modules/images/information.ts), on images made here: flat colours of different colours,
 // linear and radial gradients of different colours and directions (also heavily compressed), a white
 // page with one dot, tiny images, and the photo-like images that match today with their resized,
-// recompressed, re-encoded and lightly cropped copies. The figures are printed for the README.
+// recompressed, re-encoded and lightly cropped copies. The figures are printed for docs/image-objects.md.
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { photo, scene } from '../helpers/images.js';

@@ -1,5 +1,5 @@
 // Webhook event types, payloads and signatures (spec "Events"; the names, the body shape and the
-// signature encoding are ours and documented in the README).
+// signature encoding are ours and documented in docs/rest-api.md "Automation: webhooks").
 import { createHmac, randomUUID } from 'node:crypto';
 import type { Job } from '../jobs/index.js';
 

@@ -3,7 +3,7 @@
 // operator reviews claims (CLI `claims list|approve|reject`, the admin API). An approved removal
 // hides the item from every public surface (search, detail for others, portfolios, the leaderboard,
 // unlocks, file links); an approved royalty is paid to the claimant out of the uploader's share of
-// each unlock of the item (README "Community": what a use is).
+// each unlock of the item (docs/rest-api.md "Community": what a use is).
 import type { z } from 'zod';
 import type { OwnershipClaim } from '../../generated/prisma/client.js';
 import type { Database } from '../../platform/database/database.js';

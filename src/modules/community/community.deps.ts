@@ -20,7 +20,7 @@ export interface CommunityDeps {
   signer: UrlSigner;
   logger: Logger;
   analyze: Analyzer | null;
-  /** A model provider's judgement of a tag set, or null (README "Community": vision confirmation). */
+  /** A model provider's judgement of a tag set, or null (docs/rest-api.md "Community": vision confirmation). */
   judge?: (image: Buffer, tags: string[], payer: number) => Promise<string[] | null>;
   limits: { maxBytes: number; maxPixels: number };
 }

@@ -21,7 +21,7 @@ import type { CommunityVision } from './item-vision.js';
 /** Longest side of an ingest's public derivative: the full resolution is what an unlock buys. */
 export const INGEST_PUBLIC_MAX_SIDE = 1280;
 
-/** The answer's message for a plain upload (README "Image objects"): kept, and no upload reward. */
+/** The answer's message for a plain upload (docs/image-objects.md "Image objects"): kept, and no upload reward. */
 export const PLAIN_IMAGE_UNPAID =
   'a plain image (a flat colour, a smooth gradient, an almost blank or a tiny image) cannot be told apart from other plain images, so it earns no upload reward';
 

@@ -1,5 +1,5 @@
 // "Does this community upload show subject S?": the one rule that bounty claims, the verified atlas
-// and the unified search (through the atlas) ask (README "Community": per-tag verification).
+// and the unified search (through the atlas) ask (docs/rest-api.md "Community": per-tag verification).
 //
 // An upload shows a subject when
 //   - one of its current tags has the subject's key and is confirmed by evidence that shows the

@@ -1,7 +1,7 @@
 // The economy as callers see it (spec "Economy": the coin bridge, referrals and style presets), stated
 // once: each answer object (REST names, src/platform/wire.ts) and the GraphQL type made from it
 // (src/graphql/answer-object.ts). The operations are declared in economy.operations.ts; the rules live
-// in the economy services. Shapes the spec leaves open are ours (README "Economy: bridge, referral, styles").
+// in the economy services. Shapes the spec leaves open are ours (docs/economy.md "Economy: bridge, referral, styles").
 import { z } from 'zod';
 import { answerEnum, answerObject } from '../../graphql/answer-object.js';
 import { camelCase } from '../../graphql/operation-args.js';

@@ -1,5 +1,5 @@
 // How a request becomes what providers get: the style preset as prompt text, the orientation as
-// each provider's image size, and the title of each variation. README "Generation" lists the same.
+// each provider's image size, and the title of each variation. docs/rest-api.md "Generation" lists the same.
 import type { Orientation } from './providers/provider.js';
 
 export const ORIENTATIONS = ['landscape', 'portrait', 'square'] as const satisfies readonly Orientation[];

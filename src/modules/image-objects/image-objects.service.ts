@@ -6,7 +6,7 @@
 // blank, tiny: src/modules/images/information.ts) carry too little for a perceptual hash, so they
 // are the same as another only by exact bytes, whichever side they are on. An image joins the object
 // nearest to it by that rule and makes a new object otherwise, so resized, recompressed,
-// re-encoded, lightly cropped or captioned copies are one object (README, "Image objects").
+// re-encoded, lightly cropped or captioned copies are one object (docs/image-objects.md "Image objects").
 //
 // Nearest neighbours by Hamming distance use multi-index hashing: the blockhash is cut into 16
 // bands of 16 bits, kept as tags in one GIN index (the image_objects migration). Two hashes within
@@ -21,7 +21,7 @@ import { hammingDistance, isDegenerateBlockhash } from '../images/index.js';
 
 /**
  * Largest blockhash distance (of 256 bits) at which an image is the same object. Measured copies
- * stay within 20 bits and unrelated pictures beyond 90 (README, "Image objects"); 31 is also the
+ * stay within 20 bits and unrelated pictures beyond 90 (docs/image-objects.md "Image objects"); 31 is also the
  * farthest a search probes at band radius 1 (272 tags), while radius 2 (2,192 tags) costs about
  * 25 times as much at a million objects (bench/RESULTS.md).
  */

@@ -3,7 +3,7 @@
 // can make to_tsquery fail: quotes, & | ! ( ) : * and lone operators are read as described below or
 // dropped, never passed on.
 //
-// Rules (README "Media library"):
+// Rules (docs/rest-api.md "Media library"):
 // - A word is a run of letters and digits; anything else breaks words. Words written together
 //   (`IMG_1234`, `sunset-beach`, `"harbour at dusk"`) must appear in that order in the item.
 // - A word with inner boundaries (camelCase, letters then digits) also matches its parts, and a

@@ -1,4 +1,4 @@
-// What a bulk mirror request may be (README "Bulk mirror"): a CSV file and/or a JSON array of URLs,
+// What a bulk mirror request may be (docs/rest-api.md "Bulk mirror"): a CSV file and/or a JSON array of URLs,
 // every URL an absolute http(s) one, normalised so that spellings of one address count once.
 import { parse } from 'csv-parse/sync';
 import { z } from 'zod';

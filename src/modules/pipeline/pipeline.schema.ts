@@ -1,4 +1,4 @@
-// Pipelines as callers see them (README "Pipeline"), stated once: the answer objects (REST names,
+// Pipelines as callers see them (docs/rest-api.md "Pipeline"), stated once: the answer objects (REST names,
 // src/platform/wire.ts) and the GraphQL types made from them; runPipeline (POST /api/pipeline) and
 // pipelineActions (GET /api/pipeline/actions) are declared in pipeline.operations.ts. Params and
 // outputs are JSON values: their shapes are what pipelineActions lists. Thin: the rules live in

@@ -21,5 +21,5 @@ export const replaceflowSchema = z.object({
   phash: z.boolean({ error: 'expected true or false' }).default(true).describe('compare candidates by perceptual hash (default true; false is faster)'),
 });
 
-/** The demo takes the article only: it runs with the defaults (README "ReplaceFlow"). */
+/** The demo takes the article only: it runs with the defaults (docs/rest-api.md "ReplaceFlow"). */
 export const demoSchema = z.object({ article_url: articleUrl });

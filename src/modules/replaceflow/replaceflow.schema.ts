@@ -1,7 +1,7 @@
 // ReplaceFlow's answer as callers see it (spec "ReplaceFlow"), stated once: the answer objects (REST
 // names, src/platform/wire.ts) and the GraphQL types made from them; its operations (the keyed run
 // and the public demo) are declared in replaceflow.operations.ts. Result entries carry the spec's
-// fields; those that do not apply to an entry are left out (README "ReplaceFlow").
+// fields; those that do not apply to an entry are left out (docs/rest-api.md "ReplaceFlow").
 import { z } from 'zod';
 import { answerEnum, answerObject } from '../../graphql/answer-object.js';
 import { count } from '../../platform/wire.js';

@@ -57,7 +57,7 @@ export interface TextMatch {
 
 /**
  * Blockhash bits (the image-objects rule's) and pHash bits within which a library item is a near
- * copy (README "Unified image search"); a low-information image or item only by its exact bytes.
+ * copy (docs/rest-api.md "Unified image search"); a low-information image or item only by its exact bytes.
  */
 export const LIBRARY_MAX_BLOCK_DISTANCE = SAME_OBJECT_MAX_DISTANCE;
 export const LIBRARY_MAX_PHASH_DISTANCE = 7;

@@ -1,4 +1,4 @@
-// The unified search's answer as callers see it (README "Unified image search"), stated once: the
+// The unified search's answer as callers see it (docs/rest-api.md "Unified image search"), stated once: the
 // answer objects (REST names, src/platform/wire.ts) and the GraphQL types made from them (the
 // imageSearch query is declared in search.operations.ts).
 import { z } from 'zod';

@@ -17,7 +17,7 @@ export interface VisionResult {
   caption: string;
   labels: string[];
   providerUsed: ProviderName;
-  /** 0 to 1, derived from the provider's own scores (see README "Vision"). */
+  /** 0 to 1, derived from the provider's own scores (see docs/rest-api.md "Vision"). */
   confidence: number;
 }
 

@@ -295,8 +295,8 @@ export class WikiService {
     });
     const award = await this.deps.rewards.award(actor.accountId, 'wiki_vote', `wiki-photo:${id}`, { challenge: options.challenge });
     if (decided && media.status === 'verified') {
-      // A plain image (flat, a gradient, almost blank, tiny) earns no upload reward (README "Image
-      // objects"): each is its own object by its bytes alone, so one subject could take any number.
+      // A plain image (flat, a gradient, almost blank, tiny) earns no upload reward (docs/image-objects.md
+      // "Image objects"): each is its own object by its bytes alone, so one subject could take any number.
       const object = await this.deps.imageObjects.byId(media.objectId);
       if (object && !isLowInformation(object)) await this.deps.rewards.award(media.accountId, 'wiki_photo', `wiki-photo:${id}`);
       await this.followers?.announce({ type: 'photo_verified', subjectId: media.subjectId, photoId: media.id, itemId: null, postId: null });

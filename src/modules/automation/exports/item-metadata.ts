@@ -1,5 +1,5 @@
 // What a library item is called at the destination: one mapping for WordPress and Shopify, so an
-// item reads the same wherever it goes (README "Exports" states it).
+// item reads the same wherever it goes (docs/rest-api.md "Automation: exports" states it).
 import type { MediaItem } from '../../../generated/prisma/client.js';
 import { asciiFilename } from './wordpress.client.js';
 

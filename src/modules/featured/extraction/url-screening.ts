@@ -18,7 +18,7 @@ export const VIDEO_FILE = /\.(mp4|m4v|mov|webm|ogv|ogg|mkv|avi|wmv|flv|3gp|mpe?g
 
 /**
  * Known tracking endpoints (analytics and ad beacons answer a 1x1 image): a host, or a host and a
- * path prefix. Hosts match themselves and their subdomains. The list is README "Featured image".
+ * path prefix. Hosts match themselves and their subdomains. The list is in docs/rest-api.md "Routes" (featured-image candidates).
  */
 export const TRACKING_ENDPOINTS: ReadonlyArray<{ host: string; path?: string }> = [
   { host: 'facebook.com', path: '/tr' },

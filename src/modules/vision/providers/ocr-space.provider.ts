@@ -1,6 +1,6 @@
 // <provider_3>: OCR.space, POST /parse/image with the image as a base64Image data URI and the key in
 // the `apikey` header. It reads text only: it takes part in task ocr, never in describe or all (see
-// README "Vision"). OCR.space reports no confidence; see UNSCORED_CONFIDENCE.
+// docs/rest-api.md "Vision"). OCR.space reports no confidence; see UNSCORED_CONFIDENCE.
 import { z } from 'zod';
 import type { InspectedImage, ProviderResult, VisionTask } from '../vision.types.js';
 import { NOTHING_FOUND_CONFIDENCE, UNSCORED_CONFIDENCE } from '../vision.types.js';
