@@ -2,7 +2,7 @@
 // them (a keyless field with verified 0 or 1 on the wire; form text typed as the spec types it, an
 // answer renamed and defaulted field by field), and the signed file links (mounted). The other rows
 // are declared in src/modules/community/community.operations.ts.
-// Shapes the spec leaves "not shown" are ours (docs/rest-api.md "Community").
+// Shapes the spec leaves "not shown" are ours (README "Community").
 import { z } from 'zod';
 import { defineMountedRoute, defineRoute } from '../route.js';
 import { SCOPE } from '../../src/modules/access/index.js';

@@ -14,7 +14,7 @@ import { answerAs } from '../derive.js';
 
 const jobParams = z.object({ job_id: objectId.describe('the job id') });
 
-/** Export jobs only: their items' outcomes (docs/rest-api.md "Automation: exports"). */
+/** Export jobs only: their items' outcomes (README "Exports"). */
 const exportField = { export: jobExport.optional().describe('export jobs only: where the items go and how each one went') };
 
 /** A polled job: while it runs, once it completed, or failed (then with `success: false`, still HTTP 200). */

@@ -1,6 +1,6 @@
 // Spec "Wiki": subjects (the list needs no key), subject detail, the paid query, proposing a subject,
 // contributing a photo, the verify queue and votes; ours: the operator's review of subjects and the
-// signed file links. Shapes the spec leaves "not shown" are ours (docs/rest-api.md "Wiki"). Most rows are declared
+// signed file links. Shapes the spec leaves "not shown" are ours (README "Wiki"). Most rows are declared
 // in src/modules/wiki/wiki.operations.ts; the rows here do not fit a declaration: the subject list (no
 // key, and its verified is 0 or 1 on the wire, a Boolean in GraphQL) and the signed file links (mounted).
 import { z } from 'zod';
@@ -19,7 +19,7 @@ export { wikiPhotoSchema };
 
 const { wikiVerifyQueue, adminWikiSubjects, adminReviewWikiSubject, createWikiSubject, voteWikiPhoto, wikiQuery, contributeWikiPhoto, wikiSubject, followSubject, unfollowSubject, followedSubjects } = wikiOperations;
 
-// In the order docs/rest-api.md "Wiki" lists them: declared rows between the hand-written ones.
+// In the order the README lists them: declared rows between the hand-written ones.
 export const wikiRoutes = [
   defineRoute({
     method: 'GET',

@@ -1,7 +1,7 @@
 // The bounty operations, each declared once (docs/architecture.md): the list (any key), posting and
 // cancelling one (master key: they move the poster's coins), and claiming one with an upload (media
 // scope, like contributing). GraphQL fields and REST rows are made from these; the rules live in
-// bounties.service.ts. Shapes the spec leaves "not shown" are ours (docs/economy.md "Economy: bounties").
+// bounties.service.ts. Shapes the spec leaves "not shown" are ours (README "Economy: bounties").
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { ANY_KEY, MASTER_KEY, SCOPE } from '../access/index.js';
 import { bounty, bountyClaim, bountyPage, BountyClaimRef, BountyPageRef, BountyRef, BountyStatusEnum } from './bounties.schema.js';

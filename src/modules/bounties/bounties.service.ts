@@ -10,7 +10,7 @@
 // "Of that subject": the community's one rule (subject-evidence.ts): the subject (its slug or name,
 // through the tag keys) is among the upload's tags that vision confirmed by what it sees, not by text
 // read in the image alone, or a verified wiki photo of the subject is of the same image object
-// (docs/economy.md "Economy: bounties").
+// (README "Economy: bounties").
 import type { z } from 'zod';
 import type { Bounty } from '../../generated/prisma/client.js';
 import type { Database } from '../../platform/database/database.js';

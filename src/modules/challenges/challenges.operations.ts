@@ -2,7 +2,7 @@
 // photos the caller may vote on, the challenge vote (a wiki vote at the challenge multiplier), and
 // the operator's challenges (admin token: list, create, end). GraphQL fields and REST rows are made
 // from these; the rules live in challenges.service.ts. Shapes the spec leaves "not shown" are ours
-// (docs/rest-api.md "Community: challenges").
+// (README "Community: challenges").
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { ADMIN_TOKEN, ANY_KEY, SCOPE } from '../access/index.js';
 import { board, BoardRef, challenge, challengePage, ChallengePageRef, ChallengeRef, StatusEnum, VoteEnum, voteResult, VoteResultRef } from './challenges.schema.js';

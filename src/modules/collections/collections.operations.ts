@@ -2,7 +2,7 @@
 // one, share one, and the lists over relay connections (the caller's collections, one collection with
 // its items; their fields are in collections.schema.ts); all `media` scope. GraphQL fields and REST
 // rows are made from these; the rules live in collections.service.ts. Shapes are ours where the spec
-// leaves them open (docs/rest-api.md "Media: collections and the gallery").
+// leaves them open (README "Media: collections").
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { defineConnectionList } from '../../graphql/connection-list.js';

@@ -1,7 +1,7 @@
 // The community operations, each declared once (docs/architecture.md). Spec "Community":
 // contributions, tags, the caller's items, the leaderboard, portfolios, item detail, ownership claims;
 // ours: unlocking an original, the operator's review of claims. Shapes the spec leaves "not shown" are
-// ours (docs/rest-api.md "Community"). The answers and their GraphQL types are in community.schema.ts. Rows that
+// ours (README "Community"). The answers and their GraphQL types are in community.schema.ts. Rows that
 // do not fit a declaration stay in rest-shim/routes/community.routes.ts (the public search, ingest).
 // The rules live in community.service.ts and claims.service.ts.
 import { z } from 'zod';

@@ -2,7 +2,7 @@
 // BRIDGE_PARTNER: `local` (this service's own credit ledger; every account is linked to itself) and
 // `http` (an external partner reached by a signed, idempotent POST). The protocol of the http
 // adapter is ours (the spec only says coins convert into credits on a linked external account) and
-// is documented in docs/economy.md ("Economy: bridge, referral, styles").
+// is documented in the README ("Economy: bridge, referral, styles").
 import { createHmac } from 'node:crypto';
 import { LedgerAction, type LedgerService } from '../ledger/index.js';
 

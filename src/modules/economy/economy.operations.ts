@@ -2,7 +2,7 @@
 // the referral figures and the style presets (any key); converting coins into API credits, linking
 // the caller's account at the credit partner and unlocking a style (master key: they move or direct
 // the account's money); the operator's coin grant (admin token; the CLI's `coins grant`). Shapes the
-// spec leaves open are ours (docs/economy.md "Economy: bridge, referral, styles").
+// spec leaves open are ours (README "Economy: bridge, referral, styles").
 import { z } from 'zod';
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { defineAdminGrant, REPEATED_GRANT } from '../ledger/ledger.operations.js';

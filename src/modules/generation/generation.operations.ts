@@ -1,6 +1,6 @@
 // The generation operations, each declared once (docs/architecture.md). Spec "Generation": POST
 // /api/generate (sync), POST /api/replace/generate (a queued job, polled at /api/jobs/{id}) and POST
-// /api/replace/batch (sync, up to 10 descriptions; its answer is ours: docs/rest-api.md "Generation"). The
+// /api/replace/batch (sync, up to 10 descriptions; its answer is ours: README "Generation"). The
 // rules live in generation.service.ts.
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';

@@ -1,8 +1,8 @@
 // Imaging operations declared once (docs/architecture.md): a transformation URL of a library image
 // (spec "Media library", optimize) and the watermark overlay (spec "Watermark", GET or POST), both
 // `media` scope. GraphQL fields and REST rows are made from these; the rules live in
-// transform.service.ts and watermark.service.ts. Shapes are ours beyond the spec's (docs/rest-api.md
-// "Transformation URLs and watermarks"). The signed URLs they answer are served by src/http (rest-shim/routes/imaging.routes.ts).
+// transform.service.ts and watermark.service.ts. Shapes are ours beyond the spec's (README
+// "Transformations"). The signed URLs they answer are served by src/http (rest-shim/routes/imaging.routes.ts).
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { transformation, TransformationRef } from './transform.schema.js';

@@ -1,8 +1,8 @@
 // The image intel operations, each declared once (docs/architecture.md): posts on community items
 // (comments and proposals), the owner's resolution of proposals and the item's intel policy, the
 // published intel and the proposals of an item. Spec "Wiki": posting and resolving (shapes not shown
-// by the spec: ours); ours: the policy, the published intel, the proposals (docs/rest-api.md "Wiki:
-// image intel"). The image is a community item (the ingest's intel_id). The rules live in intel.service.ts.
+// by the spec: ours); ours: the policy, the published intel, the proposals (README "Wiki: image
+// intel"). The image is a community item (the ingest's intel_id). The rules live in intel.service.ts.
 import { z } from 'zod';
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { ANY_KEY, MASTER_KEY, SCOPE } from '../access/index.js';

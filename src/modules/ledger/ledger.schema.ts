@@ -19,7 +19,7 @@ const HELD = 'Held by pending transfers (an escrowed bounty, a conversion waitin
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer S> ? S : never;
 
 /**
- * The two fields of every answer that shows an account's coins (docs/economy.md "Balances"): `balance`,
+ * The two fields of every answer that shows an account's coins (README "Balances"): `balance`,
  * what it may spend now, and `held` beside it. `whose` names the account ("The caller's").
  */
 export function balanceFields<T extends Balance>(t: PothosSchemaTypes.ObjectFieldBuilder<Types, T>, whose = "The caller's") {

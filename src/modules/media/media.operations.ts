@@ -2,8 +2,8 @@
 // field, two rows), bulk actions, the credits (the ledger's service and type), folders (list, create,
 // rename, delete), upload, search, one item (read, change, trash, restore, purge, retag) and mirrors
 // (all `media` scope). GraphQL fields and REST rows are made from these; the rules live in
-// media.service.ts, folders.service.ts and the ledger's credits.service.ts. Shapes are ours (docs/rest-api.md
-// "Media library"). media.schema.ts keeps the search connection.
+// media.service.ts, folders.service.ts and the ledger's credits.service.ts. Shapes are ours (README
+// "Media"). media.schema.ts keeps the search connection.
 import { z } from 'zod';
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';

@@ -1,7 +1,7 @@
 // The bulk mirror operations, each declared once (docs/architecture.md): spec "Platform" POST
 // /api/platform/bulk-mirror (a queued job over a CSV file and/or a list of URLs) and GET
-// /api/platform/bulk-mirror/{job_id}. The per-URL list (`details=true`) is ours: docs/rest-api.md
-// "Bulk mirror". The rules live in mirrors.service.ts and mirrors.job.ts.
+// /api/platform/bulk-mirror/{job_id}. The per-URL list (`details=true`) is ours: README "Bulk
+// mirror". The rules live in mirrors.service.ts and mirrors.job.ts.
 import { z } from 'zod';
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';

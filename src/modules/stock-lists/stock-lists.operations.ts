@@ -2,7 +2,7 @@
 // add and remove items, save a list into the library, share, join, one list with its members (all
 // media scope). GraphQL fields and REST rows are made from these; the rules live in
 // stock-lists.service.ts. The lists and one list with its items are connection lists over relay
-// connections (their fields are in stock-lists.schema.ts). Shapes are ours (docs/rest-api.md "Media: stock lists").
+// connections (their fields are in stock-lists.schema.ts). Shapes are ours (README "Media: stock lists").
 import { z } from 'zod';
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
@@ -14,7 +14,7 @@ import { addItemsSchema, joinSchema, listSchema, shareSchema, STOCK_ITEMS_PAGE, 
 /** `deleted: true` is the answer's own, not the result's. */
 const deleted = <T extends Record<string, unknown>>(answer: T) => ({ deleted: true as const, ...answer });
 
-// In the order docs/rest-api.md "Media: stock lists" lists the rows.
+// In the order the README lists the rows.
 export const stockListOperations = defineOperations({
   listStockLists: defineConnectionList({
     name: 'ListStockLists',

@@ -3,7 +3,7 @@
 // review of subjects. GraphQL fields and REST rows are made from these; the answers and their GraphQL
 // types are in wiki.schema.ts; the rules live in wiki.service.ts and follows.service.ts. The other wiki
 // rows stay hand-written in rest-shim/routes/wiki.routes.ts (why: there). Shapes the spec leaves "not
-// shown" are ours (docs/rest-api.md "Wiki").
+// shown" are ours (README "Wiki").
 import { z } from 'zod';
 import { defineOperation, defineOperations } from '../../graphql/operation.js';
 import { ADMIN_TOKEN, ANY_KEY, SCOPE } from '../access/index.js';

@@ -184,7 +184,7 @@ builder.subscriptionField('followedSubjectEvents', (t) =>
   }),
 );
 
-// The global verified atlas (docs/rest-api.md "Wiki": the atlas), as the unified search will read it.
+// The global verified atlas (README "Wiki": the atlas), as the unified search will read it.
 const AtlasSourceEnum = builder.enumType('AtlasSource', { values: ['wiki', 'community'] as const });
 export const OrientationEnum = builder.enumType('Orientation', { values: ORIENTATIONS });
 
