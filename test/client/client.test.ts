@@ -115,7 +115,7 @@ describe('the README typed-client script', () => {
   it('prints the viewer with the key the first start saved', { timeout: 60_000 }, async () => {
     const run = await runSnippet({ IMAGE_SERVICE_URL: t.url });
     expect(run, run.stderr).toMatchObject({ code: 0 });
-    expect(run.stdout.trim()).toBe('owner (standard tier)');
+    expect(run.stdout.trim()).toBe('owner (operator tier)');
   });
 
   it('reports a wrong key as 401 with exit status 1', { timeout: 60_000 }, async () => {

@@ -151,13 +151,13 @@ export class AccountsService {
   }
 
   /**
-   * First start of an empty database: one account to begin with. Returns it with its key, or null
+   * First start of an empty database: one account to begin with (the operator's, on `tier`). Returns it with its key, or null
    * when accounts exist. Two processes starting at once race on the unique handle; one wins.
    */
-  async bootstrap(handle: string): Promise<AccountWithKey | null> {
+  async bootstrap(handle: string, tier: string): Promise<AccountWithKey | null> {
     if ((await this.db.prisma.account.count()) > 0) return null;
     try {
-      return await this.create({ handle });
+      return await this.create({ handle, tier });
     } catch (error) {
       if (error instanceof Conflict) return null;
       throw error;
