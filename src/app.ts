@@ -14,6 +14,7 @@ import { createHttpApp, type RestSurface } from './http/app.js';
 import { routes } from '../rest-shim/routes.js';
 import { createRestRouter, type RestLimits } from '../rest-shim/shim.js';
 import type { AnyRoute } from '../rest-shim/route.js';
+import { OPERATOR_TIER } from './modules/quota/index.js';
 import { TelegramRuntime, type TelegramRuntimeOptions } from './modules/bot/index.js';
 
 export { MIGRATIONS_DIR } from './core.js';
@@ -49,7 +50,7 @@ export async function buildApp(config: Config, options: { logger?: Logger; teleg
   const { services } = core;
 
   let initialAccount: App['initialAccount'] = null;
-  const created = await services.accounts.bootstrap(INITIAL_HANDLE);
+  const created = await services.accounts.bootstrap(INITIAL_HANDLE, OPERATOR_TIER);
   if (created) {
     const file = join(config.dataDir, 'initial-account.json');
     writeSecretFile(file, `${JSON.stringify({ handle: created.account.handle, api_key: created.apiKey }, null, 2)}\n`);

@@ -11,7 +11,7 @@ import { SafeFetcher } from './platform/http/safe-fetch.js';
 import { UrlSigner } from './platform/url-signer.js';
 import type { Services } from './platform/service-registry.js';
 import { setupAccounts } from './modules/accounts/index.js';
-import { setupQuota } from './modules/quota/index.js';
+import { setupQuota, withOperatorTier } from './modules/quota/index.js';
 import { setupApiKeys } from './modules/api-keys/index.js';
 import { setupLedger } from './modules/ledger/index.js';
 import { setupVision } from './modules/vision/index.js';
@@ -75,8 +75,9 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     allowPrivateAddresses: config.fetch.allowPrivateAddresses,
   });
   const media = setupMedia({ ...platform, vision, limits });
-  const accounts = setupAccounts({ ...platform, tierNames: Object.keys(config.tiers) });
-  const quota = setupQuota({ ...platform, ...accounts, tiers: config.tiers });
+  const tiers = withOperatorTier(config.tiers);
+  const accounts = setupAccounts({ ...platform, tierNames: Object.keys(tiers) });
+  const quota = setupQuota({ ...platform, ...accounts, tiers });
   const collections = setupCollections({ ...platform, ...quota });
   const imageObjects = setupImageObjects(platform);
   const community = setupCommunity({ ...platform, ...ledger, ...imageObjects, vision, limits });

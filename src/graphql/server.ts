@@ -34,6 +34,23 @@ export type Yoga = YogaServerInstance<ServerContext, Context>;
 
 export const GRAPHQL_PATH = '/graphql';
 
+/** What GraphiQL opens with: a query that runs once the key is in the Headers pane. */
+export const GRAPHIQL_WELCOME = `# Image service GraphQL. Put your API key in the Headers pane below:
+#   { "X-API-Key": "mk_..." }
+# The first start saved the operator's key in data/initial-account.json.
+# Press the run button (or Ctrl-Enter); the Docs button lists every type and field.
+query Welcome {
+  viewer {
+    handle
+    tier
+    jobs(first: 5) {
+      totalCount
+      edges { node { databaseId kind state assetsStored } }
+    }
+  }
+}
+`;
+
 /** What the GraphQL server reads of the configuration (src/config.ts's Config is one). */
 export interface GraphQLServerSettings extends SiteAddress {
   env: 'development' | 'production' | 'test';
@@ -47,7 +64,16 @@ export function createGraphQLServer(services: Services, config: GraphQLServerSet
   return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
-    graphiql: production ? false : { subscriptionsProtocol: 'WS', title: 'Image service GraphQL' },
+    graphiql: production
+      ? false
+      : {
+          subscriptionsProtocol: 'WS',
+          title: 'Image service GraphQL',
+          defaultQuery: GRAPHIQL_WELCOME,
+          // The key goes here: the Headers pane opens with the header to fill in.
+          headers: JSON.stringify({ 'X-API-Key': 'mk_… (data/initial-account.json)' }, null, 2),
+          defaultEditorToolsVisibility: 'headers',
+        },
     // GraphiQL bundled into the page: the default one loads its scripts from a CDN, which offline
     // machines (and privacy-minded ones) cannot reach. Loaded on the first page view: the bundle
     // holds about 35 MB in memory, which production processes and workers never need.

@@ -17,6 +17,7 @@ import { compressResponses } from './compression.js';
 import { mediaFilesRouter } from './media-files.js';
 import { sharedFilesRouter } from './shared-files.js';
 import { galleryRouter } from './gallery.js';
+import { signupRouter } from './signup.js';
 import { transformRouter } from './transform.js';
 import { docsRouter } from './docs.js';
 import { sendError, sendJson } from './respond.js';
@@ -34,7 +35,7 @@ export interface HttpAppSettings {
 /** The services the routers here use: the health check's database, the key check, the file and gallery routes. */
 export type HttpServices = Pick<
   Services,
-  'db' | 'adminToken' | 'auth' | 'media' | 'blobs' | 'community' | 'wiki' | 'transforms' | 'watermarks' | 'gallery' | 'collections' | 'signer' | 'logger'
+  'db' | 'adminToken' | 'auth' | 'accounts' | 'media' | 'blobs' | 'community' | 'wiki' | 'transforms' | 'watermarks' | 'gallery' | 'collections' | 'signer' | 'logger'
 >;
 
 export interface HttpAppOptions {
@@ -97,6 +98,7 @@ export function createHttpApp({ config, logger, yoga, services, rest, telegramWe
   app.use(sharedFilesRouter(services));
   // Public HTML page of a shared collection (its own urlencoded parser for the password form).
   app.use(galleryRouter(services));
+  app.use(signupRouter(services));
   app.use(transformRouter(services));
 
   const matchers = rest.routes.map((r) => ({ method: r.method, matches: match(r.path) }));

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import type { Context } from '../graphql/context.js';
 import { writeZip } from '../platform/storage/zip.js';
 import { sendBlob } from './send-blob.js';
+import { dispositionHeader } from './download-name.js';
 
 export async function sendJobFile(context: Context, jobId: number, filename: string, req: Request, res: Response): Promise<void> {
   const { jobFiles, blobs } = context.services;
@@ -11,7 +12,7 @@ export async function sendJobFile(context: Context, jobId: number, filename: str
   const opened = await jobFiles.open(asset);
   await sendBlob(req, res, blobs, opened, {
     'Content-Type': asset.contentType,
-    'Content-Disposition': `inline; filename="${asset.filename.replace(/"/g, '')}"`,
+    'Content-Disposition': dispositionHeader('inline', asset.filename, asset.contentType),
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'private, max-age=86400',
     // An SVG is a document that can run script: served from our origin it must stay inert.
@@ -27,7 +28,7 @@ export async function sendJobArchive(context: Context, jobId: number, res: Respo
   const entries = await context.services.jobFiles.archiveEntries(context.actor!, jobId);
   res.status(200).set({
     'Content-Type': 'application/zip',
-    'Content-Disposition': `attachment; filename="job-${jobId}.zip"`,
+    'Content-Disposition': dispositionHeader('attachment', `job-${jobId}`, 'application/zip'),
     'Cache-Control': 'private, no-store',
     'Accept-Ranges': 'none',
   });

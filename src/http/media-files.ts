@@ -5,6 +5,7 @@ import type { Request, Response, Router } from 'express';
 import { Router as createRouter } from 'express';
 import type { Services } from '../platform/service-registry.js';
 import { sendBlob } from './send-blob.js';
+import { dispositionHeader } from './download-name.js';
 
 export function mediaFilesRouter(services: Pick<Services, 'media' | 'blobs'>): Router {
   const router = createRouter();
@@ -14,7 +15,7 @@ export function mediaFilesRouter(services: Pick<Services, 'media' | 'blobs'>): R
       'Cache-Control': 'private, max-age=86400',
       'X-Content-Type-Options': 'nosniff',
       'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
-      'Content-Disposition': `${media.kind === 'document' ? 'attachment' : 'inline'}; filename="${media.name.replace(/[^\w .-]/g, '_')}"`,
+      'Content-Disposition': dispositionHeader(media.kind === 'document' ? 'attachment' : 'inline', media.name, info.contentType),
     });
   });
   return router;

@@ -10,6 +10,7 @@ import type { Request, Response, Router } from 'express';
 import { Router as createRouter } from 'express';
 import type { Services } from '../platform/service-registry.js';
 import { sendBlob, type StoredBytes } from './send-blob.js';
+import { dispositionHeader } from './download-name.js';
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -21,14 +22,14 @@ export function transformRouter(services: Pick<Services, 'transforms' | 'waterma
     const opened = await services.transforms.openSigned(id, variant, req.query as Record<string, unknown>);
     await sendImmutable(req, res, services, opened, {
       'X-Transform-Cache': opened.cache,
-      'Content-Disposition': `inline; filename="media-${id}-${variant}"`,
+      'Content-Disposition': dispositionHeader('inline', `media-${id}-${variant}`, opened.info.contentType),
     });
   });
 
   router.get('/watermarks/:account/:file', async (req: Request, res: Response) => {
     const { account, file } = req.params as { account: string; file: string };
     const opened = await services.watermarks.openSigned(account, file, req.query as Record<string, unknown>);
-    await sendImmutable(req, res, services, opened, { 'Content-Disposition': `inline; filename="watermarked.${file.split('.').pop()}"` });
+    await sendImmutable(req, res, services, opened, { 'Content-Disposition': dispositionHeader('inline', 'watermarked', opened.info.contentType) });
   });
 
   return router;

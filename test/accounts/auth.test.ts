@@ -120,7 +120,7 @@ describe('admin surface', () => {
     expect(ok.body).toMatchObject({ success: true, tier: 'tiny' });
     const bad = await t.request('POST', `/api/admin/accounts/${account.handle}/tier`, { admin: true, body: { tier: 'gold' } });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toMatch(/tier must be one of standard, tiny, bursty/);
+    expect(bad.body.error).toMatch(/tier must be one of operator, standard, tiny, bursty/);
   });
 
   it('answers 404 for an unknown handle', async () => {

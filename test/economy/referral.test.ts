@@ -24,6 +24,20 @@ describe('referral codes', () => {
     expect(first.body).toEqual({ success: true, referral_code: expect.stringMatching(/^[0-9A-F]{12}$/), referral_url: `${t.url}/signup?ref=${first.body.referral_code}`, total_referrals: 0, commission_earned: 0 });
     expect((await referral(a.key)).body.referral_code).toBe(first.body.referral_code);
     expect((await referral(b.key)).body.referral_code).not.toBe(first.body.referral_code);
+    // The link leads to a page that names the inviter and how the operator creates the referred account.
+    const page = await fetch(first.body.referral_url);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const text = await page.text();
+    expect(text).toContain(`You were invited by ${a.handle}`);
+    expect(text).toContain(`--referred-by ${first.body.referral_code}`);
+    // The code in any case; an unknown or malformed one is a 404 page that names nobody.
+    expect((await fetch(`${t.url}/signup?ref=${first.body.referral_code.toLowerCase()}`)).status).toBe(200);
+    for (const ref of ['ABCDEF012345', '<script>', '']) {
+      const missing = await fetch(`${t.url}/signup?ref=${encodeURIComponent(ref)}`);
+      expect(missing.status).toBe(404);
+      expect(await missing.text()).not.toContain('invited by');
+    }
     // The admin answer shows it too.
     const shown = await t.request('GET', `/api/admin/accounts/${a.handle}`, { admin: true });
     expect(shown.body).toMatchObject({ referral_code: first.body.referral_code, referred_by: null });

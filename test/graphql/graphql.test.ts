@@ -2,6 +2,7 @@
 // of relay node lookups.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { GRAPHIQL_WELCOME } from '../../src/graphql/server.js';
 
 let dev: TestApp;
 let prod: TestApp;
@@ -24,6 +25,18 @@ describe('GraphiQL', () => {
     // Bundled into the page: nothing is loaded from a CDN.
     expect(res.text).not.toMatch(/<(script|link)[^>]+(src|href)=["']?https?:/i);
     expect(res.text).not.toContain('unpkg.com');
+  });
+
+  it('opens with a query that runs once the key is in the Headers pane, which says where it goes', async () => {
+    const page = (await dev.request('GET', '/graphql', { headers: { Accept: 'text/html' } })).text;
+    expect(page).toContain(JSON.stringify(GRAPHIQL_WELCOME).slice(1, 60));
+    expect(page).toContain('X-API-Key');
+    // Run where the limits are the defaults (dev's are lowered for the hardening tests below).
+    const keyless = await prod.graphql(GRAPHIQL_WELCOME, {});
+    expect(keyless.body.errors[0].message).toMatch(/API key/);
+    const run = await prod.graphql(GRAPHIQL_WELCOME, {}, { key: prod.ownerKey });
+    expect(run.body.errors).toBeUndefined();
+    expect(run.body.data.viewer).toMatchObject({ handle: 'owner', tier: 'operator', jobs: { totalCount: 0 } });
   });
 
   it('is not served in production', async () => {

@@ -30,8 +30,11 @@ describe('POST /api/media/upload', () => {
     const file = await fetch(res.body.url);
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('image/jpeg');
+    // The download is named after the item, with the extension of the bytes served.
+    expect(file.headers.get('content-disposition')).toBe('inline; filename="Harbour at dusk.jpg"');
     const thumb = await fetch(res.body.media.thumbnail_url);
     expect(thumb.headers.get('content-type')).toBe('image/webp');
+    expect(thumb.headers.get('content-disposition')).toBe('inline; filename="Harbour at dusk.webp"');
   });
 
   it('recognises the same bytes uploaded twice', async () => {

@@ -55,7 +55,7 @@ describe('GET /download/{job_id}', () => {
     const response = await fetch(`${t.url}/download/${jobId}`, { headers: { 'X-API-Key': t.ownerKey } });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('application/zip');
-    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="job-${jobId}.zip"`);
+    expect(response.headers.get('content-disposition')).toBe(`attachment; filename=job-${jobId}.zip`);
     expect(response.headers.get('content-length')).toBeNull(); // streamed, not built first
     const entries = await readZip(Buffer.from(await response.arrayBuffer()));
     expect(entries.size).toBe(1000);

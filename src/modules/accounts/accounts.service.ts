@@ -150,14 +150,22 @@ export class AccountsService {
     return account;
   }
 
+  /** The handle of the active account with this referral code (any case), or null. */
+  async referrerHandle(code: string): Promise<string | null> {
+    const parsed = referralCodeSchema.safeParse(code);
+    if (!parsed.success) return null;
+    const referrer = await this.db.prisma.account.findUnique({ where: { referralCode: parsed.data }, select: { handle: true, status: true } });
+    return referrer?.status === 'active' ? referrer.handle : null;
+  }
+
   /**
-   * First start of an empty database: one account to begin with. Returns it with its key, or null
+   * First start of an empty database: one account to begin with (the operator's, on `tier`). Returns it with its key, or null
    * when accounts exist. Two processes starting at once race on the unique handle; one wins.
    */
-  async bootstrap(handle: string): Promise<AccountWithKey | null> {
+  async bootstrap(handle: string, tier: string): Promise<AccountWithKey | null> {
     if ((await this.db.prisma.account.count()) > 0) return null;
     try {
-      return await this.create({ handle });
+      return await this.create({ handle, tier });
     } catch (error) {
       if (error instanceof Conflict) return null;
       throw error;

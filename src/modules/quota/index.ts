@@ -2,3 +2,4 @@
 export { subKeyCounterKey, QuotaService } from './quota.service.js';
 export { AdmissionService, type Admitted, type DataVersions } from './admission.service.js';
 export { setupQuota } from './quota.setup.js';
+export { OPERATOR_TIER, withOperatorTier } from './quota.settings.js';
