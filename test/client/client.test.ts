@@ -113,13 +113,13 @@ describe('the typed-client script of docs/graphql.md', () => {
   });
 
   it('prints the viewer with the key the first start saved', { timeout: 60_000 }, async () => {
-    const run = await runSnippet({ IMAGE_SERVICE_URL: t.url });
+    const run = await runSnippet({ SERVICE_URL: t.url });
     expect(run, run.stderr).toMatchObject({ code: 0 });
     expect(run.stdout.trim()).toBe('owner (operator tier)');
   });
 
   it('reports a wrong key as 401 with exit status 1', { timeout: 60_000 }, async () => {
-    const run = await runSnippet({ IMAGE_SERVICE_URL: t.url, IMAGE_SERVICE_KEY: 'mk_wrong' });
+    const run = await runSnippet({ SERVICE_URL: t.url, IMAGE_SERVICE_KEY: 'mk_wrong' });
     expect(run.code).toBe(1);
     expect(run.stderr.trim()).toBe('401 invalid API key');
   });
