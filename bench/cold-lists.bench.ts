@@ -1,12 +1,14 @@
 // Lists read with nothing kept (ANSWER_CACHE_MB=0: every request is answered as the first one after a
 // change is), builds side by side: each build's service runs on a scratch database of one PostgreSQL
-// server, seeded the same way, and autocannon loads /healthz (the anchor) and four list routes of each
-// service in turn, round after round (interleaved), so the builds share the machine's noise.
+// server, seeded the same way, and autocannon loads four list routes, each right after /healthz (the
+// anchor) on the same service, the builds taking turns list by list, round after round, so the builds
+// share the machine's noise. Besides req/s it reports the service process's CPU time per request,
+// which other work on a shared machine moves less than throughput.
 //
 // Run: `BENCH_BUILDS=before:dist-before,after:dist-after npx tsx bench/cold-lists.bench.ts`
 // (each dist folder made by `node scripts/build.mjs <folder>` from the build to compare; default: the
 // working tree, built now). BENCH_PG_SERVER (default postgresql://postgres@127.0.0.1:5432/postgres),
-// BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_CONNECTIONS (20); BENCH_CPU_PROF=<folder> starts the
+// BENCH_ROUNDS (3), BENCH_SECONDS (3), BENCH_WARMUP_SECONDS (1), BENCH_CONNECTIONS (20), BENCH_PATHS (path prefixes); BENCH_CPU_PROF=<folder> starts the
 // services with --cpu-prof there (profiles are written when they stop).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,20 +24,20 @@ import { nodeFlags, procCpuSeconds, startServiceProcess, type ServiceProcess } f
 
 const SERVER = process.env.BENCH_PG_SERVER ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const WARMUP_SECONDS = 2;
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 1);
 const CPU_PROF = process.env.BENCH_CPU_PROF;
 const ADMIN_TOKEN = randomBytes(16).toString('hex');
 const ONLY = process.env.BENCH_PATHS?.split(',');
 
-const PATHS: Array<{ name: string; path: string; key: boolean }> = [
-  { name: 'GET /healthz', path: '/healthz', key: false },
+const HEALTHZ = { name: 'GET /healthz', path: '/healthz', key: false };
+const LIST_PATHS: Array<{ name: string; path: string; key: boolean }> = [
   { name: 'GET /api/platform/sub-keys', path: '/api/platform/sub-keys', key: true },
   { name: 'GET /api/media/list?limit=50', path: '/api/media/list?limit=50', key: true },
   { name: 'GET /api/community/search', path: '/api/community/search', key: false },
   { name: 'GET /api/economy/bounties', path: '/api/economy/bounties', key: true },
-].filter((p) => !ONLY || p.name === 'GET /healthz' || ONLY.some((o) => p.path.startsWith(o)));
+].filter((p) => !ONLY || ONLY.some((o) => p.path.startsWith(o)));
 
 interface Build {
   name: string;
@@ -102,7 +104,7 @@ async function start(name: string, distDir: string, admin: pg.Client): Promise<B
 }
 
 /** The load's result, and the service process's own CPU time per request (user + system, ms): what other work on the machine moves least. */
-async function load(build: Build, path: (typeof PATHS)[number]): Promise<LoadResult & { cpuMs: number }> {
+async function load(build: Build, path: typeof HEALTHZ): Promise<LoadResult & { cpuMs: number }> {
   const request = { url: `${build.base}${path.path}`, connections: CONNECTIONS, headers: path.key ? { 'X-API-Key': build.key } : undefined };
   await autocannon({ ...request, seconds: WARMUP_SECONDS });
   const cpuBefore = procCpuSeconds(build.service.child.pid!);
@@ -131,22 +133,20 @@ async function main(): Promise<void> {
   await admin.connect();
   const started: Build[] = [];
   const loadAtStart = (await import('node:os')).loadavg();
-  // rps[build][path][round], and the CPU ms per request the same way
-  const rps = new Map<string, Map<string, number[]>>();
-  const cpu = new Map<string, Map<string, number[]>>();
+  // Per build and list: each round's result, and /healthz's measured just before it on the same
+  // service (the anchor), builds taking turns list by list, so a pair shares the machine's moment.
+  const runs = new Map<string, Array<{ anchor: LoadResult & { cpuMs: number }; list: LoadResult & { cpuMs: number } }>>();
   try {
     for (const build of builds) started.push(await start(build.name, build.dir, admin));
     for (let round = 0; round < ROUNDS; round++) {
-      for (const build of round % 2 === 0 ? started : [...started].reverse()) {
-        for (const path of PATHS) {
-          const result = await load(build, path);
-          const byPath = rps.get(build.name) ?? new Map<string, number[]>();
-          rps.set(build.name, byPath);
-          byPath.set(path.name, [...(byPath.get(path.name) ?? []), result.rps]);
-          const cpuByPath = cpu.get(build.name) ?? new Map<string, number[]>();
-          cpu.set(build.name, cpuByPath);
-          cpuByPath.set(path.name, [...(cpuByPath.get(path.name) ?? []), result.cpuMs]);
-          console.log(`round ${round + 1} ${build.name} ${path.name}: ${Math.round(result.rps)}/s p50 ${result.p50} p99 ${result.p99}, ${result.cpuMs.toFixed(3)} CPU ms per request`);
+      for (const path of LIST_PATHS) {
+        for (const build of round % 2 === 0 ? started : [...started].reverse()) {
+          const anchor = await load(build, HEALTHZ);
+          const list = await load(build, path);
+          const key = `${build.name}\n${path.name}`;
+          runs.set(key, [...(runs.get(key) ?? []), { anchor, list }]);
+          const line = (r: LoadResult & { cpuMs: number }) => `${Math.round(r.rps)}/s, ${r.cpuMs.toFixed(3)} CPU ms per request`;
+          console.log(`round ${round + 1} ${build.name} ${path.name}: ${line(list)}; /healthz ${line(anchor)}`);
         }
       }
     }
@@ -157,23 +157,15 @@ async function main(): Promise<void> {
   }
   const rows: Array<Array<string>> = [];
   for (const build of builds) {
-    const byPath = rps.get(build.name)!;
-    const anchor = byPath.get('GET /healthz')!;
-    const cpuByPath = cpu.get(build.name)!;
-    const cpuAnchor = cpuByPath.get('GET /healthz')!;
-    for (const path of PATHS) {
-      const values = byPath.get(path.name)!;
-      const shares = values.map((value, i) => value / anchor[i]!);
-      const cpuValues = cpuByPath.get(path.name)!;
-      const cpuShares = cpuValues.map((value, i) => cpuAnchor[i]! / value);
-      const anchorRow = path.name === 'GET /healthz';
+    for (const path of LIST_PATHS) {
+      const pairs = runs.get(`${build.name}\n${path.name}`)!;
       rows.push([
         build.name,
         `\`${path.name}\``,
-        spread(values, (n) => Math.round(n).toLocaleString('en-US')),
-        anchorRow ? '' : spread(shares, (n) => `${(n * 100).toFixed(1)}%`),
-        spread(cpuValues, (n) => n.toFixed(2)),
-        anchorRow ? '' : spread(cpuShares, (n) => `${(n * 100).toFixed(1)}%`),
+        spread(pairs.map((p) => p.list.rps), (n) => Math.round(n).toLocaleString('en-US')),
+        spread(pairs.map((p) => p.list.rps / p.anchor.rps), (n) => `${(n * 100).toFixed(1)}%`),
+        spread(pairs.map((p) => p.list.cpuMs), (n) => n.toFixed(2)),
+        spread(pairs.map((p) => p.anchor.cpuMs / p.list.cpuMs), (n) => `${(n * 100).toFixed(1)}%`),
       ]);
     }
   }
@@ -187,7 +179,7 @@ async function main(): Promise<void> {
       `- Load: autocannon, ${CONNECTIONS} connections, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s per path, ${ROUNDS} rounds interleaved; load average ${loadAtStart.map((n) => n.toFixed(2)).join(' ')} at the start, ${os.loadavg().map((n) => n.toFixed(2)).join(' ')} at the end`,
       '',
       table(
-        ['build', 'path (ANSWER_CACHE_MB=0)', 'req/s min / median / max', 'of /healthz req/s in its round', 'service CPU ms per request', "/healthz's CPU per request over this one's, in its round"],
+        ['build', 'path (ANSWER_CACHE_MB=0)', 'req/s min / median / max', 'of /healthz req/s just before', 'service CPU ms per request', "/healthz's CPU per request over this one's"],
         rows,
         ['l', 'l', 'r', 'r', 'r', 'r'],
       ),
