@@ -21,6 +21,7 @@ import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import sharp from 'sharp';
 import { autocannon, type LoadResult } from './autocannon.js';
+import { api } from './service-api.js';
 import { writeResultsSection } from './results.js';
 import { withMarker } from './image-markers.js';
 import { NO_QUOTA, ROOT, gitState, initialKey, machine, table } from './faults/common.js';
@@ -63,17 +64,6 @@ function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0);
   return kb / 1024;
-}
-
-async function api(base: string, key: string, method: string, path: string, body?: unknown): Promise<unknown> {
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { 'X-API-Key': key, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text);
 }
 
 /** Five sub-keys with some usage each, and fifty uploaded images. */

@@ -80,13 +80,16 @@ export function answerFields<Parent, S extends z.ZodObject>(t: object, schema: S
     const { base, required } = unwrap(field);
     const element = (base._zod.def as { element?: z.ZodType }).element;
     const property = source === 'databaseId' ? 'id' : source;
+    // A field that reads the parent's property of its own name is exposed as t.expose* does it: no
+    // resolver of ours, so GraphQL's default one reads it, and a type without scopes runs no wrapper.
+    const exposed = property === source && override?.resolve === undefined;
     fields[source] = (t as unknown as { field: (options: unknown) => PothosSchemaTypes.FieldRef<Types> }).field({
       // An override's type (a z.enum answered as text) is taken without deriving one.
       type: override?.type ?? outputTypeOf(base, key),
       // A list's items are nullable only when its element schema is.
       nullable: element && !unwrap(element).required ? { list: !required, items: true } : !required,
       description: descriptionOf(field),
-      resolve: (parent: Record<string, unknown>) => parent[property],
+      ...(exposed ? { extensions: { pothosExposedField: source } } : { resolve: (parent: Record<string, unknown>) => parent[property] }),
       ...override,
     });
   }

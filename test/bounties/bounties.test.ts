@@ -68,6 +68,10 @@ describe('bounties', () => {
 
     const listed = await t.request('GET', '/api/economy/bounties?status=filled&limit=100', { key: photographer.key });
     expect(listed.body.bounties.map((b: { id: number }) => b.id)).toContain(res.body.id);
+    // The total counts the bounties of the status asked for, and all of them without one.
+    expect(listed.body.total).toBe(await t.app.services.db.prisma.bounty.count({ where: { status: 'filled' } }));
+    const all = await t.request('GET', '/api/economy/bounties?limit=1', { key: photographer.key });
+    expect(all.body.total).toBe(await t.app.services.db.prisma.bounty.count());
     expect(await t.app.services.ledger.trialBalance('coins')).toBe(0);
   });
 

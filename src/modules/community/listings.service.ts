@@ -42,10 +42,13 @@ export class CommunityListings {
   async search(input: z.input<typeof searchSchema>): Promise<{ items: CommunityItem[]; total: number; limit: number; offset: number }> {
     const { tag, verified, limit, offset } = parseInput(searchSchema, input);
     const where = { public: true, removedAt: null, ...(tag ? { tags: { has: tag } } : {}), ...(verified ? { verified: true } : {}) };
-    const [items, total] = await Promise.all([
+    // The same filter as SQL on the driver for the count (a count through Prisma costs several times its SQL, bench/RESULTS.md).
+    const filter = ['"public"', '"removedAt" IS NULL', ...(tag ? ['"tags" @> ARRAY[$1]::text[]'] : []), ...(verified ? ['"verified"'] : [])];
+    const [items, [counted]] = await Promise.all([
       this.deps.db.prisma.communityItem.findMany({ where, orderBy: { id: 'desc' }, take: limit, skip: offset }),
-      this.deps.db.prisma.communityItem.count({ where }),
+      this.deps.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM "CommunityItem" WHERE ${filter.join(' AND ')}`, tag ? [tag] : []),
     ]);
+    const total = counted?.total ?? 0;
     return { items, total, limit, offset };
   }
 
