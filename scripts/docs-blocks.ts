@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DEFAULT_TIERS, envSchema } from '../src/config.js';
+import { withOperatorTier } from '../src/modules/quota/index.js';
 import { keyRuleName } from '../src/modules/access/index.js';
 import { routes } from '../rest-shim/routes.js';
 import type { AnyRoute } from '../rest-shim/route.js';
@@ -54,10 +55,10 @@ export function configurationTable(): string {
   return ['| variable | default | meaning |', '|---|---|---|', ...rows].join('\n');
 }
 
-/** The quota tiers a deployment has without TIERS. */
+/** The quota tiers a deployment has without TIERS (the operator's included). */
 export function tiersTable(): string {
   const n = (v: number) => v.toLocaleString('en-US');
-  const rows = Object.entries(DEFAULT_TIERS).map(([tier, limits]) => `| ${tier} | ${n(limits.daily)} | ${n(limits.perMinute)} |`);
+  const rows = Object.entries(withOperatorTier(DEFAULT_TIERS)).map(([tier, limits]) => `| ${tier} | ${n(limits.daily)} | ${n(limits.perMinute)} |`);
   return ['| tier | requests per UTC day | requests per minute |', '|---|---|---|', ...rows].join('\n');
 }
 
