@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { parse, print, type DocumentNode } from 'graphql';
 import type { ConnectionList } from '../src/graphql/connection-list.js';
 import { cursorPageSchema } from '../src/graphql/connection-cursor.js';
-import type { Operation } from '../src/graphql/operation.js';
+import { routeParts, type Operation } from '../src/graphql/operation.js';
 import { graphqlArgs } from '../src/graphql/operation-args.js';
 import { count, nextCursor } from '../src/platform/wire.js';
 import { objectId } from '../src/platform/validation.js';
@@ -72,8 +72,7 @@ export function connectionListRoute(list: ConnectionList): RouteDefinition {
   let document: DocumentNode | undefined;
   return {
     kind: 'graphql',
-    method: 'GET',
-    path: rest.path,
+    ...routeParts(rest.route),
     auth: 'key',
     key: list.key,
     cache: rest.cache && {

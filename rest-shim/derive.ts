@@ -3,7 +3,8 @@
 // follow from one declaration, so none of them is written again here.
 import { z } from 'zod';
 import { parse, print, type DocumentNode } from 'graphql';
-import type { Operation, RestBinding } from '../src/graphql/operation.js';
+import { routeParts, type Operation, type RestBinding, type RestMethod } from '../src/graphql/operation.js';
+import { answerOfType } from '../src/graphql/answer-object.js';
 import { argNameOf, camelCase, graphqlArgs, inputFields, renamedInside, unwrap } from '../src/graphql/operation-args.js';
 import { graphqlSources } from '../src/platform/wire.js';
 import { objectId } from '../src/platform/validation.js';
@@ -23,10 +24,19 @@ export function restRoutesOf(operations: Record<string, Operation | ConnectionLi
   );
 }
 
-/** An operation's REST rows (`rest` is one binding or several); the first one's document and answer serve them all. */
-const restBindingsOf = (operation: Operation): RestBinding[] => (operation.rest ? [operation.rest].flat() : []);
+/** A REST row as the shim reads it: its route's method and path, its answer given or the output type's. */
+type RestRow = RestBinding & { method: RestMethod; path: string; response: z.ZodObject };
 
-function restRoute(operation: Operation, rest: RestBinding): RouteDefinition {
+/** An operation's REST rows (`rest` is one binding or several); the first one's document and answer serve them all. */
+function restBindingsOf(operation: Operation): RestRow[] {
+  return [operation.rest ?? []].flat().map((rest) => {
+    const response = rest.response ?? answerOfType(operation.output);
+    if (!response) throw new Error(`${operation.name}: ${rest.route} needs its response: the output type was made from no answer (answerObject, answeredBy)`);
+    return { ...rest, ...routeParts(rest.route), response };
+  });
+}
+
+function restRoute(operation: Operation, rest: RestRow): RouteDefinition {
   const ids = Object.entries(operation.ids ?? {}) as Array<[string, string]>;
   const restName = (arg: string) => Object.entries(rest.params ?? {}).find(([, to]) => to === arg)?.[0] ?? arg;
   const pathFields = rest.pathFields ?? [];
@@ -89,7 +99,7 @@ function resultOf(operation: Operation, data: unknown): unknown {
   return operation.plain ? field : unwrapResult(field);
 }
 
-function variablesOf(operation: Operation, rest: RestBinding, ids: Array<[string, string]>, restName: (arg: string) => string, input: RestInput, carries: 'query' | 'body') {
+function variablesOf(operation: Operation, rest: RestRow, ids: Array<[string, string]>, restName: (arg: string) => string, input: RestInput, carries: 'query' | 'body') {
   const variables: Record<string, unknown> = {};
   for (const [arg, noun] of ids) variables[arg] = pathId(input.params, noun, restName(arg));
   const values: Record<string, unknown> = {};
@@ -108,7 +118,7 @@ function variablesOf(operation: Operation, rest: RestBinding, ids: Array<[string
 /** The GraphQL document of a declared operation: its arguments as variables, the answer's fields selected (fragments it spreads go into `fragments`, by name). */
 export function operationText(operation: Operation, fragments = new Map<string, string>()): string {
   const args = graphqlArgs(operation);
-  const [rest] = restBindingsOf(operation) as [RestBinding];
+  const [rest] = restBindingsOf(operation) as [RestRow];
   const name = rest.operationName ?? operation.name.charAt(0).toUpperCase() + operation.name.slice(1);
   const flags = Object.keys(rest.include?.flags.shape ?? {}).map((flag) => `$${flag}: Boolean!`);
   const declarations = [...args.map((arg) => `$${arg.name}: ${typeText(arg)}`), ...flags].join(', ');

@@ -38,6 +38,17 @@ export function answerEnum<const V extends readonly string[]>(name: string, opti
 
 /** The object types answerObject made, by their answer schema. */
 const objectsBySchema = new Map<z.ZodObject, unknown>();
+/** The answer each object type was made from (answerObject, answeredBy): a REST row answering it whole need not name it again. */
+const answersByType = new WeakMap<object, z.ZodObject>();
+
+/** The answer schema an output type was made from, if it was made from one. */
+export const answerOfType = (type: unknown): z.ZodObject | undefined => (typeof type === 'object' && type ? answersByType.get(type) : undefined);
+
+/** Records that `ref` (a Prisma object whose fields are answerFields of `answer`) answers `answer` whole; returns the ref. */
+export function answeredBy<R extends object>(ref: R, answer: z.ZodObject): R {
+  answersByType.set(ref, answer);
+  return ref;
+}
 
 /**
  * An object type made from an answer: its fields (answerFields, with `fields`' overrides) and the
@@ -57,7 +68,7 @@ export function answerObject<Shape, S extends z.ZodObject = z.ZodObject>(
     fields: (t) => ({ ...answerFields<Shape, S>(t, schema, options.fields?.(t)), ...options.more?.(t) }),
   });
   objectsBySchema.set(schema, ref);
-  return ref;
+  return answeredBy(ref, schema);
 }
 
 /**

@@ -31,7 +31,9 @@ export interface ConnectionListDeclaration {
   parent?: z.ZodObject;
   /** false: the answer has no `total` (one object with its items page, as a collection's). */
   total?: false;
-  rest: Pick<RestBinding, 'path' | 'summary' | 'description' | 'errors' | 'params' | 'paramDescriptions' | 'shape'> & {
+  rest: Pick<RestBinding, 'summary' | 'description' | 'errors' | 'params' | 'paramDescriptions' | 'shape'> & {
+    /** A list is read: `'GET /api/platform/sub-keys'`. */
+    route: `GET /${string}`;
     /**
      * The shim may answer the list again while the account's data of this domain is unchanged
      * (rest-shim/answer-cache.ts); `changesAt` names a node's time field (`expires_at`) at which a

@@ -1,7 +1,7 @@
 // One declaration per operation (docs/architecture.md "One declaration per operation"): a module
 // states each operation once — its input (one zod schema, REST's snake_case names, which are also
 // the service's), the key rule, the service call, the GraphQL output and, when the spec documents
-// it, its REST path and answer. The Pothos field is made here from that declaration; the REST row,
+// it, its REST route and answer. The Pothos field is made here from that declaration; the REST row,
 // its operation document and its OpenAPI entry are made from it by rest-shim/derive.ts.
 import type { z } from 'zod';
 import { builder } from './builder.js';
@@ -14,14 +14,26 @@ type Kind = 'query' | 'mutation';
 // Pothos refs (object, enum, list of them) or scalar names; the builder checks them when the field is made.
 type OutputType = unknown;
 
-/** The REST half of a declaration: the spec's method, path and answer (rest-shim/derive.ts reads it). */
+export type RestMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+/** A REST row's method and path as the spec writes them: `'GET /api/media/list'`. */
+export type RestRoute = `${RestMethod} /${string}`;
+
+/** A route's method and path, as the shim's route table has them. */
+export function routeParts(route: RestRoute): { method: RestMethod; path: string } {
+  const space = route.indexOf(' ');
+  return { method: route.slice(0, space) as RestMethod, path: route.slice(space + 1) };
+}
+
+/** The REST half of a declaration: the spec's route and answer (rest-shim/derive.ts reads it). */
 export interface RestBinding {
-  method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-  path: string;
+  route: RestRoute;
   summary: string;
   description?: string;
-  /** The documented answer after `success`, in REST names; its keys select the GraphQL fields (rest-shim/derive.ts). */
-  response: z.ZodObject;
+  /**
+   * The documented answer after `success`, in REST names; its keys select the GraphQL fields (rest-shim/derive.ts).
+   * Unless given, the answer the output type was made from (answerObject, answeredBy): the row answers the result whole.
+   */
+  response?: z.ZodObject;
   /** A path parameter named otherwise than its id argument (`bounty_id` for `id`) or its path field (`code` for `handle`, `id` for `conversion_id`). */
   params?: Record<string, string>;
   /** Input fields the path carries (a slug, a token), in front of any ids: not in the query or body. */
@@ -73,8 +85,8 @@ export interface RestBinding {
   include?: { flags: z.ZodObject; fields: Record<string, string> };
 }
 
+/** An operation as its module states it (defineQuery, defineMutation). */
 export interface OperationDeclaration<Input extends z.ZodObject | undefined, Ids extends string, Result> {
-  kind: Kind;
   /** The GraphQL root field: the declaration's key in its module's `defineOperations` record unless given. */
   name?: string;
   description?: string;
@@ -107,7 +119,7 @@ export interface OperationDeclaration<Input extends z.ZodObject | undefined, Ids
   rest?: RestBinding | RestBinding[];
 }
 
-export type Operation = OperationDeclaration<z.ZodObject | undefined, string, unknown> & { name: string };
+export type Operation = OperationDeclaration<z.ZodObject | undefined, string, unknown> & { kind: Kind; name: string };
 
 const declared: Operation[] = [];
 
@@ -116,12 +128,15 @@ export function declaredOperations(): readonly Operation[] {
   return declared;
 }
 
-/** One operation's declaration, typed by its input and ids; `defineOperations` names it and adds its field. */
-export function defineOperation<Input extends z.ZodObject | undefined = undefined, Ids extends string = never, Result = unknown>(
-  declaration: OperationDeclaration<Input, Ids, Result>,
-): Operation {
-  return declaration as unknown as Operation;
-}
+const declaration =
+  (kind: Kind) =>
+  <Input extends z.ZodObject | undefined = undefined, Ids extends string = never, Result = unknown>(declared: OperationDeclaration<Input, Ids, Result>): Operation =>
+    ({ ...declared, kind }) as unknown as Operation;
+
+/** A query's declaration, typed by its input and ids; `defineOperations` names it and adds its field. */
+export const defineQuery = declaration('query');
+/** A mutation's declaration, typed by its input and ids; `defineOperations` names it and adds its field. */
+export const defineMutation = declaration('mutation');
 
 /**
  * A module's operations: each is named by its key (unless its declaration names it) and its field is

@@ -3,7 +3,7 @@
 // (viewer). The operator's operations are declared in accounts.operations.ts.
 import { z } from 'zod';
 import { builder, nodeId } from '../../graphql/builder.js';
-import { answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
+import {answeredBy, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
 import { camelCase } from '../../graphql/operation-args.js';
 import { answerFrom, id, timestamp } from '../../platform/wire.js';
 import { ANY_KEY, authScopesOf } from '../access/index.js';
@@ -29,7 +29,7 @@ export const accountWithKey = answerFrom(
   { ...Object.fromEntries(Object.keys(accountFields).map((key) => [key, `account.${camelCase(key)}`])), account_id: 'account.databaseId', api_key: 'apiKey' },
 );
 
-export const AccountRef = builder.prismaNode('Account', {
+export const AccountRef = answeredBy(builder.prismaNode('Account', {
   id: { field: 'id' },
   // A missing or foreign id is a null node, as relay has it (not Prisma's not-found error, a 500).
   nullable: true,
@@ -45,7 +45,7 @@ export const AccountRef = builder.prismaNode('Account', {
         resolve: (a: { referredBy?: { handle: string } | null }) => a.referredBy?.handle ?? null,
       },
     }),
-});
+}), account);
 
 export const AccountWithKeyRef = answerObject<AccountWithKey>('AccountWithKey', accountWithKey, {
   description: 'An account and its master API key, shown only this once.',

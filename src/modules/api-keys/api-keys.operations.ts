@@ -2,11 +2,11 @@
 // connection list over `Account.subKeys`, kept by the shim's answer cache) and revoke. Sub-key
 // scopes are a list in GraphQL and comma-separated text on the wire (the spec's shape).
 import { z } from 'zod';
-import { defineOperation, defineOperations } from '../../graphql/operation.js';
+import { defineMutation, defineOperations } from '../../graphql/operation.js';
 import { defineConnectionList } from '../../graphql/connection-list.js';
 import { MASTER_KEY } from '../access/index.js';
 import { answerFrom, timestamp } from '../../platform/wire.js';
-import { createdSubKey, CreateSubKeyPayload, subKey, SubKeyRef } from './sub-keys.schema.js';
+import { CreateSubKeyPayload, subKey, SubKeyRef } from './sub-keys.schema.js';
 import { createSchema, DEFAULT_CREDIT_LIMIT, revokeSchema, SUB_KEY_PAGE } from './sub-keys.service.js';
 import { SUB_KEY_SCOPES } from './scopes.js';
 
@@ -20,8 +20,7 @@ const createInput = createSchema.extend({
 });
 
 export const apiKeysOperations = defineOperations({
-  createSubKey: defineOperation({
-    kind: 'mutation',
+  createSubKey: defineMutation({
     key: MASTER_KEY,
     input: createInput,
     inputType: 'CreateSubKeyInput',
@@ -29,10 +28,8 @@ export const apiKeysOperations = defineOperations({
     output: CreateSubKeyPayload,
     run: ({ ctx, actor, input }) => ctx.services.subKeys.create(actor, input),
     rest: {
-      method: 'POST',
-      path: '/api/platform/sub-keys',
+      route: 'POST /api/platform/sub-keys',
       summary: 'Create a scoped, credit-limited sub-key',
-      response: createdSubKey,
       shape: withScopesText,
       errors: { 409: 'the account has as many live sub-keys as it may' },
       successStatus: 201,
@@ -46,22 +43,20 @@ export const apiKeysOperations = defineOperations({
     items: 'sub_keys',
     node: subKey,
     rest: {
-      path: '/api/platform/sub-keys',
+      route: 'GET /api/platform/sub-keys',
       summary: `List the account's sub-keys with usage, newest first (limit default ${SUB_KEY_PAGE.defaultSize}, max ${SUB_KEY_PAGE.maxSize}; cursor for the next page)`,
       shape: (answer) => ({ ...answer, sub_keys: (answer.sub_keys as Array<Record<string, unknown>>).map(withScopesText) }),
       // A listed key's status turns expired when its time comes, with nothing changed.
       cache: { domain: 'keys', changesAt: 'expires_at' },
     },
   }),
-  revokeSubKey: defineOperation({
-    kind: 'mutation',
+  revokeSubKey: defineMutation({
     key: MASTER_KEY,
     input: revokeSchema.extend({ key: revokeSchema.shape.key.describe('the sub-key, or its listed prefix') }),
     output: SubKeyRef,
     run: ({ ctx, actor, input }) => ctx.services.subKeys.revoke(actor, input.key),
     rest: {
-      method: 'POST',
-      path: '/api/platform/sub-keys/:key/revoke',
+      route: 'POST /api/platform/sub-keys/:key/revoke',
       pathFields: ['key'],
       secretParams: ['key'],
       summary: 'Revoke a sub-key (the key itself or its listed prefix) at once',

@@ -4,13 +4,13 @@
 // `Account.schedules` (webhooks.schema.ts, schedules.schema.ts). Exports to WordPress and Shopify
 // start a job to poll (its `export` in exports/exports.schema.ts).
 import { z } from 'zod';
-import { defineOperation, defineOperations } from '../../graphql/operation.js';
+import { defineMutation, defineOperations } from '../../graphql/operation.js';
 import { defineConnectionList } from '../../graphql/connection-list.js';
 import { MASTER_KEY, SCOPE } from '../access/index.js';
 import { answerFrom, id } from '../../platform/wire.js';
 import './automation.schema.js';
-import { deletedWebhook, DeletedWebhookRef, delivery, DeliveryStateEnum, webhook, webhookFields, WebhookRef, webhookTestResult, WebhookTestResultRef } from './webhooks.schema.js';
-import { deletedSchedule, DeletedScheduleRef, FrequencyEnum, schedule, scheduleFields, scheduleSources, ScheduleRef } from './schedules.schema.js';
+import { DeletedWebhookRef, delivery, DeliveryStateEnum, webhook, webhookFields, WebhookRef, WebhookTestResultRef } from './webhooks.schema.js';
+import { DeletedScheduleRef, FrequencyEnum, schedule, scheduleFields, scheduleSources, ScheduleRef } from './schedules.schema.js';
 import { createSchema as createScheduleSchema, DEFAULT_HOUR, SCHEDULES_PAGE, toggleSchema } from './schedules.service.js';
 import { shopifyExportSchema, wordpressExportSchema } from './exports/exports.input.js';
 import { JobRef } from '../jobs/jobs.schema.js';
@@ -31,8 +31,8 @@ const createScheduleInput = createScheduleSchema.safeExtend({
   ai_labeling: createFields.ai_labeling.describe('default false'),
 }).describe('Fields of POST /api/automation/schedules (same names in camelCase, same defaults)');
 
-/** The answer of a REST delete: `{ deleted: true, <id key>: id }`. */
-const deletedAnswer = (response: z.ZodObject) => ({ response, shape: (answer: Record<string, unknown>) => ({ deleted: true, ...answer }) });
+/** The answer of a REST delete: `{ deleted: true, <id key>: id }` (the output's answer). */
+const deletedAnswer = { shape: (answer: Record<string, unknown>) => ({ deleted: true, ...answer }) };
 
 /** Both export rows answer with the job to poll (the scrape answer's shape). */
 const exportStarted = (destination: string) => ({
@@ -42,8 +42,7 @@ const exportStarted = (destination: string) => ({
 });
 
 export const automationOperations = defineOperations({
-  createWebhook: defineOperation({
-    kind: 'mutation',
+  createWebhook: defineMutation({
     key: MASTER_KEY,
     input: createWebhookSchema,
     inputType: 'CreateWebhookInput',
@@ -51,8 +50,7 @@ export const automationOperations = defineOperations({
     prisma: true,
     run: ({ ctx, actor, input }) => ctx.services.webhooks.create(actor, input),
     rest: {
-      method: 'POST',
-      path: '/api/automation/webhooks',
+      route: 'POST /api/automation/webhooks',
       summary: 'Register a webhook: url (https), secret (signs deliveries), events (default all)',
       response: answerFrom(z.object({ webhook_id: id, ...webhookFields }), { webhook_id: 'databaseId' }),
       errors: { 409: 'the account has as many webhooks as it may' },
@@ -66,18 +64,16 @@ export const automationOperations = defineOperations({
     page: WEBHOOKS_PAGE,
     items: 'webhooks',
     node: webhook,
-    rest: { path: '/api/automation/webhooks', summary: "List the account's webhooks, newest first (limit default 100, max 200; cursor); secrets are never shown" },
+    rest: { route: 'GET /api/automation/webhooks', summary: "List the account's webhooks, newest first (limit default 100, max 200; cursor); secrets are never shown" },
   }),
-  deleteWebhook: defineOperation({
-    kind: 'mutation',
+  deleteWebhook: defineMutation({
     key: MASTER_KEY,
     ids: { id: 'webhook' },
     output: DeletedWebhookRef,
     run: ({ ctx, actor, id }) => ctx.services.webhooks.delete(actor, id),
-    rest: { method: 'DELETE', path: '/api/automation/webhooks/:id', summary: 'Delete a webhook and its delivery log', ...deletedAnswer(deletedWebhook) },
+    rest: { route: 'DELETE /api/automation/webhooks/:id', summary: 'Delete a webhook and its delivery log', ...deletedAnswer },
   }),
-  testWebhook: defineOperation({
-    kind: 'mutation',
+  testWebhook: defineMutation({
     description: 'Posts a webhook.test payload to the URL now and reports the answer',
     key: MASTER_KEY,
     input: testWebhookSchema,
@@ -85,10 +81,8 @@ export const automationOperations = defineOperations({
     output: WebhookTestResultRef,
     run: ({ ctx, actor, input }) => ctx.services.webhooks.test(actor, input),
     rest: {
-      method: 'POST',
-      path: '/api/automation/webhooks/test',
+      route: 'POST /api/automation/webhooks/test',
       summary: "Post a webhook.test payload to url now (signed when secret is given) and report the receiver's answer",
-      response: webhookTestResult,
     },
   }),
   listWebhookDeliveries: defineConnectionList({
@@ -103,12 +97,11 @@ export const automationOperations = defineOperations({
     items: 'deliveries',
     node: delivery,
     rest: {
-      path: '/api/automation/webhooks/:id/deliveries',
+      route: 'GET /api/automation/webhooks/:id/deliveries',
       summary: 'Delivery log of a webhook, newest first: status, attempts, last status code and error, next attempt (limit default 50, max 200; cursor; status)',
     },
   }),
-  createSchedule: defineOperation({
-    kind: 'mutation',
+  createSchedule: defineMutation({
     key: SCOPE.scrape,
     input: createScheduleInput,
     inputType: 'CreateScheduleInput',
@@ -117,8 +110,7 @@ export const automationOperations = defineOperations({
     prisma: true,
     run: ({ ctx, actor, input }) => ctx.services.schedules.create(actor, input),
     rest: {
-      method: 'POST',
-      path: '/api/automation/schedules',
+      route: 'POST /api/automation/schedules',
       summary: 'Create a recurring scrape: url, name, schedule (daily, weekly, monthly), hour (UTC), day_of_week, max_files, sniper_mode, ai_labeling',
       response: answerFrom(z.object({ schedule_id: id, next_run, ...scheduleFieldsButNextRun }), { schedule_id: 'databaseId', ...scheduleSources }),
       errors: { 409: 'the account has as many schedules as it may' },
@@ -132,18 +124,16 @@ export const automationOperations = defineOperations({
     page: SCHEDULES_PAGE,
     items: 'schedules',
     node: schedule,
-    rest: { path: '/api/automation/schedules', summary: "List the account's schedules, newest first (limit default 100, max 200; cursor)" },
+    rest: { route: 'GET /api/automation/schedules', summary: "List the account's schedules, newest first (limit default 100, max 200; cursor)" },
   }),
-  deleteSchedule: defineOperation({
-    kind: 'mutation',
+  deleteSchedule: defineMutation({
     key: SCOPE.scrape,
     ids: { id: 'schedule' },
     output: DeletedScheduleRef,
     run: ({ ctx, actor, id }) => ctx.services.schedules.delete(actor, id),
-    rest: { method: 'DELETE', path: '/api/automation/schedules/:id', summary: 'Delete a schedule (jobs it started stay)', ...deletedAnswer(deletedSchedule) },
+    rest: { route: 'DELETE /api/automation/schedules/:id', summary: 'Delete a schedule (jobs it started stay)', ...deletedAnswer },
   }),
-  toggleSchedule: defineOperation({
-    kind: 'mutation',
+  toggleSchedule: defineMutation({
     description: 'Enables or disables a schedule (flips it when `enabled` is left out); enabling sets a fresh next run from now',
     key: SCOPE.scrape,
     ids: { id: 'schedule' },
@@ -152,14 +142,12 @@ export const automationOperations = defineOperations({
     prisma: true,
     run: ({ ctx, actor, id, input }) => ctx.services.schedules.toggle(actor, id, input),
     rest: {
-      method: 'POST',
-      path: '/api/automation/schedules/:id/toggle',
+      route: 'POST /api/automation/schedules/:id/toggle',
       summary: 'Enable or disable a schedule (body enabled: true or false; omitted flips it); enabling sets a fresh next_run',
       response: answerFrom(z.object({ schedule_id: id, enabled, next_run, ...scheduleFieldsButState }), { schedule_id: 'databaseId', ...scheduleSources }),
     },
   }),
-  exportToWordPress: defineOperation({
-    kind: 'mutation',
+  exportToWordPress: defineMutation({
     description: 'Starts a job that uploads the media items to a WordPress site (poll it with `job`)',
     key: MASTER_KEY,
     input: wordpressExportSchema,
@@ -168,16 +156,14 @@ export const automationOperations = defineOperations({
     prisma: true,
     run: ({ ctx, actor, input }) => ctx.services.exports.startWordPress(actor, input),
     rest: {
-      method: 'POST',
-      path: '/api/automation/export/wordpress',
+      route: 'POST /api/automation/export/wordpress',
       summary: 'Upload media items to a WordPress site through its REST API, as a job (wp_url, wp_user, wp_password: an application password, media_ids)',
       description:
         'Each item is sent with POST {wp_url}/wp-json/wp/v2/media (Basic authentication), its title, alt text and caption set from the item. The password is sealed for the job and dropped when it ends; it is never stored in the clear, logged or returned. Poll the job: its `export` lists each item with its WordPress id and URL, or its error.',
       ...exportStarted('WordPress'),
     },
   }),
-  exportToShopify: defineOperation({
-    kind: 'mutation',
+  exportToShopify: defineMutation({
     description: 'Starts a job that creates the media items as files of a Shopify shop, attached to a product when one is given',
     key: MASTER_KEY,
     input: shopifyExportSchema,
@@ -188,8 +174,7 @@ export const automationOperations = defineOperations({
     prisma: true,
     run: ({ ctx, actor, input }) => ctx.services.exports.startShopify(actor, input),
     rest: {
-      method: 'POST',
-      path: '/api/automation/export/shopify',
+      route: 'POST /api/automation/export/shopify',
       summary: 'Create media items as files of a Shopify shop through the Admin GraphQL API, as a job (shop, access_token, media_ids, product_id to attach them)',
       description:
         'Each item becomes a Shopify file (fileCreate, from a short-lived signed URL of ours or a staged upload), polled until READY, then attached to the product when product_id is given. The token is sealed for the job and dropped when it ends; it is never stored in the clear, logged or returned. Poll the job: its `export` lists each item with its file gid and URL, or its error.',

@@ -3,7 +3,7 @@
 // declared in bounties.operations.ts.
 import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
-import { answerDescription, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
+import {answerDescription, answeredBy, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
 import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import { fromMinor } from '../ledger/index.js';
@@ -34,7 +34,7 @@ export const bounty = answerFrom(
   { id: 'databaseId' },
 );
 
-export const BountyRef = builder.prismaObject('Bounty', {
+export const BountyRef = answeredBy(builder.prismaObject('Bounty', {
   description: answerDescription(bounty),
   fields: (t) =>
     answerFields(t, bounty, {
@@ -43,7 +43,7 @@ export const BountyRef = builder.prismaObject('Bounty', {
       escrow_remaining: { resolve: (b) => (b.status === 'open' ? BountiesService.remaining(b) : 0) },
       mine: { resolve: (b, _a, ctx) => b.accountId === ctx.actor?.accountId },
     }),
-});
+}), bounty);
 
 export const bountyPage = z.object({ bounties: z.array(bounty), total: count, limit: count, offset: count });
 export const BountyPageRef = answerObject<{ bounties: Bounty[]; total: number; limit: number; offset: number }>('BountyPage', bountyPage);

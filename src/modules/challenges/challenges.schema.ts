@@ -3,7 +3,7 @@
 // operations are declared in challenges.operations.ts; the rules live in challenges.service.ts.
 import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
-import { answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
+import {answeredBy, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
 import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import { wikiPhotoSchema } from '../wiki/wiki.schema.js';
@@ -35,7 +35,7 @@ export const challenge = answerFrom(
   { id: 'databaseId' },
 );
 
-export const ChallengeRef = builder.prismaObject('Challenge', {
+export const ChallengeRef = answeredBy(builder.prismaObject('Challenge', {
   description: 'A fact-checking challenge: a time window over a wiki category or subjects in which votes pay the challenge multiplier',
   fields: (t) =>
     answerFields(t, challenge, {
@@ -47,7 +47,7 @@ export const ChallengeRef = builder.prismaObject('Challenge', {
         resolve: (c, _a, ctx) => ctx.services.challenges.pendingCount(c),
       },
     }),
-});
+}), challenge);
 
 export const board = answerFrom(
   z.object({

@@ -3,16 +3,15 @@
 // its items; their fields are in collections.schema.ts); all `media` scope. GraphQL fields and REST
 // rows are made from these; the rules live in collections.service.ts. Shapes are ours where the spec
 // leaves them open (README "Media: collections").
-import { defineOperation, defineOperations } from '../../graphql/operation.js';
+import { defineMutation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { defineConnectionList } from '../../graphql/connection-list.js';
 import { withTrashed } from '../media/media.schema.js';
-import { AddCollectionItemsRef, addedItems, collection, collectionAnswer, collectionItem, CollectionRef, collectionShare, CollectionShareRef, DeletedCollectionRef, deletedCollection } from './collections.schema.js';
+import { AddCollectionItemsRef, collection, collectionAnswer, collectionItem, CollectionRef, CollectionShareRef, DeletedCollectionRef } from './collections.schema.js';
 import { addItemsSchema, COLLECTION_ITEMS_PAGE, COLLECTIONS_PAGE, collectionSchema, shareSchema } from './collections.input.js';
 
 export const collectionOperations = defineOperations({
-  createCollection: defineOperation({
-    kind: 'mutation',
+  createCollection: defineMutation({
     key: SCOPE.media,
     input: collectionSchema,
     inputType: 'CreateCollectionInput',
@@ -21,15 +20,13 @@ export const collectionOperations = defineOperations({
     output: CollectionRef,
     run: ({ ctx, actor, input }) => ctx.services.collections.create(actor, input),
     rest: {
-      method: 'POST',
-      path: '/api/media/collections',
+      route: 'POST /api/media/collections',
       summary: 'Create a collection: name (required), description',
       response: collectionAnswer,
       successStatus: 201,
     },
   }),
-  addCollectionItems: defineOperation({
-    kind: 'mutation',
+  addCollectionItems: defineMutation({
     description: "Adds media items (all or nothing: another account's id fails the whole call with a 404)",
     key: SCOPE.media,
     ids: { id: 'collection' },
@@ -38,31 +35,25 @@ export const collectionOperations = defineOperations({
     output: AddCollectionItemsRef,
     run: ({ ctx, actor, id, input }) => ctx.services.collections.addItems(actor, id, input),
     rest: {
-      method: 'POST',
-      path: '/api/media/collections/:id/items',
+      route: 'POST /api/media/collections/:id/items',
       summary: "Add media items (media_ids: array); ids already in are skipped; another account's id fails the whole call with 404",
-      response: addedItems,
 
       errors: { 404: "the collection, or a media id that is missing or another account's (nothing is added)" },
     },
   }),
-  deleteCollection: defineOperation({
-    kind: 'mutation',
+  deleteCollection: defineMutation({
     description: 'Deletes a collection (its media items stay in the library)',
     key: SCOPE.media,
     ids: { id: 'collection' },
     output: DeletedCollectionRef,
     run: ({ ctx, actor, id }) => ctx.services.collections.delete(actor, id),
     rest: {
-      method: 'DELETE',
-      path: '/api/media/collections/:id',
+      route: 'DELETE /api/media/collections/:id',
       summary: 'Delete a collection (its media items stay in the library)',
-      response: deletedCollection,
       shape: (answer) => ({ deleted: true, collection_id: answer.collection_id }),
     },
   }),
-  shareCollection: defineOperation({
-    kind: 'mutation',
+  shareCollection: defineMutation({
     description:
       'Shares a collection at /gallery/<token>, always with a new token (the old link stops working). A password always protects the link; without one, public true (default) opens it and public false turns sharing off.',
     key: SCOPE.media,
@@ -71,10 +62,8 @@ export const collectionOperations = defineOperations({
     output: CollectionShareRef,
     run: ({ ctx, actor, id, input }) => ctx.services.collections.share(actor, id, input),
     rest: {
-      method: 'POST',
-      path: '/api/media/collections/:id/share',
+      route: 'POST /api/media/collections/:id/share',
       summary: 'Share a collection at /gallery/<share_token> (always a new token): password protects it; public false without a password turns sharing off',
-      response: collectionShare,
 
     },
   }),
@@ -85,7 +74,7 @@ export const collectionOperations = defineOperations({
     page: COLLECTIONS_PAGE,
     items: 'collections',
     node: collection,
-    rest: { path: '/api/media/collections', summary: "List the caller's collections, newest first (limit default 100, max 200; cursor)" },
+    rest: { route: 'GET /api/media/collections', summary: "List the caller's collections, newest first (limit default 100, max 200; cursor)" },
   }),
   getCollection: defineConnectionList({
     name: 'GetCollection',
@@ -98,7 +87,7 @@ export const collectionOperations = defineOperations({
     node: collectionItem,
     total: false,
     rest: {
-      path: '/api/media/collections/:id',
+      route: 'GET /api/media/collections/:id',
       summary: 'A collection with its items (media items not in the trash, in collection order; limit default 100, max 500; cursor)',
       shape: (answer) => ({ ...answer, items: (answer.items as unknown[]).map(withTrashed) }),
     },

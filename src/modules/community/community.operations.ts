@@ -5,7 +5,7 @@
 // do not fit a declaration stay in rest-shim/routes/community.routes.ts (the public search, ingest).
 // The rules live in community.service.ts and claims.service.ts.
 import { z } from 'zod';
-import { defineOperation, defineOperations } from '../../graphql/operation.js';
+import { defineMutation, defineOperations, defineQuery } from '../../graphql/operation.js';
 import { ADMIN_TOKEN, ANY_KEY, MASTER_KEY, SCOPE } from '../access/index.js';
 import { answerFrom, balance, count, held } from '../../platform/wire.js';
 import { communityItemPolicy } from './community.access.js';
@@ -13,24 +13,18 @@ import {
   ClaimDecisionEnum,
   ClaimKindEnum,
   ClaimPageRef,
-  claimPage,
   ClaimStatusEnum,
   communityItem,
   CommunityItemRef,
   CommunityPageRef,
-  contribution,
   ContributionRef,
-  leaderboard,
   LeaderboardRef,
   ownershipClaim,
   OwnershipClaimRef,
   PeriodEnum,
-  portfolio,
   PortfolioRef,
   TagActionEnum,
-  tagResult,
   TagResultRef,
-  unlock,
   UnlockRef,
   uploadOf,
 } from './community.schema.js';
@@ -48,34 +42,29 @@ const item = { ids: { id: 'community item' } } as const;
 const itemPath = { ids: { itemId: 'community item' } } as const;
 
 export const communityOperations = defineOperations({
-  contributeCommunity: defineOperation({
-    kind: 'mutation',
+  contributeCommunity: defineMutation({
     description: 'Gives an image (a file or an image URL) to the community library; pays the community upload rate for a new image object',
     key: SCOPE.media,
     input: contributeSchema.extend({ file: z.file({ error: 'file: expected an image file' }).optional() }),
     output: ContributionRef,
     run: async ({ ctx, actor, input: { file, ...fields } }) => ctx.services.community.contribute(actor, file ? await uploadOf(file) : {}, fields),
     rest: {
-      method: 'POST',
-      path: '/api/community/contribute',
+      route: 'POST /api/community/contribute',
       form: { files: ['file'] },
       summary: 'Give an image to the community (multipart: file, or image_url; name, tags as a JSON array, source_provider, public): 2 coins for an image the caller had not given',
       description:
         'A JSON body with image_url works too. The same image again (or a resized, recompressed or lightly cropped copy of it) answers the first item with `duplicate: true` and earns nothing.',
-      response: contribution,
       errors: { 413: 'the file is larger than UPLOAD_MAX_BYTES' },
       successStatus: 201,
     },
   }),
-  myCommunity: defineOperation({
-    kind: 'query',
+  myCommunity: defineQuery({
     key: ANY_KEY,
     input: myPageSchema,
     output: CommunityPageRef,
     run: ({ ctx, actor, input }) => ctx.services.community.my(actor, input),
     rest: {
-      method: 'GET',
-      path: '/api/community/my',
+      route: 'GET /api/community/my',
       summary: "The caller's community items, newest first (unlisted and removed ones too): limit (default 50, max 200), offset",
       response: answerFrom(z.object({ balance, contributions: z.array(communityItem), total_contributed: count, held, limit: count, offset: count }), {
         contributions: 'items',
@@ -83,23 +72,19 @@ export const communityOperations = defineOperations({
       }),
     },
   }),
-  communityLeaderboard: defineOperation({
-    kind: 'query',
+  communityLeaderboard: defineQuery({
     key: ANY_KEY,
     input: leaderboardSchema,
     args: { period: PeriodEnum },
     output: LeaderboardRef,
     run: ({ ctx, input }) => ctx.services.community.leaderboard(input),
     rest: {
-      method: 'GET',
-      path: '/api/community/leaderboard',
+      route: 'GET /api/community/leaderboard',
       summary:
         'Top contributors of a period (day, week, month: the last 24 hours, 7 or 30 days; all), by listed contributions: period (default week), limit (default 10, max 100)',
-      response: leaderboard,
     },
   }),
-  communityPortfolio: defineOperation({
-    kind: 'query',
+  communityPortfolio: defineQuery({
     description: "A contributor's public portfolio by handle (any valid key); without a handle, the caller's own with its private figures",
     key: ANY_KEY,
     input: z.object({ handle: z.string().max(65, 'expected a handle').describe("the contributor's handle").optional() }),
@@ -108,37 +93,29 @@ export const communityOperations = defineOperations({
       ctx.services.community.portfolio(handle ? { handle } : { actor: communityItemPolicy.checkKey(actor) }),
     rest: [
       {
-        method: 'GET',
-        path: '/api/community/portfolio',
+        route: 'GET /api/community/portfolio',
         fixed: { handle: undefined },
         summary: "The caller's own portfolio, with its private figures (balance, unlisted and removed items, community earnings, unlock sales)",
-        response: portfolio,
       },
       {
-        method: 'GET',
-        path: '/api/community/portfolio/:code',
+        route: 'GET /api/community/portfolio/:code',
         pathFields: ['handle'],
         params: { code: 'handle' },
         summary: "A contributor's public portfolio; code is the contributor's handle (with or without @)",
-        response: portfolio,
       },
     ],
   }),
-  communityItem: defineOperation({
-    kind: 'query',
+  communityItem: defineQuery({
     key: ANY_KEY,
     ...item,
     output: CommunityItemRef,
     run: ({ ctx, actor, id }) => ctx.services.community.get(actor, id),
     rest: {
-      method: 'GET',
-      path: '/api/community/:id',
+      route: 'GET /api/community/:id',
       summary: 'One community item: listed ones for any key, the caller’s own always',
-      response: communityItem,
     },
   }),
-  tagCommunityItem: defineOperation({
-    kind: 'mutation',
+  tagCommunityItem: defineMutation({
     key: SCOPE.media,
     ...item,
     input: tagSchema,
@@ -146,46 +123,38 @@ export const communityOperations = defineOperations({
     output: TagResultRef,
     run: ({ ctx, actor, id, input }) => ctx.services.community.tag(actor, id, input),
     rest: {
-      method: 'POST',
-      path: '/api/community/:item_id/tag',
+      route: 'POST /api/community/:item_id/tag',
       params: { item_id: 'id' },
       summary:
         "Tag an item (tags; action add, or replace for its contributor): 0.5 coins once per item and tagger when the set adds a tag, +0.25 once when vision newly confirms a tag the tagger added; one's own items earn nothing",
-      response: tagResult,
       errors: { 403: "action replace on someone else's item" },
     },
   }),
-  unlockCommunityItem: defineOperation({
-    kind: 'mutation',
+  unlockCommunityItem: defineMutation({
     key: MASTER_KEY,
     ...item,
     output: UnlockRef,
     run: ({ ctx, actor, id }) => ctx.services.community.unlock(actor, id),
     rest: {
-      method: 'POST',
-      path: '/api/community/:id/unlock',
+      route: 'POST /api/community/:id/unlock',
       summary: "Unlock an item's full-resolution original: the buyer pays unlock_price once, the uploader gets 80% at once; again, free or one's own costs nothing",
-      response: unlock,
       errors: { 402: 'too few coins' },
     },
   }),
-  communityClaims: defineOperation({
-    kind: 'query',
+  communityClaims: defineQuery({
     description: "Claims on an item: the caller's own, or all of them when the caller contributed it",
     key: ANY_KEY,
     ...itemPath,
     output: [OwnershipClaimRef],
     run: ({ ctx, actor, itemId }) => ctx.services.claims.forItem(actor, itemId),
     rest: {
-      method: 'GET',
-      path: '/api/community/:id/claim',
+      route: 'GET /api/community/:id/claim',
       params: { id: 'itemId' },
       summary: "Ownership claims on an item: the caller's own, or every claim when the caller contributed it",
       response: answerFrom(z.object({ claims: z.array(ownershipClaim) }), { claims: '' }),
     },
   }),
-  claimCommunityItem: defineOperation({
-    kind: 'mutation',
+  claimCommunityItem: defineMutation({
     key: MASTER_KEY,
     ...itemPath,
     input: claimSchema,
@@ -193,31 +162,25 @@ export const communityOperations = defineOperations({
     output: OwnershipClaimRef,
     run: ({ ctx, actor, itemId, input }) => ctx.services.claims.submit(actor, itemId, input),
     rest: {
-      method: 'POST',
-      path: '/api/community/:id/claim',
+      route: 'POST /api/community/:id/claim',
       params: { id: 'itemId' },
       summary: 'Claim ownership of an item (kind removal or royalty; royalty_coins 0.1 to 10 per use; reason): the operator reviews it',
-      response: ownershipClaim,
       errors: { 403: 'the caller contributed the item', 409: 'the caller already made a claim of this kind on the item' },
       successStatus: 201,
     },
   }),
-  adminOwnershipClaims: defineOperation({
-    kind: 'query',
+  adminOwnershipClaims: defineQuery({
     key: ADMIN_TOKEN,
     input: claimListSchema,
     args: { status: ClaimStatusEnum },
     output: ClaimPageRef,
     run: ({ ctx, input }) => ctx.services.claims.list(input),
     rest: {
-      method: 'GET',
-      path: '/api/admin/claims',
+      route: 'GET /api/admin/claims',
       summary: 'Ownership claims, newest first: status (pending, approved, rejected), limit, offset',
-      response: claimPage,
     },
   }),
-  adminReviewOwnershipClaim: defineOperation({
-    kind: 'mutation',
+  adminReviewOwnershipClaim: defineMutation({
     key: ADMIN_TOKEN,
     ids: { id: 'ownership claim' },
     input: z.object({ decision: z.enum(reviewDecisions.map(([, decision]) => decision)) }),
@@ -225,11 +188,9 @@ export const communityOperations = defineOperations({
     output: OwnershipClaimRef,
     run: ({ ctx, id, input }) => ctx.services.claims.review(id, input.decision),
     rest: reviewDecisions.map(([verb, decision]) => ({
-      method: 'POST' as const,
-      path: `/api/admin/claims/:id/${verb}`,
+      route: `POST /api/admin/claims/:id/${verb}` as const,
       fixed: { decision },
       summary: verb === 'approve' ? 'Approve a pending claim: a removal takes the item down, a royalty is paid on each unlock from now on' : 'Reject a pending claim',
-      response: ownershipClaim,
       errors: { 409: 'the claim was already reviewed' },
     })),
   }),

@@ -4,7 +4,7 @@
 // and claims.service.ts.
 import { z } from 'zod';
 import { builder, nodeId } from '../../graphql/builder.js';
-import { answerDescription, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
+import {answerDescription, answeredBy, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
 import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
 import { authScopesOf, SCOPE } from '../access/index.js';
 import type { Context } from '../../graphql/context.js';
@@ -59,7 +59,7 @@ export const communityItem = answerFrom(
   { id: 'databaseId' },
 );
 
-export const CommunityItemRef = builder.prismaNode('CommunityItem', {
+export const CommunityItemRef = answeredBy(builder.prismaNode('CommunityItem', {
   id: { field: 'id' },
   nullable: true,
   // No type-level key rule: the public search answers without a key. The node lookup uses the policy (any key).
@@ -100,7 +100,7 @@ export const CommunityItemRef = builder.prismaNode('CommunityItem', {
     }),
     imageObject: t.field({ type: ImageObjectRef, nullable: true, resolve: (item, _a, ctx) => ctx.services.imageObjects.byId(item.objectId) }),
   }),
-});
+}), communityItem);
 
 /** An ownership claim as REST answers it. */
 export const ownershipClaim = answerFrom(
@@ -120,7 +120,7 @@ export const ownershipClaim = answerFrom(
   { id: 'databaseId' },
 );
 
-export const OwnershipClaimRef = builder.prismaNode('OwnershipClaim', {
+export const OwnershipClaimRef = answeredBy(builder.prismaNode('OwnershipClaim', {
   id: { field: 'id' },
   nullable: true,
   authScopes: { ...ownershipClaimPolicy.authScopes, admin: true },
@@ -131,7 +131,7 @@ export const OwnershipClaimRef = builder.prismaNode('OwnershipClaim', {
       claimant: t.loadable({ type: 'String', nullable: true, load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids), resolve: (c) => c.accountId }),
       royalty_coins: { resolve: (c: OwnershipClaim) => (c.royalty === null ? null : fromMinor(c.royalty)) },
     }),
-});
+}), ownershipClaim);
 
 /** A page of community items (the public search; the caller's own adds their balance). */
 export const communityPage = z.object({ items: z.array(communityItem), total: count, limit: count, offset: count });

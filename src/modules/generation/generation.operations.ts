@@ -2,10 +2,10 @@
 // /api/generate (sync), POST /api/replace/generate (a queued job, polled at /api/jobs/{id}) and POST
 // /api/replace/batch (sync, up to 10 descriptions; its answer is ours: README "Generation"). The
 // rules live in generation.service.ts.
-import { defineOperation, defineOperations } from '../../graphql/operation.js';
+import { defineMutation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { queuedJobAnswer } from '../jobs/index.js';
-import { batchResult, BatchResultRef, generationResult, GenerationResultRef, OrientationEnum, QueuedJobRef } from './generation.schema.js';
+import { BatchResultRef, GenerationResultRef, OrientationEnum, QueuedJobRef } from './generation.schema.js';
 import { batchSchema, generateSchema, replaceGenerateSchema } from './generation.input.js';
 
 const generationErrors = {
@@ -15,8 +15,7 @@ const generationErrors = {
 } as const;
 
 export const generationOperations = defineOperations({
-  generateImages: defineOperation({
-    kind: 'mutation',
+  generateImages: defineMutation({
     description: 'Text-to-image: the configured providers in cost order, the first that delivers answers (spec "Generation")',
     key: SCOPE.generate,
     input: generateSchema,
@@ -25,19 +24,16 @@ export const generationOperations = defineOperations({
     output: GenerationResultRef,
     run: ({ ctx, actor, input }) => ctx.services.generation.generate(actor, input),
     rest: {
-      method: 'POST',
-      path: '/api/generate',
+      route: 'POST /api/generate',
       summary: 'Text-to-image: the configured providers in cost order, the first that delivers answers; count 1 to 4 (default 2) PNG data URIs',
       description:
         'style: professional (default), cinematic, minimalist, cyberpunk, or a premium preset the account unlocked; orientation: landscape (default), portrait, square. ' +
         'Costs GENERATE_CREDITS_PER_IMAGE API credits (default 1) per image delivered: held before the providers are called, only delivered images charged. ' +
         'count in the answer is the number of images delivered (a provider may deliver fewer than asked).',
-      response: generationResult,
       errors: generationErrors,
     },
   }),
-  startReplaceGeneration: defineOperation({
-    kind: 'mutation',
+  startReplaceGeneration: defineMutation({
     description: 'A queued generation job: its PNGs become the job assets and media library items',
     key: SCOPE.generate,
     input: replaceGenerateSchema,
@@ -45,8 +41,7 @@ export const generationOperations = defineOperations({
     output: QueuedJobRef,
     run: ({ ctx, actor, input }) => ctx.services.generation.startReplace(actor, input),
     rest: {
-      method: 'POST',
-      path: '/api/replace/generate',
+      route: 'POST /api/replace/generate',
       summary: 'A queued generation job (description, style, count 1 to 4, default 2): poll /api/jobs/{id}; its PNGs become the job assets and media library items',
       description: 'Refused at once when no provider is configured (503) or the account lacks the credits for every image asked (402); the job charges only the images it delivers.',
       errors: { 402: generationErrors[402], 503: 'no generation provider is configured' },
@@ -54,8 +49,7 @@ export const generationOperations = defineOperations({
       ...queuedJobAnswer('generation'),
     },
   }),
-  generateBatch: defineOperation({
-    kind: 'mutation',
+  generateBatch: defineMutation({
     description: 'One image per description (1 to 10), generated in parallel; one result or error per description, in order',
     key: SCOPE.generate,
     input: batchSchema,
@@ -63,11 +57,9 @@ export const generationOperations = defineOperations({
     output: BatchResultRef,
     run: ({ ctx, actor, input }) => ctx.services.generation.batch(actor, input),
     rest: {
-      method: 'POST',
-      path: '/api/replace/batch',
+      route: 'POST /api/replace/batch',
       summary: 'One image per description (1 to 10, generated in parallel), style as for /api/generate: one result or error per description, in order',
       description: 'The price of every description is held first (402 when the account cannot pay for all); only delivered images are charged.',
-      response: batchResult,
       errors: generationErrors,
     },
   }),

@@ -3,16 +3,15 @@
 // `media` scope. GraphQL fields and REST rows are made from these; the rules live in
 // transform.service.ts and watermark.service.ts. Shapes are ours beyond the spec's (README
 // "Transformations"). The signed URLs they answer are served by src/http (rest-shim/routes/imaging.routes.ts).
-import { defineOperation, defineOperations } from '../../graphql/operation.js';
+import { defineMutation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
-import { transformation, TransformationRef } from './transform.schema.js';
-import { watermarkAnswer, WatermarkResultRef } from './watermark.schema.js';
+import { TransformationRef } from './transform.schema.js';
+import { WatermarkResultRef } from './watermark.schema.js';
 import { AUTO_QUALITY } from './transform.service.js';
 import { DEFAULT_WIDTH, transformSchema, watermarkSchema } from './imaging.input.js';
 
 export const imagingOperations = defineOperations({
-  optimizeMedia: defineOperation({
-    kind: 'mutation',
+  optimizeMedia: defineMutation({
     description:
       `A transformation URL of one of the caller's images (spec "Media library", optimize). Defaults: width ${DEFAULT_WIDTH}, quality auto ` +
       `(webp ${AUTO_QUALITY.webp}, jpg ${AUTO_QUALITY.jpg}, avif ${AUTO_QUALITY.avif}, png lossless), format webp.`,
@@ -24,15 +23,12 @@ export const imagingOperations = defineOperations({
     output: TransformationRef,
     run: ({ ctx, actor, id, input }) => ctx.services.transforms.optimize(actor, id, input),
     rest: {
-      method: 'POST',
-      path: '/api/media/:id/optimize',
+      route: 'POST /api/media/:id/optimize',
       summary: 'A signed URL serving one of your images at a width, quality and format (defaults 1200, auto, webp)',
-      response: transformation,
       errors: { 409: 'the item is in the trash, or not an image' },
     },
   }),
-  watermark: defineOperation({
-    kind: 'mutation',
+  watermark: defineMutation({
     description: 'Composites an overlay onto an image, both fetched by URL (spec "Watermark")',
     key: SCOPE.media,
     input: watermarkSchema,
@@ -40,8 +36,8 @@ export const imagingOperations = defineOperations({
     output: WatermarkResultRef,
     run: ({ ctx, actor, input }) => ctx.services.watermarks.create(actor, input),
     rest: [
-      { method: 'GET', path: '/api/watermark', summary: 'Overlay a watermark image onto an image (query: image, watermark, position, opacity)', operationName: 'ApplyWatermark', response: watermarkAnswer },
-      { method: 'POST', path: '/api/watermark', summary: 'Overlay a watermark image onto an image (body: image, watermark, position, opacity)', response: watermarkAnswer },
+      { route: 'GET /api/watermark', summary: 'Overlay a watermark image onto an image (query: image, watermark, position, opacity)', operationName: 'ApplyWatermark' },
+      { route: 'POST /api/watermark', summary: 'Overlay a watermark image onto an image (body: image, watermark, position, opacity)' },
     ],
   }),
 });

@@ -3,11 +3,11 @@
 // shows as objects and GraphQL as lists of pairs. Behind the admin token; the CLI uses them
 // (`credits grant`, `coins grant`, `rewards show|set`).
 import { type z } from 'zod';
-import { defineOperation, defineOperations } from '../../graphql/operation.js';
+import { defineMutation, defineOperations, defineQuery } from '../../graphql/operation.js';
 import type { Context } from '../../graphql/context.js';
 import { ADMIN_TOKEN } from '../access/index.js';
 import { handleInput } from '../accounts/accounts.operations.js';
-import { grantAnswer, RewardCapInput, RewardRateInput, rewardSettings, RewardSettingsRef } from './ledger.schema.js';
+import { grantType, RewardCapInput, RewardRateInput, RewardSettingsRef } from './ledger.schema.js';
 import { settingsPatchSchema, type RewardSettings } from './rewards.service.js';
 import { grantSchemaFor } from './credits.service.js';
 import type { GrantResult } from './ledger.service.js';
@@ -22,27 +22,23 @@ export function defineAdminGrant(
   typeName: string,
   currency: Currency,
   grant: (ctx: Context, accountId: number, input: z.input<ReturnType<typeof grantSchemaFor>>) => Promise<GrantResult>,
-  rest: { path: string; description: string },
+  rest: { path: `/${string}`; description: string },
 ) {
-  const { answer, ref } = grantAnswer(typeName, currency);
-  return defineOperation({
-    kind: 'mutation',
+  return defineMutation({
     name: field,
     description: `Adds ${currency} to an account (from the grants account); idempotencyKey makes a retry grant once`,
     key: ADMIN_TOKEN,
     input: handleInput.extend(grantSchemaFor(currency).shape),
-    output: ref,
+    output: grantType(typeName, currency),
     run: async ({ ctx, input: { handle, ...input } }) => {
       const account = await ctx.services.accounts.byHandle(handle);
       return { ...(await grant(ctx, account.id, input)), accountId: account.id, handle: account.handle };
     },
     rest: {
-      method: 'POST',
-      path: rest.path,
+      route: `POST ${rest.path}`,
       pathFields: ['handle'],
       summary: `Grant ${currency === 'credits' ? 'API credits' : currency} to an account (amount; reference and idempotency_key optional)`,
       description: rest.description,
-      response: answer,
       errors: { 409: 'the idempotency_key was used for another grant' },
     },
   });
@@ -61,7 +57,6 @@ const pairsOf = (object: unknown, { key, value }: { key: string; value: string }
 
 /** The settings in REST's shape: objects by action, from GraphQL's lists of pairs (`rates { key value }`). */
 const settingsRows = {
-  response: rewardSettings,
   answerFragment: true,
   reads: 'rates { key value } dailyCaps { action cap }',
   shape: (answer: Record<string, unknown>, data: unknown) => {
@@ -75,17 +70,15 @@ export const ledgerOperations = defineOperations({
     path: '/api/admin/accounts/:handle/credits',
     description: REPEATED_GRANT,
   }),
-  adminRewards: defineOperation({
-    kind: 'query',
+  adminRewards: defineQuery({
     description: 'Reward rates, factors and daily caps in force',
     key: ADMIN_TOKEN,
     plain: true,
     output: RewardSettingsRef,
     run: ({ ctx }) => ctx.services.rewards.settings(),
-    rest: { method: 'GET', path: '/api/admin/rewards', summary: 'Reward rates, factors and daily caps in force', ...settingsRows },
+    rest: { route: 'GET /api/admin/rewards', summary: 'Reward rates, factors and daily caps in force', ...settingsRows },
   }),
-  adminUpdateRewards: defineOperation({
-    kind: 'mutation',
+  adminUpdateRewards: defineMutation({
     description: 'Changes reward rates, factors and daily caps for every process (merged over those in force)',
     key: ADMIN_TOKEN,
     input: settingsPatchSchema,
@@ -98,8 +91,7 @@ export const ledgerOperations = defineOperations({
       return ctx.services.rewards.update({ rates: objectOf(pairs.rates, RATE) ?? undefined, daily_caps: objectOf(caps, CAP) ?? undefined });
     },
     rest: {
-      method: 'PATCH',
-      path: '/api/admin/rewards',
+      route: 'PATCH /api/admin/rewards',
       summary: 'Change reward rates and daily caps for every process (rates, daily_caps: objects merged over those in force)',
       ...settingsRows,
       variables: ({ rates, dailyCaps }) => ({ rates: pairsOf(rates, RATE), dailyCaps: pairsOf(dailyCaps, CAP) }),

@@ -153,8 +153,8 @@ builder.queryField('wallet', (t) =>
   }),
 );
 
-/** An operator's grant of a currency (adminGrantCredits, adminGrantCoins: ledger.operations.ts): its answer and the GraphQL type `typeName` made from it. */
-export function grantAnswer(typeName: string, currency: Currency) {
+/** An operator's grant of a currency (adminGrantCredits, adminGrantCoins: ledger.operations.ts): the GraphQL type `typeName` made from its answer. */
+export function grantType(typeName: string, currency: Currency) {
   const answer = z.object({
     account_id: id,
     handle: z.string(),
@@ -164,8 +164,7 @@ export function grantAnswer(typeName: string, currency: Currency) {
     transfer_id: z.string().describe('the ledger transfer'),
     replayed: z.boolean().describe('true when this idempotency_key was granted before (nothing added now)'),
   });
-  const ref = answerObject<GrantResult & { accountId: number; handle: string }>(typeName, answer, {
+  return answerObject<GrantResult & { accountId: number; handle: string }>(typeName, answer, {
     fields: () => ({ held: { description: `The account's ${currency} held by pending transfers, beside balance` } }),
   });
-  return { answer, ref };
 }

@@ -5,11 +5,11 @@
 // media.service.ts, folders.service.ts and the ledger's credits.service.ts. Shapes are ours (README
 // "Media"). media.schema.ts keeps the search connection.
 import { z } from 'zod';
-import { defineOperation, defineOperations } from '../../graphql/operation.js';
+import { defineMutation, defineOperations, defineQuery } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { prismaSelection } from '../../graphql/prisma-selection.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
-import { bulkResult, BulkActionEnum, BulkResultRef, folder, folderSummary, FolderRef, FolderWithCountRef, MediaKindEnum, mediaItem, mediaPage, MediaPageRef, MediaRef, mediaSearchPage, mediaUpload, mirror, MirrorRef, TagActionEnum, UploadResultRef, withTrashed } from './media.schema.js';
+import { BulkActionEnum, BulkResultRef, folder, folderSummary, FolderRef, FolderWithCountRef, MediaKindEnum, mediaItem, mediaPage, MediaPageRef, MediaRef, mirror, MirrorRef, TagActionEnum, UploadResultRef, withTrashed } from './media.schema.js';
 import { CreditsRef } from '../ledger/ledger.schema.js';
 import { bulkSchema, listSchema, mirrorSchema, pageSchema, searchSchema, tagChangeSchema, updateSchema, uploadFormSchema } from './media.input.js';
 import { nameSchema as folderName } from './folders.service.js';
@@ -24,19 +24,17 @@ const folderId = { id: 'folder' } as const;
 const folderAnswer = answerFrom(z.object({ folder }), { folder: '' });
 
 export const mediaOperations = defineOperations({
-  mediaList: defineOperation({
-    kind: 'query',
+  mediaList: defineQuery({
     key: SCOPE.media,
     input: listSchema,
     output: MediaPageRef,
     run: ({ ctx, actor, input: { trashed, ...page } }) => ctx.services.media.list(actor, page, trashed ?? false),
     rest: [
-      { method: 'GET', path: '/api/media/list', operationName: 'ListMedia', summary: 'The library, newest first (limit default 50, max 200; offset)', fixed: { trashed: false }, response: z.object(mediaPage), shape: withTrashedItems, cache: { domain: 'media' } },
-      { method: 'GET', path: '/api/media/trash', summary: 'Trashed items, most recently trashed first', fixed: { trashed: true }, response: z.object(mediaPage), shape: withTrashedItems, cache: { domain: 'media' } },
+      { route: 'GET /api/media/list', operationName: 'ListMedia', summary: 'The library, newest first (limit default 50, max 200; offset)', fixed: { trashed: false }, response: z.object(mediaPage), shape: withTrashedItems, cache: { domain: 'media' } },
+      { route: 'GET /api/media/trash', summary: 'Trashed items, most recently trashed first', fixed: { trashed: true }, response: z.object(mediaPage), shape: withTrashedItems, cache: { domain: 'media' } },
     ],
   }),
-  bulkMedia: defineOperation({
-    kind: 'mutation',
+  bulkMedia: defineMutation({
     key: SCOPE.media,
     input: bulkSchema,
     args: { action: BulkActionEnum },
@@ -44,24 +42,20 @@ export const mediaOperations = defineOperations({
     output: BulkResultRef,
     run: ({ ctx, actor, input }) => ctx.services.media.bulk(actor, input),
     rest: {
-      method: 'POST',
-      path: '/api/media/bulk',
+      route: 'POST /api/media/bulk',
       summary: 'One action over many items (ids, action: trash, restore, purge, move with folder_id, tag with tags, list); all or nothing',
-      response: bulkResult,
       errors: { 404: 'an id is not one of your media items (nothing changed)', 409: 'purge of items not in the trash' },
       shape: ({ action, items }) => ({ action, count: (items as unknown[]).length, items: (items as unknown[]).map(withTrashed) }),
     },
   }),
-  credits: defineOperation({
-    kind: 'query',
+  credits: defineQuery({
     description: "The caller's API credits: balance, totals and entries (newest first)",
     key: SCOPE.media,
     input: pageSchema,
     output: CreditsRef,
     run: ({ ctx, actor, input }) => ctx.services.credits.summary(actor, input),
     rest: {
-      method: 'GET',
-      path: '/api/media/credits',
+      route: 'GET /api/media/credits',
       summary: 'The credit ledger (newest first; limit, offset) and totals',
       response: z.object({
         balance: z.int().describe('credits spendable now (held credits not included)'),
@@ -75,23 +69,20 @@ export const mediaOperations = defineOperations({
       }),
     },
   }),
-  folders: defineOperation({
-    kind: 'query',
+  folders: defineQuery({
     key: SCOPE.media,
     plain: true,
     output: [FolderWithCountRef],
     run: ({ ctx, actor }) => ctx.services.folders.list(actor),
     rest: {
-      method: 'GET',
-      path: '/api/media/folders',
+      route: 'GET /api/media/folders',
       operationName: 'ListFolders',
       summary: 'Folders with their item counts',
       response: answerFrom(z.object({ folders: z.array(folderSummary) }), { folders: '' }),
     },
   }),
   // Folder changes answer the folder re-read with the caller's selection (counts included).
-  createFolder: defineOperation({
-    kind: 'mutation',
+  createFolder: defineMutation({
     key: SCOPE.media,
     input: folderName,
     output: FolderRef,
@@ -101,16 +92,14 @@ export const mediaOperations = defineOperations({
       return ctx.services.folders.get(actor, created.id, prismaSelection(query));
     },
     rest: {
-      method: 'POST',
-      path: '/api/media/folders',
+      route: 'POST /api/media/folders',
       summary: 'Create a folder (name)',
       response: folderAnswer,
       errors: { 409: 'a folder of that name exists' },
       successStatus: 201,
     },
   }),
-  renameFolder: defineOperation({
-    kind: 'mutation',
+  renameFolder: defineMutation({
     key: SCOPE.media,
     ids: folderId,
     input: folderName,
@@ -121,43 +110,37 @@ export const mediaOperations = defineOperations({
       return ctx.services.folders.get(actor, renamed.id, prismaSelection(query));
     },
     rest: {
-      method: 'PATCH',
-      path: '/api/media/folders/:id',
+      route: 'PATCH /api/media/folders/:id',
       summary: 'Rename a folder (name)',
       response: folderAnswer,
       errors: { 409: 'a folder of that name exists' },
     },
   }),
-  deleteFolder: defineOperation({
-    kind: 'mutation',
+  deleteFolder: defineMutation({
     key: SCOPE.media,
     ids: folderId,
     output: FolderWithCountRef,
     run: ({ ctx, actor, id }) => ctx.services.folders.delete(actor, id),
     rest: {
-      method: 'DELETE',
-      path: '/api/media/folders/:id',
+      route: 'DELETE /api/media/folders/:id',
       summary: 'Delete a folder; its items stay in the library, outside any folder',
       response: answerFrom(z.object({ deleted: z.literal(true), folder_id: id }), { deleted: null, folder_id: 'databaseId' }),
       shape: (answer) => ({ deleted: true, folder_id: answer.folder_id }),
     },
   }),
-  trashMedia: defineOperation({
-    kind: 'mutation',
+  trashMedia: defineMutation({
     key: SCOPE.media,
     ids: mediaItemId,
     output: MediaRef,
     run: ({ ctx, actor, id }) => ctx.services.media.trash(actor, id),
     rest: {
-      method: 'DELETE',
-      path: '/api/media/:id',
+      route: 'DELETE /api/media/:id',
       summary: 'Move an item to the trash (restore or purge it later)',
       response: answerFrom(z.object({ media_id: id, trashed: z.literal(true), trashed_at: timestamp.nullable() }), { media_id: 'databaseId', trashed: null }),
       shape: (answer) => ({ media_id: answer.media_id, trashed: true, trashed_at: answer.trashed_at }),
     },
   }),
-  changeMediaTags: defineOperation({
-    kind: 'mutation',
+  changeMediaTags: defineMutation({
     key: SCOPE.media,
     ids: mediaItemId,
     input: tagChangeSchema,
@@ -165,29 +148,25 @@ export const mediaOperations = defineOperations({
     output: MediaRef,
     run: ({ ctx, actor, id, input }) => ctx.services.media.changeTags(actor, id, input),
     rest: {
-      method: 'PATCH',
-      path: '/api/media/:id/tags',
+      route: 'PATCH /api/media/:id/tags',
       summary: 'Add, remove or replace tags (action, tags)',
       response: answerFrom(z.object({ media_id: id, tags: z.array(z.string()) }), { media_id: 'databaseId' }),
     },
   }),
-  purgeMedia: defineOperation({
-    kind: 'mutation',
+  purgeMedia: defineMutation({
     key: SCOPE.media,
     ids: mediaItemId,
     output: MediaRef,
     run: ({ ctx, actor, id }) => ctx.services.media.purge(actor, id),
     rest: {
-      method: 'DELETE',
-      path: '/api/media/:id/purge',
+      route: 'DELETE /api/media/:id/purge',
       summary: 'Delete a trashed item and its files for good',
       response: answerFrom(z.object({ media_id: id, purged: z.literal(true) }), { media_id: 'databaseId', purged: null }),
       errors: { 409: 'the item is not in the trash' },
       shape: (answer) => ({ media_id: answer.media_id, purged: true }),
     },
   }),
-  addMediaMirror: defineOperation({
-    kind: 'mutation',
+  addMediaMirror: defineMutation({
     description:
       'Registers another URL of the same image once it is checked (fetched, hashed and found to be the same photo: a 400 naming url otherwise); answers every mirror of the item',
     key: SCOPE.media,
@@ -195,72 +174,61 @@ export const mediaOperations = defineOperations({
     output: [MirrorRef],
     run: ({ ctx, actor, input }) => ctx.services.media.addMirror(actor, input),
     rest: {
-      method: 'POST',
-      path: '/api/media/mirror',
+      route: 'POST /api/media/mirror',
       summary: "Register another URL where an item's image lives (media_id, url)",
       response: answerFrom(z.object({ mirrors: z.array(mirror) }), { mirrors: '' }),
       errors: { 404: 'media_id is not one of your media items' },
     },
   }),
-  uploadMedia: defineOperation({
-    kind: 'mutation',
+  uploadMedia: defineMutation({
     key: SCOPE.media,
     input: uploadFormSchema,
     output: UploadResultRef,
     run: async ({ ctx, actor, input: { file, ...fields } }) => ctx.services.media.ingest(actor, { body: Buffer.from(await file.arrayBuffer()), filename: file.name }, fields),
     rest: {
-      method: 'POST',
-      path: '/api/media/upload',
+      route: 'POST /api/media/upload',
       summary: 'Upload a file (multipart: file, name, group, tags as a JSON array, auto_tag); the same bytes twice answer the first item',
       form: { files: ['file'] },
-      response: mediaUpload,
       errors: { 409: 'auto_tag was asked for and image analysis is not available on this server', 413: 'the file is larger than UPLOAD_MAX_BYTES' },
       successStatus: 201,
       shape: (answer) => ({ ...answer, media: withTrashed(answer.media) }),
     },
   }),
-  mediaSearch: defineOperation({
-    kind: 'query',
+  mediaSearch: defineQuery({
     key: SCOPE.media,
     input: searchSchema,
     args: { type: MediaKindEnum },
     output: MediaPageRef,
     run: ({ ctx, actor, input }) => ctx.services.media.search(actor, input),
     rest: {
-      method: 'GET',
-      path: '/api/media/search',
+      route: 'GET /api/media/search',
       operationName: 'SearchMedia',
       summary: 'Full-text search (q) ranked, with filters tag, group, folder_id, type, color (nearest dominant colours), limit, offset',
-      response: mediaSearchPage,
       shape: withTrashedItems,
     },
   }),
-  restoreMedia: defineOperation({
-    kind: 'mutation',
+  restoreMedia: defineMutation({
     key: SCOPE.media,
     ids: mediaItemId,
     output: MediaRef,
     run: ({ ctx, actor, id }) => ctx.services.media.restore(actor, id),
     rest: {
-      method: 'POST',
-      path: '/api/media/:id/restore',
+      route: 'POST /api/media/:id/restore',
       summary: 'Bring an item back from the trash',
       response: mediaAnswer,
       shape: withTrashedMedia,
     },
   }),
-  media: defineOperation({
-    kind: 'query',
+  media: defineQuery({
     key: SCOPE.media,
     ids: mediaItemId,
     plain: true,
     prisma: true,
     output: MediaRef,
     run: ({ ctx, actor, id }) => ctx.services.media.get(actor, id),
-    rest: { method: 'GET', path: '/api/media/:id', operationName: 'GetMedia', summary: 'One item', response: mediaAnswer, shape: withTrashedMedia },
+    rest: { route: 'GET /api/media/:id', operationName: 'GetMedia', summary: 'One item', response: mediaAnswer, shape: withTrashedMedia },
   }),
-  updateMedia: defineOperation({
-    kind: 'mutation',
+  updateMedia: defineMutation({
     key: SCOPE.media,
     ids: mediaItemId,
     input: updateSchema,
@@ -270,8 +238,7 @@ export const mediaOperations = defineOperations({
     output: MediaRef,
     run: ({ ctx, actor, id, input }) => ctx.services.media.update(actor, id, input),
     rest: {
-      method: 'PATCH',
-      path: '/api/media/:id',
+      route: 'PATCH /api/media/:id',
       summary: 'Change name, group, folder_id, caption or tags (null clears group, folder_id and caption)',
       response: mediaAnswer,
       shape: withTrashedMedia,

@@ -3,7 +3,7 @@
 // /api/platform/bulk-mirror/{job_id}. The per-URL list (`details=true`) is ours: README "Bulk
 // mirror". The rules live in mirrors.service.ts and mirrors.job.ts.
 import { z } from 'zod';
-import { defineOperation, defineOperations } from '../../graphql/operation.js';
+import { defineMutation, defineOperations, defineQuery } from '../../graphql/operation.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
 import { bulkMirrorPolicy } from './mirrors.access.js';
 import { BulkMirrorJobRef } from './mirrors.schema.js';
@@ -28,8 +28,7 @@ const checkEntry = z.object({
 });
 
 export const mirrorsOperations = defineOperations({
-  startBulkMirror: defineOperation({
-    kind: 'mutation',
+  startBulkMirror: defineMutation({
     description:
       'Queues a job that fetches each URL (a CSV file, one URL per line or cell, and/or a list), matches its image against the known image objects, ' +
       'registers each match as a mirror and pays the bulk mirror rate once per URL ever',
@@ -38,8 +37,7 @@ export const mirrorsOperations = defineOperations({
     output: BulkMirrorJobRef,
     run: async ({ ctx, actor, input }) => ctx.services.mirrors.start(actor, { urls: input.urls, file: input.file ? { body: Buffer.from(await input.file.arrayBuffer()) } : null }),
     rest: {
-      method: 'POST',
-      path: '/api/platform/bulk-mirror',
+      route: 'POST /api/platform/bulk-mirror',
       summary: 'A bulk mirror job: each URL (a CSV file, one per line or cell, and/or urls) is fetched and matched against the known image objects; 0.5 coins per URL registered first',
       description:
         'Multipart with `file` (CSV: comma-separated, quoted cells, CRLF or LF, a header line without URLs skipped, blank cells ignored; at most 2 MiB) and/or `urls` (a JSON array; JSON text in a form). ' +
@@ -55,16 +53,14 @@ export const mirrorsOperations = defineOperations({
       successStatus: 202,
     },
   }),
-  bulkMirrorJob: defineOperation({
-    kind: 'query',
+  bulkMirrorJob: defineQuery({
     description: "One of the caller's bulk mirror jobs (another account's is not found)",
     key: bulkMirrorPolicy.key,
     input: z.object({ job_id: jobId }),
     output: BulkMirrorJobRef,
     run: ({ ctx, actor, input }) => ctx.services.mirrors.get(actor, input.job_id),
     rest: {
-      method: 'GET',
-      path: '/api/platform/bulk-mirror/:job_id',
+      route: 'GET /api/platform/bulk-mirror/:job_id',
       pathFields: ['job_id'],
       operationName: 'GetBulkMirrorJob',
       summary: "A bulk mirror job: pending while queued or running, then completed (or failed); with details=true, every URL's outcome",

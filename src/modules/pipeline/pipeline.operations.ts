@@ -4,10 +4,10 @@
 // route, checked for every step before any runs (pipeline.service.ts). The answers are stated in
 // pipeline.schema.ts.
 import { z } from 'zod';
-import { defineOperation, defineOperations } from '../../graphql/operation.js';
+import { defineMutation, defineOperations, defineQuery } from '../../graphql/operation.js';
 import { ANY_KEY } from '../access/index.js';
 import { answerFrom } from '../../platform/wire.js';
-import { pipelineAnswer, pipelineCatalog, PipelineCatalogRef, PipelineResultRef, StepInput } from './pipeline.schema.js';
+import { pipelineAnswer, PipelineCatalogRef, PipelineResultRef, StepInput } from './pipeline.schema.js';
 import { pipelineRequestSchema } from './pipeline.input.js';
 import type { PipelineResult } from './pipeline.service.js';
 
@@ -18,8 +18,7 @@ function pipelineFailure(result: Pick<PipelineResult, 'steps'>): string | null {
 }
 
 export const pipelineOperations = defineOperations({
-  runPipeline: defineOperation({
-    kind: 'mutation',
+  runPipeline: defineMutation({
     description: 'Runs steps in order (spec "Pipeline"); each step needs the scope of its action\'s single route',
     key: ANY_KEY,
     input: pipelineRequestSchema,
@@ -28,8 +27,7 @@ export const pipelineOperations = defineOperations({
     output: PipelineResultRef,
     run: ({ ctx, actor, input }) => ctx.services.pipeline.run(actor, { ...input, steps: input.steps.map((s) => ({ ...s, params: s.params ?? undefined })) }, ctx.baseUrl),
     rest: {
-      method: 'POST',
-      path: '/api/pipeline',
+      route: 'POST /api/pipeline',
       summary: 'Runs steps in order (scrape, search, generate, ocr, analyze, replace, filter); a param may be $<step>.<field>, an earlier step\'s output',
       description:
         'Any valid key; each step needs the scope of its action\'s single route (403 before any step runs). Steps, params and references are checked before any step runs (400). ' +
@@ -40,18 +38,15 @@ export const pipelineOperations = defineOperations({
       failure: (result) => pipelineFailure(result as PipelineResult),
     },
   }),
-  pipelineActions: defineOperation({
-    kind: 'query',
+  pipelineActions: defineQuery({
     description: 'Every pipeline action: params (types, defaults, required) and outputs, generated from the schemas steps are validated with',
     key: ANY_KEY,
     output: PipelineCatalogRef,
     plain: true,
     run: ({ ctx, actor }) => ctx.services.pipeline.catalog(actor),
     rest: {
-      method: 'GET',
-      path: '/api/pipeline/actions',
+      route: 'GET /api/pipeline/actions',
       summary: 'Every pipeline action: its params (types, defaults, required, allowed values) and outputs, generated from the schemas the steps validate with',
-      response: pipelineCatalog,
     },
   }),
 });

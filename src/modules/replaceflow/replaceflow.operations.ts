@@ -3,9 +3,9 @@
 // from these; the pipeline lives in replaceflow.service.ts. The answer (replaceflow.schema.ts) is the
 // spec's (headline, source_domain, watermarked_url, phash_enabled, count, results[]) plus `searched`,
 // ours: what each search tier did.
-import { defineOperation, defineOperations } from '../../graphql/operation.js';
+import { defineMutation, defineOperations } from '../../graphql/operation.js';
 import { ANY_KEY, SCOPE } from '../access/index.js';
-import { replaceflowAnswer, ReplaceFlowResultRef } from './replaceflow.schema.js';
+import { ReplaceFlowResultRef } from './replaceflow.schema.js';
 import { DEFAULT_MAX_RESULTS, demoSchema, MAX_RESULTS, replaceflowSchema } from './replaceflow.input.js';
 
 const failures = {
@@ -13,27 +13,23 @@ const failures = {
 } as const;
 
 export const replaceflowOperations = defineOperations({
-  replaceFlow: defineOperation({
-    kind: 'mutation',
+  replaceFlow: defineMutation({
     description: `Clean versions of an article's watermarked featured image (spec "ReplaceFlow"): maxResults ${DEFAULT_MAX_RESULTS} by default, at most ${MAX_RESULTS}`,
     key: SCOPE.search,
     input: replaceflowSchema,
     output: ReplaceFlowResultRef,
     run: ({ ctx, actor, input }) => ctx.services.replaceflow.find(actor, input, ctx.baseUrl),
     rest: {
-      method: 'POST',
-      path: '/api/replaceflow',
+      route: 'POST /api/replaceflow',
       summary: "Clean versions of an article's watermarked featured image: reverse search (Google web detection when configured, our image index, your library), stock search by the headline as fallback, pHash comparison",
       description: 'max_results: 4 by default, at most 10. phash: true by default; false skips fetching and hashing the candidates (faster, no phash fields). See README "ReplaceFlow".',
-      response: replaceflowAnswer,
       fragment: 'ReplaceFlowResult',
       errors: failures,
     },
   }),
   // Plain (no result union): a 429 must reach the caller with its Retry-After header, which travels
   // in the error's extensions (the union's ServiceError has no headers).
-  replaceFlowDemo: defineOperation({
-    kind: 'mutation',
+  replaceFlowDemo: defineMutation({
     description: 'The ReplaceFlow demo (no key): the same pipeline with the defaults, 5 requests per hour per client address',
     key: ANY_KEY,
     input: demoSchema,
@@ -41,13 +37,11 @@ export const replaceflowOperations = defineOperations({
     plain: true,
     run: ({ ctx, input }) => ctx.services.replaceflow.demo(ctx.clientAddress, input, ctx.baseUrl),
     rest: {
-      method: 'POST',
-      path: '/api/replaceflow/demo',
+      route: 'POST /api/replaceflow/demo',
       auth: 'none',
       summary: 'The ReplaceFlow demo, no key: the same pipeline with max_results 4 and phash on; 5 requests per hour per client address (429 with Retry-After beyond)',
       description:
         'Counted before any work, in the database (exact under concurrency, across restarts). IPv6 clients are counted by their /64. Behind a proxy, set TRUST_PROXY so that X-Forwarded-For names the client.',
-      response: replaceflowAnswer,
       fragment: 'ReplaceFlowResult',
       errors: { ...failures, 429: 'the 5 demo requests of this hour from this address are used up (Retry-After says when to come back)' },
     },

@@ -1,14 +1,13 @@
 // The scrape operation, declared once (docs/architecture.md): start a scrape job, then follow it
 // with job / jobUpdated (GET /api/jobs/{id}). Spec "Scraping": POST /api/scrape.
-import { defineOperation, defineOperations } from '../../graphql/operation.js';
+import { defineMutation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { JobRef } from '../jobs/jobs.schema.js';
 import { queuedJobAnswer } from '../jobs/index.js';
 import { scrapeInputSchema } from './scrape.input.js';
 
 export const scrapeOperations = defineOperations({
-  startScrape: defineOperation({
-    kind: 'mutation',
+  startScrape: defineMutation({
     key: SCOPE.scrape,
     input: scrapeInputSchema,
     inputType: 'ScrapeInput',
@@ -16,8 +15,7 @@ export const scrapeOperations = defineOperations({
     prisma: true,
     run: ({ ctx, actor, input }) => ctx.services.scrape.start(actor, input),
     rest: {
-      method: 'POST',
-      path: '/api/scrape',
+      route: 'POST /api/scrape',
       operationName: 'StartScrape',
       summary: 'Start a scrape job (sniper: the page; crawl: same-site links to crawl_depth)',
       successStatus: 202,

@@ -3,15 +3,14 @@
 // valid and, for a sub-key, carry the search scope (the service asks it), and adds the caller's
 // private tiers. The answer is stated in search.schema.ts.
 import { z } from 'zod';
-import { defineOperation, defineOperations } from '../../graphql/operation.js';
+import { defineOperations, defineQuery } from '../../graphql/operation.js';
 import { answerFrom } from '../../platform/wire.js';
 import { OrientationEnum } from '../wiki/wiki.schema.js';
 import { ImageSearchResultRef, searchAnswer } from './search.schema.js';
 import { searchRequestSchema } from './search.input.js';
 
 export const searchOperations = defineOperations({
-  imageSearch: defineOperation({
-    kind: 'query',
+  imageSearch: defineQuery({
     description:
       'The unified ranked image search (spec "Search"): the caller\'s library, their public contributions, the global verified atlas, then external stock libraries. No key needed; with one (search scope) the private tiers are added.',
     key: null,
@@ -21,8 +20,7 @@ export const searchOperations = defineOperations({
     output: ImageSearchResultRef,
     run: ({ ctx, input }) => ctx.services.search.search(ctx.actor, input, ctx.baseUrl),
     rest: {
-      method: 'POST',
-      path: '/api/images/search',
+      route: 'POST /api/images/search',
       summary:
         'Unified ranked image search: the caller\'s library (with a key), their public contributions (with a key), the global verified atlas, then stock libraries. query (text), image_data (base64) or image_url (reverse search); limit (20, max 100); orientation (all, landscape, portrait, square)',
       description:

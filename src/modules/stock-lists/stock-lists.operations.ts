@@ -4,11 +4,11 @@
 // stock-lists.service.ts. The lists and one list with its items are connection lists over relay
 // connections (their fields are in stock-lists.schema.ts). Shapes are ours (README "Media: stock lists").
 import { z } from 'zod';
-import { defineOperation, defineOperations } from '../../graphql/operation.js';
+import { defineMutation, defineOperations, defineQuery } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
 import { defineConnectionList } from '../../graphql/connection-list.js';
-import { addedItems, AddStockItemsRef, deletedList, DeletedStockListRef, listJoin, listShare, removedItem, RemovedStockItemRef, savedList, stockItem, StockItemInput, stockList, stockListAnswer, StockListJoinRef, StockListRef, StockListShareRef, StockSaveRef } from './stock-lists.schema.js';
+import { AddStockItemsRef, DeletedStockListRef, RemovedStockItemRef, stockItem, StockItemInput, stockList, stockListAnswer, StockListJoinRef, StockListRef, StockListShareRef, StockSaveRef } from './stock-lists.schema.js';
 import { addItemsSchema, joinSchema, listSchema, shareSchema, STOCK_ITEMS_PAGE, STOCK_LISTS_PAGE } from './stock-lists.input.js';
 
 /** `deleted: true` is the answer's own, not the result's. */
@@ -23,18 +23,16 @@ export const stockListOperations = defineOperations({
     page: STOCK_LISTS_PAGE,
     items: 'lists',
     node: stockList,
-    rest: { path: '/api/media/stock/lists', summary: 'Stock lists the caller owns or joined, newest first (limit default 100, max 200; cursor)' },
+    rest: { route: 'GET /api/media/stock/lists', summary: 'Stock lists the caller owns or joined, newest first (limit default 100, max 200; cursor)' },
   }),
-  createStockList: defineOperation({
-    kind: 'mutation',
+  createStockList: defineMutation({
     key: SCOPE.media,
     input: listSchema,
     inputType: 'CreateStockListInput',
     output: StockListRef,
     run: ({ ctx, actor, input }) => ctx.services.stockLists.create(actor, input),
     rest: {
-      method: 'POST',
-      path: '/api/media/stock/lists',
+      route: 'POST /api/media/stock/lists',
       summary: 'Create a stock list: name (required), description',
       response: stockListAnswer,
       successStatus: 201,
@@ -50,26 +48,22 @@ export const stockListOperations = defineOperations({
     items: 'items',
     node: stockItem,
     total: false,
-    rest: { path: '/api/media/stock/lists/:id', summary: 'A stock list (owner or member) with its items, oldest first (limit default 100, max 500; cursor)' },
+    rest: { route: 'GET /api/media/stock/lists/:id', summary: 'A stock list (owner or member) with its items, oldest first (limit default 100, max 500; cursor)' },
   }),
-  deleteStockList: defineOperation({
-    kind: 'mutation',
+  deleteStockList: defineMutation({
     description: 'Deletes a stock list with its items and memberships (owner only)',
     key: SCOPE.media,
     ids: { id: 'stock list' },
     output: DeletedStockListRef,
     run: ({ ctx, actor, id }) => ctx.services.stockLists.delete(actor, id),
     rest: {
-      method: 'DELETE',
-      path: '/api/media/stock/lists/:id',
+      route: 'DELETE /api/media/stock/lists/:id',
       summary: 'Delete a stock list with its items and memberships (owner only; saved media stay)',
-      response: deletedList,
       shape: deleted,
       errors: { 403: 'a member, not the owner' },
     },
   }),
-  addStockItems: defineOperation({
-    kind: 'mutation',
+  addStockItems: defineMutation({
     description: 'Adds 1 to 100 items (owner or member); URLs already in the list are skipped',
     key: SCOPE.media,
     ids: { listId: 'stock list' },
@@ -79,47 +73,38 @@ export const stockListOperations = defineOperations({
     output: AddStockItemsRef,
     run: ({ ctx, actor, listId, input }) => ctx.services.stockLists.addItems(actor, listId, input),
     rest: {
-      method: 'POST',
-      path: '/api/media/stock/lists/:id/items',
+      route: 'POST /api/media/stock/lists/:id/items',
       params: { id: 'listId' },
       summary: 'Add items (owner or member): items, an array of {url (http/https, required), title, attribution, source, thumbnail_url}; URLs already in the list are skipped',
-      response: addedItems,
       errors: { 409: 'the list would hold more than 1000 items' },
       shape: ({ items, ...answer }) => ({ list_id: answer.list_id, added: (items as unknown[]).length, already_in: answer.already_in, item_count: answer.item_count, items }),
     },
   }),
-  saveStockList: defineOperation({
-    kind: 'mutation',
+  saveStockList: defineMutation({
     description: "Downloads the list's not-yet-saved items into the caller's library (at most 50 per call); each item succeeds or fails on its own",
     key: SCOPE.media,
     ids: { id: 'stock list' },
     output: StockSaveRef,
     run: ({ ctx, actor, id }) => ctx.services.stockLists.save(actor, id, ctx.services.media),
     rest: {
-      method: 'POST',
-      path: '/api/media/stock/lists/:id/save',
+      route: 'POST /api/media/stock/lists/:id/save',
       summary: "Download the list's not-yet-saved items into the caller's library (at most 50 per call; each item saved, duplicate or failed on its own)",
-      response: savedList,
     },
   }),
-  removeStockItem: defineOperation({
-    kind: 'mutation',
+  removeStockItem: defineMutation({
     description: 'Removes an item: the owner any item, a member the items it added',
     key: SCOPE.media,
     ids: { id: 'stock item' },
     output: RemovedStockItemRef,
     run: ({ ctx, actor, id }) => ctx.services.stockLists.removeItem(actor, id),
     rest: {
-      method: 'DELETE',
-      path: '/api/media/stock/items/:id',
+      route: 'DELETE /api/media/stock/items/:id',
       summary: 'Remove an item from its stock list (the owner any item, a member the items it added)',
-      response: removedItem,
       shape: deleted,
       errors: { 403: 'a member removing an item another account added' },
     },
   }),
-  shareStockList: defineOperation({
-    kind: 'mutation',
+  shareStockList: defineMutation({
     description: "The list's join token (owner only), made on first use; rotate replaces it (members stay)",
     key: SCOPE.media,
     ids: { id: 'stock list' },
@@ -127,34 +112,28 @@ export const stockListOperations = defineOperations({
     output: StockListShareRef,
     run: ({ ctx, actor, id, input }) => ctx.services.stockLists.share(actor, id, input),
     rest: {
-      method: 'POST',
-      path: '/api/community/lists/:id/share',
+      route: 'POST /api/community/lists/:id/share',
       summary: 'Share a stock list (owner only): its join token, made on first use; rotate: true replaces it (members stay)',
-      response: listShare,
       errors: { 403: 'a member, not the owner' },
     },
   }),
-  joinStockList: defineOperation({
-    kind: 'mutation',
+  joinStockList: defineMutation({
     description: 'Joins a shared stock list as a member (joining again is fine; the owner cannot join)',
     key: SCOPE.media,
     input: joinSchema,
     output: StockListJoinRef,
     run: ({ ctx, actor, input }) => ctx.services.stockLists.join(actor, input.token),
     rest: {
-      method: 'POST',
-      path: '/api/community/lists/join/:token',
+      route: 'POST /api/community/lists/join/:token',
       pathFields: ['token'],
       secretParams: ['token'],
       paramDescriptions: { token: "the list's share_token" },
       summary: 'Join a shared stock list as a member (read, add items, save into your library); joining again is fine; the owner cannot join',
-      response: listJoin,
       errors: { 409: 'the owner cannot join its own list' },
     },
   }),
   // One list; its REST row answers the members (the list with its items is getStockList).
-  stockList: defineOperation({
-    kind: 'query',
+  stockList: defineQuery({
     description: 'A stock list the caller owns or joined, by its integer id',
     key: SCOPE.media,
     ids: { id: 'stock list' },
@@ -163,8 +142,7 @@ export const stockListOperations = defineOperations({
     output: StockListRef,
     run: ({ ctx, actor, id, query }) => ctx.services.stockLists.find(actor, id, query),
     rest: {
-      method: 'GET',
-      path: '/api/community/lists/:id/members',
+      route: 'GET /api/community/lists/:id/members',
       operationName: 'StockListMembers',
       summary: "A stock list's owner and members (owner and members may look)",
       response: answerFrom(z.object({ list_id: id, owner: z.string(), members: z.array(z.object({ handle: z.string(), joined_at: timestamp })), total: count }), { list_id: 'databaseId', total: null }),

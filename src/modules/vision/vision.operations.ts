@@ -3,7 +3,7 @@
 // upload. The rules live in vision.service.ts. The legacy POST /api/ocr runs the same field with an
 // input of its own (rest-shim/routes/vision.routes.ts).
 import { z } from 'zod';
-import { defineOperation, defineOperations } from '../../graphql/operation.js';
+import { defineMutation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { seconds, VisionProviderEnum, VisionResultRef, VisionTaskEnum, visionResult } from './vision.schema.js';
 import { analyzeFields, analyzeRequestSchema } from './vision.input.js';
@@ -16,8 +16,7 @@ export const visionErrors = {
 } as const;
 
 export const visionOperations = defineOperations({
-  analyzeImage: defineOperation({
-    kind: 'mutation',
+  analyzeImage: defineMutation({
     description: 'Text (OCR), a caption and labels for an image (spec "Vision")',
     key: SCOPE.media,
     input: analyzeRequestSchema,
@@ -26,8 +25,7 @@ export const visionOperations = defineOperations({
     output: VisionResultRef,
     run: ({ ctx, actor, input }) => ctx.services.vision.analyzeRequest(input, { payer: actor.accountId }),
     rest: {
-      method: 'POST',
-      path: '/api/vision/analyze',
+      route: 'POST /api/vision/analyze',
       summary: 'Text (OCR), caption and labels of an image: task ocr, describe or all; provider auto or a named one',
       // JSON: the fields without the file; multipart: the same with image_file. The service checks that one image came.
       form: { files: ['image_file'], json: analyzeFields.omit({ image_file: true }) },

@@ -4,7 +4,7 @@
 // wiki.operations.ts. Thin: the rules live in wiki.service.ts.
 import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
-import { answerDescription, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
+import {answerDescription, answeredBy, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
 import { camelCase } from '../../graphql/operation-args.js';
 import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
 import { ANY_KEY, authScopesOf } from '../access/index.js';
@@ -77,7 +77,7 @@ export const wikiSubjectFields = {
 };
 export const wikiSubjectSchema = answerFrom(z.object(wikiSubjectFields).meta({ id: 'WikiSubject', description: 'A subject of the image wiki' }), { id: 'databaseId' });
 
-export const WikiSubjectRef = builder.prismaObject('WikiSubject', {
+export const WikiSubjectRef = answeredBy(builder.prismaObject('WikiSubject', {
   description: answerDescription(wikiSubjectSchema),
   fields: (t) => ({
     ...answerFields(t, wikiSubjectSchema, {
@@ -93,7 +93,7 @@ export const WikiSubjectRef = builder.prismaObject('WikiSubject', {
     }),
     verifiedPhotos: t.field({ type: [WikiPhotoRef], description: 'Every verified photo, most confident first', resolve: (s, _a, ctx) => ctx.services.wiki.verifiedMedia(s.id) }),
   }),
-});
+}), wikiSubjectSchema);
 
 export const subjectPage = z.object({ subjects: z.array(wikiSubjectSchema), total: count, limit: count, offset: count });
 export const SubjectPageRef = answerObject<{ subjects: WikiSubject[]; total: number; limit: number; offset: number }>('WikiSubjectPage', subjectPage);
