@@ -62,6 +62,11 @@ export async function buildApp(config: Config, options: { logger?: Logger; teleg
   // The Telegram bot runs in API processes (never in `npm run worker`): it polls, or serves the webhook, by TELEGRAM_MODE.
   const telegram = config.telegram ? new TelegramRuntime(services, config.telegram, config, logger, options.telegram) : null;
   const server = createServer(createHttpApp({ config, logger, yoga, services, rest: restSurface(yoga, routes, config), telegramWebhook: telegram?.webhook }));
+  // Idle keep-alive sockets live longer than the clients' and proxies' idle timeouts (60 s is
+  // common): Node's 5 s default lets the server close a socket just as a client reuses it, which the
+  // client sees as ECONNRESET (or a proxy as a 502). Headers must still arrive within their own timeout.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   const closeWebSockets = attachWebSocketServer(server, yoga, config.bodyLimitBytes, (credentials) => checkCredentials(services, credentials), services.keyWatch);
 
   return {
