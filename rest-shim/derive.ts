@@ -5,16 +5,16 @@ import { z } from 'zod';
 import { parse, print, type DocumentNode } from 'graphql';
 import { routeParts, type Operation, type RestBinding, type RestMethod } from '../src/graphql/operation.js';
 import { answerOfType } from '../src/graphql/answer-object.js';
-import { argNameOf, camelCase, graphqlArgs, inputFields, renamedInside, unwrap } from '../src/graphql/operation-args.js';
+import { argNameOf, camelCase, graphqlArgs, inputFields, isCodec, renamedInside, unwrap } from '../src/graphql/operation-args.js';
 import { graphqlSources } from '../src/platform/wire.js';
-import { objectId } from '../src/platform/validation.js';
+import { numberFromText, objectId } from '../src/platform/validation.js';
 import type { RouteDefinition, RestInput } from './route.js';
 import { unwrap as unwrapResult } from './result.js';
 import { pathId } from './input.js';
 import { connectionListRoute, connectionListText } from './derive-list.js';
 import { declaredConnectionLists, type ConnectionList } from '../src/graphql/connection-list.js';
 
-/** The fragment every derived document spreads for failures (rest-shim/operations/fragments.graphql). */
+/** The fragment every derived document spreads for failures (declared.graphql holds it for the typed client). */
 const SERVICE_ERROR_FRAGMENT = 'fragment ServiceErrorFields on ServiceError { message status code field }';
 
 /** The REST rows of a module's declared operations that the spec documents (the ones with `rest`), and of its connection lists. */
@@ -43,9 +43,9 @@ function restRoute(operation: Operation, rest: RestRow): RouteDefinition {
   const pathShape = Object.fromEntries(pathFields.map((field) => [restName(field), withDescription(operation.input!.shape[field]! as z.ZodType, rest.paramDescriptions?.[field])]));
   const idShape = Object.fromEntries(ids.map(([arg, noun]) => [restName(arg), objectId.describe(rest.paramDescriptions?.[restName(arg)] ?? `the ${noun} id`)]));
   const params = pathFields.length + ids.length > 0 ? z.object({ ...pathShape, ...idShape }) : undefined;
-  // The rest of the input, when any is left, is the query's or the body's.
+  // The rest of the input, when any is left, is the query's or the body's (a row's own input instead, as it is).
   const notCarried = [...pathFields, ...Object.keys(rest.fixed ?? {})];
-  const carried = operation.input && notCarried.length ? operation.input.omit(Object.fromEntries(notCarried.map((field) => [field, true])) as never) : operation.input;
+  const carried = rest.input ?? (operation.input && notCarried.length ? operation.input.omit(Object.fromEntries(notCarried.map((field) => [field, true])) as never) : operation.input);
   const carries = rest.form ? 'form' : rest.method === 'GET' || rest.method === 'DELETE' ? 'query' : 'body';
   const carriedShape = { ...carried?.shape, ...rest.include?.flags.shape };
   const jsonBody = rest.form?.json === true ? carried?.omit(Object.fromEntries(rest.form.files.map((file) => [file, true])) as never) : rest.form?.json;
@@ -83,7 +83,7 @@ function restRoute(operation: Operation, rest: RestRow): RouteDefinition {
     },
     variables: (input: RestInput) => {
       const variables = variablesOf(operation, rest, ids, restName, input, carries === 'query' ? 'query' : 'body');
-      return rest.variables ? rest.variables(variables) : variables;
+      return rest.variables ? rest.variables(variables, input) : variables;
     },
     shape: (data: unknown, input: RestInput) => {
       const result = resultOf(operation, data);
@@ -104,15 +104,25 @@ function variablesOf(operation: Operation, rest: RestRow, ids: Array<[string, st
   for (const [arg, noun] of ids) variables[arg] = pathId(input.params, noun, restName(arg));
   const values: Record<string, unknown> = {};
   const inPath = new Set(rest.pathFields);
-  // A String argument takes a number as its digits (JSON's `quality: 80` for `quality: String`).
-  const textFields = new Set(inputFields(operation).flatMap((arg) => (arg.type === 'String' ? [arg.field] : [])));
+  // A String argument takes a number as its digits (JSON's `quality: 80` for `quality: String`), a
+  // Float or Int one form text as its number (`unlock_price` typed as text by the spec).
+  const argTypes = new Map(inputFields(operation).map((arg) => [arg.field, arg.type]));
   for (const [field, schema] of Object.entries(operation.input?.shape ?? {})) {
     const body = rest.form?.files.includes(field) ? { ...input[carries], ...input.files } : input[carries];
     const value = rest.fixed && field in rest.fixed ? rest.fixed[field] : inPath.has(field) ? input.params[restName(field)] : body[field];
-    if (value !== undefined) values[argNameOf(operation, field)] = typeof value === 'number' && textFields.has(field) ? String(value) : renamedInside(schema as z.ZodType, value, 'graphql');
+    if (value !== undefined) values[argNameOf(operation, field)] = variableOf(schema as z.ZodType, value, argTypes.get(field));
   }
   for (const flag of Object.keys(rest.include?.flags.shape ?? {})) variables[flag] = input.query[flag] === true;
   return operation.inputType ? { ...variables, input: values } : { ...variables, ...values };
+}
+
+/** A REST value (checked, typed as the wire has it) as its GraphQL variable. */
+function variableOf(schema: z.ZodType, value: unknown, argType: unknown): unknown {
+  if (typeof value === 'number' && argType === 'String') return String(value);
+  if (typeof value === 'string' && (argType === 'Float' || argType === 'Int')) return numberFromText(value);
+  // A wire form of its own (`verified` 0 or 1): the codec's GraphQL side.
+  if (isCodec(schema)) return z.decode(schema, value as never);
+  return renamedInside(schema, value, 'graphql');
 }
 
 /** The GraphQL document of a declared operation: its arguments as variables, the answer's fields selected (fragments it spreads go into `fragments`, by name). */
@@ -267,6 +277,7 @@ export async function declaredOperationsText(): Promise<string> {
   const fragments = new Map<string, string>();
   const texts = declaredOperations().flatMap((operation) => (operation.rest ? [operationText(operation, fragments)] : []));
   texts.push(...declaredConnectionLists().map((list) => connectionListText(list, fragments)));
+  fragments.set('ServiceErrorFields', SERVICE_ERROR_FRAGMENT);
   const all = [...[...fragments.values()].map((fragment) => print(parse(fragment))), ...texts];
   return `# Generated from the operation declarations (src/modules/*/*.operations.ts) by \`npm run codegen\`; do not edit.\n\n${all.join('\n\n')}\n`;
 }

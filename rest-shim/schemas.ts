@@ -8,11 +8,3 @@ export { timestamp, id, count, balance, held, nextCursor } from '../src/platform
 
 /** `:id` in a path: an integer id of the thing named. */
 export const idParams = (what: string) => z.object({ id: objectId.describe(`the ${what} id`) });
-
-/**
- * A form field (text on the wire) checked by its module's schema, which takes a number or its text:
- * documented as the text it is, refused in the module's words (NaN, Infinity, 1e400, abc included).
- */
-export const formText = <S extends z.ZodType<unknown, string | number>>(schema: S) =>
-  // Text is one of the inputs the schema takes; zod's pipe wants it to be the only one.
-  z.string().pipe(schema as unknown as z.ZodType<z.output<S>, string>);

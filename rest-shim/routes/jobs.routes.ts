@@ -1,4 +1,8 @@
-// Spec "Scraping": poll a job, fetch its files one by one or as one ZIP (src/modules/jobs/).
+// Spec "Scraping": poll a job, fetch its files one by one or as one ZIP (src/modules/jobs/). The poll
+// stays written here rather than declared: its answer is one of four shapes by the job's state and
+// kind (a union: a declaration's answer is one object whose keys select the fields), and its
+// document passes an argument inside the selection (assets(first)); a declaration would need two
+// options for this one row and a `shape` that still picks the shape by hand.
 import { z } from 'zod';
 import { defineRoute, defineStreamRoute } from '../route.js';
 import { SCOPE } from '../../src/modules/access/index.js';

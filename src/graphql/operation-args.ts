@@ -2,8 +2,11 @@
 // camelCase (`max_files` -> `maxFiles`), typed from its schema (text String, integers Int, other
 // numbers Float, true/false Boolean, lists of those), required when the schema neither defaults nor
 // makes it optional. The resolver turns the arguments back into the input by the same names (the
-// fields of input objects inside too, as a REST row's variables carry them in camelCase).
-import type { z } from 'zod';
+// fields of input objects inside too, as a REST row's variables carry them in camelCase). A field
+// whose REST wire form is not its GraphQL form is a `z.codec(wire, graphql)` (`verified` 0 or 1 on the
+// wire, a Boolean argument): the argument is typed by the codec's GraphQL side, the resolver encodes
+// the argument into the wire form the input takes, and a REST row decodes the wire form into the variable.
+import { z } from 'zod';
 import { builder } from './builder.js';
 import type { Operation } from './operation.js';
 
@@ -64,7 +67,7 @@ export function snakeInput(operation: Operation, values: Record<string, unknown>
   for (const [field, schema] of Object.entries(operation.input?.shape ?? {})) {
     const value = source[argNameOf(operation, field)];
     if (value === null && operation.nullClears?.includes(field)) input[field] = null;
-    else if (value !== undefined && value !== null) input[field] = renamedInside(schema as z.ZodType, value, 'input');
+    else if (value !== undefined && value !== null) input[field] = isCodec(schema as z.ZodType) ? z.encode(schema as z.ZodType, value) : renamedInside(schema as z.ZodType, value, 'input');
   }
   return input;
 }
@@ -86,14 +89,26 @@ export function renamedInside(schema: z.ZodType, value: unknown, to: 'graphql' |
   return renamed;
 }
 
-/** The schema under optional, default, nullable and the like (and a pipe's input side); required unless one of them lets it be absent. */
+/** A field whose wire form is not its GraphQL form: a codec under its optional, default or nullable. */
+export function isCodec(schema: z.ZodType): boolean {
+  for (let current: z.ZodType | undefined = schema; current; current = (current._zod.def as { innerType?: z.ZodType }).innerType) {
+    if (current instanceof z.ZodCodec) return true;
+  }
+  return false;
+}
+
+/**
+ * The schema under optional, default, nullable and the like (and a pipe's input side, a codec's
+ * GraphQL side); required unless one of them lets it be absent.
+ */
 export function unwrap(schema: z.ZodType): { base: z.ZodType; required: boolean } {
   let current = schema;
   let required = true;
   for (;;) {
-    const def = current._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };
+    const def = current._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType; out?: z.ZodType };
     if (def.type === 'optional' || def.type === 'default' || def.type === 'nullable' || def.type === 'prefault') required = false;
     if (def.innerType) current = def.innerType;
+    else if (current instanceof z.ZodCodec) current = def.out!;
     else if (def.type === 'pipe' && def.in) current = def.in;
     else return { base: current, required };
   }

@@ -66,8 +66,17 @@ export interface RestBinding {
   shape?: (answer: Record<string, unknown>, data: unknown, request: { params: Record<string, string>; baseUrl: string }) => Record<string, unknown>;
   /** GraphQL fields `shape` reads that no answer key selects (`rates { key value }`), added to the answer's selection (its fragment with answerFragment). */
   reads?: string;
-  /** The GraphQL variables from the REST input's where their shapes differ (a REST object whose GraphQL argument is a list of pairs). */
-  variables?: (variables: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * The GraphQL variables from the REST input's where their shapes differ (a REST object whose GraphQL
+   * argument is a list of pairs, a legacy row's other name of a field); gets the request's checked body and files too.
+   */
+  variables?: (variables: Record<string, unknown>, request: { body: Record<string, unknown>; files: Record<string, File> }) => Record<string, unknown>;
+  /**
+   * The row's own request (query or body, and form) instead of the operation's input, taken as it is:
+   * a legacy row's (`/api/ocr`: task ocr only, the file also as `file`). The operation's input fields
+   * are read from it by name; `fixed` and `variables` make the rest.
+   */
+  input?: z.ZodObject;
   /** Why a result that came back (the success member's data) is still a failure to report (`success: false`, HTTP 200): a failed job polls fine. */
   failure?: (data: unknown) => string | null;
   /** A GET the shim may answer again while the account's data of this domain is unchanged (rest-shim/answer-cache.ts). */

@@ -213,3 +213,20 @@ export function finiteNumber(expected: string) {
     return z.NEVER;
   });
 }
+
+/**
+ * A form field (text on the wire) checked by its module's schema, which takes a number or its text:
+ * documented as the text it is, refused in the module's words (NaN, Infinity, 1e400, abc included).
+ */
+export const formText = <S extends z.ZodType<unknown, string | number>>(schema: S) =>
+  // Text is one of the inputs the schema takes; zod's pipe wants it to be the only one.
+  z.string().pipe(schema as unknown as z.ZodType<z.output<S>, string>);
+
+/**
+ * A yes/no that REST's query writes 0 or 1 (`verified=1`), a Boolean in GraphQL: a codec, so the
+ * argument is typed by its Boolean side and a REST row decodes the text (src/graphql/operation-args.ts).
+ */
+export const zeroOrOne = z.codec(z.enum(['0', '1'], { error: 'expected 0 or 1' }), z.boolean(), {
+  decode: (text) => text === '1',
+  encode: (yes) => (yes ? '1' : '0'),
+});

@@ -214,6 +214,19 @@ describe('search, my and item detail', () => {
     const node = await t.graphql('query($id: ID!) { node(id: $id) { ... on CommunityItem { databaseId } } }', { id: found.items[0].id }, { key });
     expect(node.body.data.node).toEqual({ databaseId: publicId });
   });
+
+  it('filters by verified the same way as 0 or 1 on REST and as a Boolean in GraphQL, and refuses other text', async () => {
+    const graphqlTotal = async (verified: boolean) =>
+      (await t.graphql('query($tag: String, $verified: Boolean) { communitySearch(tag: $tag, verified: $verified) { ... on QueryCommunitySearchSuccess { data { total } } } }', { tag, verified })).body.data
+        .communitySearch.data.total;
+    expect([await graphqlTotal(true), await graphqlTotal(false)]).toEqual([0, 1]);
+    await t.app.services.db.prisma.communityItem.update({ where: { id: publicId }, data: { verified: true } });
+    expect(await graphqlTotal(true)).toBe(1);
+    const rest = await t.request('GET', `/api/community/search?tag=${tag}&verified=1`);
+    expect(rest.body.items.map((i: { id: number }) => i.id)).toEqual([publicId]);
+    const words = await t.request('GET', '/api/community/search?verified=true');
+    expect([words.status, words.body.error]).toEqual([400, 'verified: expected 0 or 1']);
+  });
 });
 
 describe('image objects in GraphQL', () => {

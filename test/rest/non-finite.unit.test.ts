@@ -12,7 +12,7 @@ function numeric(schema: z.ZodType): boolean {
   const def = schema._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType; out?: z.ZodType; options?: z.ZodType[] };
   if (def.type === 'number') return true;
   if (def.innerType) return numeric(def.innerType);
-  // Form text piped into a module's numeric schema (rest-shim/schemas.ts formText) counts too.
+  // Form text piped into a module's numeric schema (formText in src/platform/validation.ts) counts too.
   if (def.type === 'pipe') return numeric(def.in!) || numeric(def.out!);
   if (def.type === 'union') return def.options!.some(numeric);
   return false;

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { amountSchema, toMinor } from '../ledger/index.js';
 import { tagsSchema } from '../media/index.js';
-import { absoluteHttpUrl, finiteNumber, int } from '../../platform/validation.js';
+import { absoluteHttpUrl, finiteNumber, formText, int, zeroOrOne } from '../../platform/validation.js';
 
 export const COMMUNITY_TAG_ACTIONS = ['add', 'replace'] as const;
 export const LEADERBOARD_PERIODS = ['day', 'week', 'month', 'all'] as const;
@@ -26,8 +26,8 @@ export const communityPageSchema = z.object({
 
 export const searchSchema = communityPageSchema.extend({
   tag: z.string().trim().toLowerCase().min(1, 'expected a non-empty tag').max(50, 'expected at most 50 characters').optional(),
-  /** 1: only AI-verified items. */
-  verified: z.union([z.literal(0), z.literal(1), z.boolean()], { error: 'expected 0 or 1' }).transform((v) => v === 1 || v === true).optional(),
+  /** 1: only AI-verified items (a Boolean in GraphQL). */
+  verified: zeroOrOne.optional(),
 });
 
 export const myPageSchema = z.object({
@@ -81,6 +81,18 @@ export const ingestSchema = z
       ctx.addIssue({ code: 'custom', path: [value.latitude === undefined ? 'latitude' : 'longitude'], message: 'latitude and longitude go together: send both or neither' });
     }
   });
+
+/**
+ * Ingest's multipart form: the photo, and the position and price as form text (the spec's type; the
+ * GraphQL price is a Float). The service checks the whole by ingestSchema (pairing included).
+ */
+export const ingestFormSchema = z.object({
+  ...ingestSchema.shape,
+  file: z.file({ error: 'file is required: send the photo as the multipart field "file"' }),
+  latitude: formText(ingestSchema.shape.latitude.unwrap()).optional().describe('-90 to 90; with longitude'),
+  longitude: formText(ingestSchema.shape.longitude.unwrap()).optional().describe('-180 to 180; with latitude'),
+  unlock_price: formText(ingestSchema.shape.unlock_price.unwrap()).optional().describe('coins, 0 (default) to 100000, at most 4 decimals'),
+});
 
 export const tagSchema = z.object({
   tags: tagsSchema.refine((tags) => tags.length > 0, 'tags is required: a non-empty array of strings').pipe(z.array(z.string()).max(20, 'expected at most 20 tags in one set')),

@@ -1,13 +1,12 @@
 // The community operations, each declared once (docs/architecture.md). Spec "Community":
 // contributions, tags, the caller's items, the leaderboard, portfolios, item detail, ownership claims;
 // ours: unlocking an original, the operator's review of claims. Shapes the spec leaves "not shown" are
-// ours (README "Community"). The answers and their GraphQL types are in community.schema.ts. Rows that
-// do not fit a declaration stay in rest-shim/routes/community.routes.ts (the public search, ingest).
-// The rules live in community.service.ts and claims.service.ts.
+// ours (README "Community"). The answers and their GraphQL types are in community.schema.ts. The
+// rules live in community.service.ts and claims.service.ts.
 import { z } from 'zod';
 import { defineMutation, defineOperations, defineQuery } from '../../graphql/operation.js';
 import { ADMIN_TOKEN, ANY_KEY, MASTER_KEY, SCOPE } from '../access/index.js';
-import { answerFrom, balance, count, held } from '../../platform/wire.js';
+import { answerFrom, balance, count, held, id } from '../../platform/wire.js';
 import { communityItemPolicy } from './community.access.js';
 import {
   ClaimDecisionEnum,
@@ -28,7 +27,7 @@ import {
   UnlockRef,
   uploadOf,
 } from './community.schema.js';
-import { claimListSchema, claimSchema, contributeSchema, leaderboardSchema, myPageSchema, tagSchema } from './community.input.js';
+import { claimListSchema, claimSchema, contributeSchema, ingestFormSchema, leaderboardSchema, myPageSchema, searchSchema, tagSchema } from './community.input.js';
 
 /** The operator's review: a path per decision (`/approve`, `/reject`), the decision its GraphQL argument. */
 const reviewDecisions = [
@@ -41,7 +40,50 @@ const item = { ids: { id: 'community item' } } as const;
 /** Paths that name the item `:id` and its argument `itemId`. */
 const itemPath = { ids: { itemId: 'community item' } } as const;
 
+/** Ingest's answer: the contribution renamed (the spec's names), caption and handle '' when absent. */
+const ingestAnswer = answerFrom(
+  z.object({
+    intel_id: id.describe('the community item id'),
+    image_object_id: id,
+    stored_url: z.string().describe('the public file'),
+    coins_harvested: z.number(),
+    balance,
+    ai_summary: z.string().describe("vision's caption ('' when no vision provider could answer)"),
+    ai_labels: z.array(z.string()),
+    attribution_handle: z.string(),
+    unlock_price: z.number(),
+    held,
+    latitude: z.number().nullable(),
+    longitude: z.number().nullable(),
+    duplicate: z.boolean(),
+    message: z.string().nullable(),
+  }),
+  {
+    intel_id: 'item.databaseId',
+    image_object_id: 'item.imageObjectId',
+    stored_url: 'item.url',
+    coins_harvested: 'coinsEarned',
+    ai_summary: 'item.caption',
+    ai_labels: 'item.labels',
+    attribution_handle: 'item.attributionHandle',
+    unlock_price: 'item.unlockPrice',
+    latitude: 'item.latitude',
+    longitude: 'item.longitude',
+  },
+);
+
 export const communityOperations = defineOperations({
+  communitySearch: defineQuery({
+    description: 'Public community items, newest first (no key needed)',
+    key: null,
+    input: searchSchema,
+    output: CommunityPageRef,
+    run: ({ ctx, input }) => ctx.services.community.search(input),
+    rest: {
+      route: 'GET /api/community/search',
+      summary: 'Public community items, newest first: tag, verified (0 or 1: only AI-verified), limit (default 20, max 100), offset',
+    },
+  }),
   contributeCommunity: defineMutation({
     description: 'Gives an image (a file or an image URL) to the community library; pays the community upload rate for a new image object',
     key: SCOPE.media,
@@ -54,6 +96,25 @@ export const communityOperations = defineOperations({
       summary: 'Give an image to the community (multipart: file, or image_url; name, tags as a JSON array, source_provider, public): 2 coins for an image the caller had not given',
       description:
         'A JSON body with image_url works too. The same image again (or a resized, recompressed or lightly cropped copy of it) answers the first item with `duplicate: true` and earns nothing.',
+      errors: { 413: 'the file is larger than UPLOAD_MAX_BYTES' },
+      successStatus: 201,
+    },
+  }),
+  ingestCommunity: defineMutation({
+    description: "A phone's photo: position from the arguments or EXIF GPS, vision caption and labels, an optional paywall on the original",
+    key: SCOPE.media,
+    input: ingestFormSchema,
+    // Form text on REST (the spec's type), a number in GraphQL: the row reads the text as the Float.
+    args: { unlock_price: 'Float' },
+    output: ContributionRef,
+    run: async ({ ctx, actor, input: { file, ...fields } }) => ctx.services.community.ingest(actor, await uploadOf(file), fields),
+    rest: {
+      route: 'POST /api/community/ingest',
+      form: { files: ['file'] },
+      summary: 'A phone photo (multipart: file; latitude, longitude, attribution_handle, unlock_price, name, tags): captioned and labelled, original kept private behind unlock_price',
+      description: 'HEIC/HEIF is accepted. Without latitude and longitude the EXIF GPS position is used. The public file is at most 1280 px and carries no metadata.',
+      response: ingestAnswer,
+      shape: (answer) => ({ ...answer, ai_summary: answer.ai_summary ?? '', attribution_handle: answer.attribution_handle ?? '' }),
       errors: { 413: 'the file is larger than UPLOAD_MAX_BYTES' },
       successStatus: 201,
     },

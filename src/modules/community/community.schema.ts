@@ -6,8 +6,6 @@ import { z } from 'zod';
 import { builder, nodeId } from '../../graphql/builder.js';
 import {answerDescription, answeredBy, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
 import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
-import { authScopesOf, SCOPE } from '../access/index.js';
-import type { Context } from '../../graphql/context.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import { fromMinor } from '../ledger/index.js';
 import { ImageObjectRef } from '../image-objects/image-objects.schema.js';
@@ -16,7 +14,6 @@ import { CLAIM_KINDS, CLAIM_STATUSES, COMMUNITY_TAG_ACTIONS, LEADERBOARD_PERIODS
 import type { CommunityItem, ContributionResult, LeaderboardEntry, Portfolio, TagResult, UnlockResult } from './community.service.js';
 import type { OwnershipClaim } from './claims.service.js';
 
-const actor = (ctx: Context) => ctx.actor!;
 /** An uploaded file as the service takes it. */
 export const uploadOf = async (file: File) => ({ body: Buffer.from(await file.arrayBuffer()), filename: file.name });
 
@@ -222,44 +219,3 @@ export const PortfolioRef = answerObject<Portfolio>('Portfolio', portfolio);
 
 export const claimPage = z.object({ claims: z.array(ownershipClaim), total: count, limit: count, offset: count });
 export const ClaimPageRef = answerObject<{ claims: OwnershipClaim[]; total: number; limit: number; offset: number }>('OwnershipClaimPage', claimPage);
-
-builder.queryFields((t) => ({
-  communitySearch: t.field({
-    type: CommunityPageRef,
-    description: 'Public community items, newest first (no key needed)',
-    errors: {},
-    args: { tag: t.arg.string(), verified: t.arg.boolean(), limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_r, a, ctx) => ctx.services.community.search({ tag: a.tag ?? undefined, verified: a.verified ?? undefined, limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
-  }),
-}));
-
-builder.mutationFields((t) => ({
-  ingestCommunity: t.field({
-    type: ContributionRef,
-    authScopes: authScopesOf(SCOPE.media),
-    errors: {},
-    description: "A phone's photo: position from the arguments or EXIF GPS, vision caption and labels, an optional paywall on the original",
-    args: {
-      file: t.arg({ type: 'File', required: true }),
-      latitude: t.arg.string(),
-      longitude: t.arg.string(),
-      attributionHandle: t.arg.string(),
-      unlockPrice: t.arg.float(),
-      name: t.arg.string(),
-      tags: t.arg.stringList(),
-    },
-    resolve: async (_r, a, ctx) =>
-      ctx.services.community.ingest(
-        actor(ctx),
-        await uploadOf(a.file),
-        {
-          latitude: a.latitude ?? undefined,
-          longitude: a.longitude ?? undefined,
-          attribution_handle: a.attributionHandle ?? undefined,
-          unlock_price: a.unlockPrice ?? undefined,
-          name: a.name ?? undefined,
-          tags: a.tags ?? undefined,
-        },
-      ),
-  }),
-}));

@@ -1,6 +1,6 @@
 // Validation of wiki inputs (spec "Wiki": snake_case REST fields; GraphQL passes the same names).
 import { z } from 'zod';
-import { absoluteHttpUrl, int, text } from '../../platform/validation.js';
+import { absoluteHttpUrl, int, text, zeroOrOne } from '../../platform/validation.js';
 
 export const SUBJECT_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export const MEDIA_STATUSES = ['pending', 'verified', 'rejected'] as const;
@@ -14,8 +14,8 @@ export type Vote = (typeof VOTES)[number];
 export const listSubjectsSchema = z.object({
   q: text(200).optional(),
   category: text(60).toLowerCase().optional(),
-  /** 1: only subjects with verified media. */
-  verified: z.union([z.literal(0), z.literal(1), z.boolean()], { error: 'expected 0 or 1' }).transform((v) => v === 1 || v === true).optional(),
+  /** 1: only subjects with verified media (a Boolean in GraphQL). */
+  verified: zeroOrOne.optional(),
   sort: z.enum(SUBJECT_SORTS, { error: `expected one of ${SUBJECT_SORTS.join(', ')}` }).default('recent'),
   limit: int('an integer').min(1, 'expected at least 1').max(100, 'expected at most 100').default(20),
   offset: int('an integer').min(0, 'expected 0 or more').max(100_000, 'expected at most 100000').default(0),

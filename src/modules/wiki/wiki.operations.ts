@@ -1,9 +1,8 @@
-// The wiki operations that fit one declaration (docs/architecture.md): a subject, proposing one, the
-// paid query, contributing and voting on a photo, the verify queue, following subjects, the operator's
-// review of subjects. GraphQL fields and REST rows are made from these; the answers and their GraphQL
-// types are in wiki.schema.ts; the rules live in wiki.service.ts and follows.service.ts. The other wiki
-// rows stay hand-written in rest-shim/routes/wiki.routes.ts (why: there). Shapes the spec leaves "not
-// shown" are ours (README "Wiki").
+// The wiki operations, each declared once (docs/architecture.md): the subject list (no key), a subject,
+// proposing one, the paid query, contributing and voting on a photo, the verify queue, following
+// subjects, the operator's review of subjects. GraphQL fields and REST rows are made from these; the
+// answers and their GraphQL types are in wiki.schema.ts; the rules live in wiki.service.ts and
+// follows.service.ts. Shapes the spec leaves "not shown" are ours (README "Wiki").
 import { z } from 'zod';
 import { defineMutation, defineOperations, defineQuery } from '../../graphql/operation.js';
 import { ADMIN_TOKEN, ANY_KEY, SCOPE } from '../access/index.js';
@@ -15,6 +14,7 @@ import {
   FollowRef,
   QueryResultRef,
   SubjectPageRef,
+  SubjectSortEnum,
   SubjectStatusEnum,
   VoteEnum,
   VoteResultRef,
@@ -23,7 +23,7 @@ import {
   WikiSubjectRef,
   wikiSubjectFields,
 } from './wiki.schema.js';
-import { contributeSchema, createSubjectSchema, followingSchema, querySchema, queueSchema, reviewListSchema, voteSchema } from './wiki.input.js';
+import { contributeSchema, createSubjectSchema, followingSchema, listSubjectsSchema, querySchema, queueSchema, reviewListSchema, voteSchema } from './wiki.input.js';
 
 /** The subject a path names (`/api/wiki/subjects/:slug`). */
 const bySlug = z.object({ slug: z.string().max(200, 'expected a subject slug').describe('the subject slug') });
@@ -47,6 +47,19 @@ function followOperation(name: 'followSubject' | 'unfollowSubject', method: 'POS
 }
 
 export const wikiOperations = defineOperations({
+  wikiSubjects: defineQuery({
+    description: 'Approved subjects (no key needed): q (full text over name, category, description), category, verified, sort (recent, popular: most verified photos)',
+    key: null,
+    input: listSubjectsSchema,
+    args: { sort: SubjectSortEnum },
+    output: SubjectPageRef,
+    run: ({ ctx, input }) => ctx.services.wiki.listSubjects(input),
+    rest: {
+      route: 'GET /api/wiki/subjects',
+      summary:
+        'Approved subjects with their verified photo counts: q (full text over name, category, description), category, verified (0 or 1), sort (recent, popular: most verified photos), limit (20, max 100), offset',
+    },
+  }),
   wikiSubject: defineQuery({
     key: ANY_KEY,
     input: bySlug,

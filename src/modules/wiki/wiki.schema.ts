@@ -1,6 +1,6 @@
 // The image wiki as callers see it, stated once: each answer object (REST names, src/platform/wire.ts)
-// and the GraphQL type made from it (src/graphql/answer-object.ts); also the subject list (no key
-// needed), the followed subjects' events and the atlas. The other operations are declared in
+// and the GraphQL type made from it (src/graphql/answer-object.ts); also the followed subjects'
+// events and the atlas. The other operations are declared in
 // wiki.operations.ts. Thin: the rules live in wiki.service.ts.
 import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
@@ -17,7 +17,7 @@ import { ORIENTATIONS, type AtlasEntry } from './atlas.service.js';
 // Ownership claims' statuses have the same values, so subjects' status field names this enum itself.
 export const SubjectStatusEnum = builder.enumType('WikiSubjectStatus', { values: SUBJECT_STATUSES });
 answerEnum('WikiPhotoStatus', { values: MEDIA_STATUSES });
-const SortEnum = builder.enumType('WikiSubjectSort', { values: SUBJECT_SORTS });
+export const SubjectSortEnum = builder.enumType('WikiSubjectSort', { values: SUBJECT_SORTS });
 export const VoteEnum = builder.enumType('WikiVoteChoice', { values: VOTES });
 export const DecisionEnum = builder.enumType('WikiSubjectDecision', { values: ['approved', 'rejected'] as const });
 
@@ -125,17 +125,6 @@ export const QueryResultRef = answerObject<QueryResult>('WikiQueryResult', query
   fields: () => ({ images: { resolve: (r) => r.media } }),
   more: (t) => ({ subject: t.field({ type: WikiSubjectRef, resolve: (r) => r.subject }) }),
 });
-
-builder.queryFields((t) => ({
-  wikiSubjects: t.field({
-    type: SubjectPageRef,
-    description: 'Approved subjects (no key needed): q (full text over name, category, description), category, verified, sort (recent, popular: most verified photos)',
-    errors: {},
-    args: { q: t.arg.string(), category: t.arg.string(), verified: t.arg.boolean(), sort: t.arg({ type: SortEnum }), limit: t.arg.int(), offset: t.arg.int() },
-    resolve: (_r, a, ctx) =>
-      ctx.services.wiki.listSubjects({ q: a.q ?? undefined, category: a.category ?? undefined, verified: a.verified ?? undefined, sort: a.sort ?? undefined, limit: a.limit ?? undefined, offset: a.offset ?? undefined }),
-  }),
-}));
 
 // Follows: any key follows approved subjects (or its own pending ones) and hears of them.
 export const followAnswer = answerFrom(
