@@ -12,7 +12,7 @@
 // their balance is summed from the transfers, and may be negative (rewards is minus all it issued).
 import { z } from 'zod';
 import type { Prisma } from '../../generated/prisma/client.js';
-import type { Database } from '../../platform/database/database.js';
+import { utcFromJson, type Database } from '../../platform/database/database.js';
 import { AppError, Conflict, InvalidInput, NotFound } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import { randomUUID } from 'node:crypto';
@@ -44,6 +44,9 @@ export interface TransferRequest {
   /** Reserve instead of moving: the debit side's funds are held until post() or void(). */
   pending?: { expiresInMs: number };
 }
+
+/** One element of a linked batch: a transfer, or the post or void of a pending one. */
+export type LedgerOperation = TransferRequest | { post: string } | { void: string };
 
 export type TransferKind = 'single' | 'pending' | 'post' | 'void';
 
@@ -158,7 +161,7 @@ interface RawApply {
   wallets: Array<{ owner: number; currency: Currency; balance: number; reserved: number }>;
 }
 
-type Leg =
+export type Leg =
   | {
       op: 'transfer';
       id: string;
@@ -175,8 +178,7 @@ type Leg =
     }
   | { op: 'post' | 'void'; id: string };
 
-/** timestamp(3) columns hold UTC without a zone; JSON gives them back without one. */
-const utc = (text: string) => new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`);
+const utc = utcFromJson;
 
 function toTransfer(raw: RawTransfer): Transfer {
   return { ...raw, expiresAt: raw.expiresAt ? utc(raw.expiresAt) : null, createdAt: utc(raw.createdAt) };
@@ -253,15 +255,9 @@ export class LedgerService {
    * Transfers, posts and voids that commit together or not at all (a bounty claim posts its escrow
    * slot and pays the claimant from escrow in one batch).
    */
-  async applyLinked(operations: Array<TransferRequest | { post: string } | { void: string }>, options: LedgerOptions = {}): Promise<ApplyResult> {
+  async applyLinked(operations: LedgerOperation[], options: LedgerOptions = {}): Promise<ApplyResult> {
     if (operations.length === 0) throw new InvalidInput('transfers: expected at least one');
-    const now = Date.now();
-    const legs: Leg[] = operations.map((operation) => {
-      if ('post' in operation) return { op: 'post', id: operation.post };
-      if ('void' in operation) return { op: 'void', id: operation.void };
-      return toLeg(parseInput(transferSchema, operation) as z.output<typeof transferSchema>, now);
-    });
-    return this.apply(legs, options);
+    return this.apply(this.legsOf(operations), options);
   }
 
   /**
@@ -309,10 +305,17 @@ export class LedgerService {
     }
   }
 
-  /** The legs of transfer requests as ledger_apply() takes them (validated). */
-  legsOf(requests: TransferRequest[]): Leg[] {
+  /**
+   * The legs of transfers, posts and voids as ledger_apply() takes them (validated): for a SQL
+   * function of another module that applies them in the same statement as its own writes.
+   */
+  legsOf(operations: LedgerOperation[]): Leg[] {
     const now = Date.now();
-    return requests.map((request) => toLeg(parseInput(transferSchema, request) as z.output<typeof transferSchema>, now));
+    return operations.map((operation) => {
+      if ('post' in operation) return { op: 'post', id: operation.post };
+      if ('void' in operation) return { op: 'void', id: operation.void };
+      return toLeg(parseInput(transferSchema, operation) as z.output<typeof transferSchema>, now);
+    });
   }
 
   /** Reads ledger_apply()'s answer. */
