@@ -279,6 +279,26 @@ export class LedgerService {
     return { transferId: transfer.id, amount: fromMinor(transfer.amount), ...(await this.balanceAfter(accountId, currency, wallets)), replayed: transfer.replayed };
   }
 
+  /**
+   * A transfer, and the shown balance of one wallet after it, in one statement: from the wallets the
+   * transfer changed, or (a replay, which changes none) read beside it.
+   */
+  async transferShowing(request: TransferRequest, shown: { accountId: number; currency: Currency }): Promise<{ transfer: Transfer; balance: Balance }> {
+    const sql = `SELECT ledger_apply($1::jsonb)::text AS r,
+                        (SELECT jsonb_build_object('balance', "creditsPosted" - "debitsPosted", 'reserved', "debitsPending")::text
+                         FROM "LedgerAccount" WHERE "ownerId" = $2 AND "currency" = $3::"Currency") AS w`;
+    let row: { r: string; w: string | null };
+    try {
+      [row] = (await this.db.query<{ r: string; w: string | null }>(sql, [JSON.stringify(this.legsOf([request])), shown.accountId, shown.currency])) as [typeof row];
+    } catch (error) {
+      throw ledgerError(error);
+    }
+    const { transfers, wallets } = this.resultOf(JSON.parse(row.r) as RawApply);
+    // The read beside ledger_apply() sees the wallet as the statement began: right when nothing moved.
+    const changed = wallets.find((w) => w.accountId === shown.accountId && w.currency === shown.currency);
+    return { transfer: transfers[0]!, balance: balanceOf(changed ?? (row.w ? (JSON.parse(row.w) as { balance: number; reserved: number }) : { balance: 0, reserved: 0 })) };
+  }
+
   /** Moves the reserved amount of a pending transfer; posting twice returns the first post. */
   async post(pendingId: string, options: LedgerOptions = {}): Promise<{ transfer: Transfer; wallets: WalletState[] }> {
     const { transfers, wallets } = await this.apply([{ op: 'post', id: pendingId }], options);
