@@ -24,7 +24,10 @@ interface Job {
 }
 
 export interface LoadOutcome {
+  /** Requests answered in the measured window. */
   requests: number;
+  /** Requests answered in all (warm-up, window and the last ones out): what the service's CPU paid for. */
+  total: number;
   perSecond: number;
   p50: number;
   p95: number;
@@ -41,10 +44,12 @@ async function timed(step: (caller: number) => Promise<{ status: number; body?: 
   const answers: Array<{ status: number; body: unknown }> = [];
   let measuring = false;
   let stop = false;
+  let total = 0;
   const loop = async (caller: number) => {
     while (!stop) {
       const started = performance.now();
       const outcome = await step(caller);
+      total++;
       // Every answer is kept for the hot-account check, the warm-up's too: they all moved money.
       if (job.keepAnswers) answers.push({ status: outcome.status, body: outcome.body });
       if (!measuring) continue;
@@ -65,6 +70,7 @@ async function timed(step: (caller: number) => Promise<{ status: number; body?: 
   latencies.sort((a, b) => a - b);
   return {
     requests: count,
+    total,
     perSecond: count / elapsed,
     p50: latencies[Math.floor(count * 0.5)] ?? 0,
     p95: latencies[Math.floor(count * 0.95)] ?? 0,
