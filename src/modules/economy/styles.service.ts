@@ -92,18 +92,24 @@ export class StylesService {
     // One statement: the transfer's id is the unlock, so an unlock made before (perhaps at another
     // price) is found by it: a replay charges nothing, and neither does the 409 of another price.
     try {
-      const { transfer, balance: coins } = await this.ledger.transferShowing(
-        {
-          id: unlockTransferId(checked.accountId, preset.slug),
-          currency: 'coins',
-          from: { account: checked.accountId },
-          to: { system: 'fees' },
-          amount: toMinor(preset.priceCoins)!,
-          action: LedgerAction.StyleUnlock,
-          reference: `style:${preset.slug}`,
-        },
+      const {
+        result: { transfers },
+        balance: coins,
+      } = await this.ledger.applyShowing(
+        [
+          {
+            id: unlockTransferId(checked.accountId, preset.slug),
+            currency: 'coins',
+            from: { account: checked.accountId },
+            to: { system: 'fees' },
+            amount: toMinor(preset.priceCoins)!,
+            action: LedgerAction.StyleUnlock,
+            reference: `style:${preset.slug}`,
+          },
+        ],
         { accountId: checked.accountId, currency: 'coins' },
       );
+      const transfer = transfers[0]!;
       const charged = transfer.replayed ? 0 : fromMinor(transfer.amount);
       return { style: { ...preset, unlocked: true }, charged, alreadyUnlocked: charged === 0, newBalance: coins.balance, held: coins.held };
     } catch (error) {

@@ -280,23 +280,31 @@ export class LedgerService {
   }
 
   /**
-   * A transfer, and the shown balance of one wallet after it, in one statement: from the wallets the
-   * transfer changed, or (a replay, which changes none) read beside it.
+   * Transfers (linked), and the shown balance of one wallet after them, in one statement: from the
+   * wallets they changed, or (a replay, which changes none) read beside them. With `guard`, an
+   * INSERT (its parameters from $4) that decides whether they apply: they do when it wrote a row,
+   * in its transaction (a refusal writes nothing); `applied` says whether it did.
    */
-  async transferShowing(request: TransferRequest, shown: { accountId: number; currency: Currency }): Promise<{ transfer: Transfer; balance: Balance }> {
-    const sql = `SELECT ledger_apply($1::jsonb)::text AS r,
+  async applyShowing(
+    operations: LedgerOperation[],
+    shown: { accountId: number; currency: Currency },
+    guard?: { insert: string; params: unknown[] },
+  ): Promise<{ applied: boolean; result: ApplyResult; balance: Balance }> {
+    const apply = guard ? '(SELECT ledger_apply($1::jsonb) FROM guard)' : 'ledger_apply($1::jsonb)';
+    const sql = `${guard ? `WITH guard AS (${guard.insert} RETURNING 1) ` : ''}SELECT ${apply}::text AS r,
                         (SELECT jsonb_build_object('balance', "creditsPosted" - "debitsPosted", 'reserved', "debitsPending")::text
                          FROM "LedgerAccount" WHERE "ownerId" = $2 AND "currency" = $3::"Currency") AS w`;
-    let row: { r: string; w: string | null };
+    let row: { r: string | null; w: string | null };
     try {
-      [row] = (await this.db.query<{ r: string; w: string | null }>(sql, [JSON.stringify(this.legsOf([request])), shown.accountId, shown.currency])) as [typeof row];
+      [row] = (await this.db.query<{ r: string | null; w: string | null }>(sql, [JSON.stringify(this.legsOf(operations)), shown.accountId, shown.currency, ...(guard?.params ?? [])])) as [typeof row];
     } catch (error) {
       throw ledgerError(error);
     }
-    const { transfers, wallets } = this.resultOf(JSON.parse(row.r) as RawApply);
+    const result = row.r ? this.resultOf(JSON.parse(row.r) as RawApply) : { transfers: [], wallets: [] };
     // The read beside ledger_apply() sees the wallet as the statement began: right when nothing moved.
-    const changed = wallets.find((w) => w.accountId === shown.accountId && w.currency === shown.currency);
-    return { transfer: transfers[0]!, balance: balanceOf(changed ?? (row.w ? (JSON.parse(row.w) as { balance: number; reserved: number }) : { balance: 0, reserved: 0 })) };
+    const changed = result.wallets.find((w) => w.accountId === shown.accountId && w.currency === shown.currency);
+    const before = row.w ? (JSON.parse(row.w) as { balance: number; reserved: number }) : { balance: 0, reserved: 0 };
+    return { applied: row.r !== null, result, balance: balanceOf(changed ?? before) };
   }
 
   /** Moves the reserved amount of a pending transfer; posting twice returns the first post. */
