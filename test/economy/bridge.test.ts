@@ -126,6 +126,20 @@ describe('POST /api/economy/bridge/convert (local partner)', () => {
     expect([await coinsOf(account.id), await creditsOf(account.id)]).toEqual([1, 0.6]);
   });
 
+  it('answers each of 12 concurrent conversions of one account the balance its own conversion left, and completes each in the hold\'s statement', async () => {
+    const account = await t.createAccount('race-balances');
+    await grantCoins(account.handle, 100);
+    const results = await Promise.all(Array.from({ length: 12 }, () => convert(account.key, { coins: 1.5 })));
+    expect(results.map((r) => r.status)).toEqual(Array(12).fill(200));
+    // Serialised on the wallet, the twelve leave 98.5, 97 ... 82: each answer one of them, none twice.
+    const balances = results.map((r) => r.body.new_balance as number).sort((a, b) => b - a);
+    expect(balances).toEqual(Array.from({ length: 12 }, (_, i) => 100 - 1.5 * (i + 1)));
+    expect(results.every((r) => r.body.status === 'completed' && r.body.held === 0 && r.body.attempts === 1)).toBe(true);
+    expect([await coinsOf(account.id), await creditsOf(account.id)]).toEqual([82, 1.8]);
+    expect(await t.app.services.ledger.trialBalance('coins')).toBe(0);
+    expect(await t.app.services.ledger.trialBalance('credits')).toBe(0);
+  });
+
   it('refuses without a key (401), with a sub-key (403: master only) and hostile amounts (400 naming coins)', async () => {
     const account = await t.createAccount('hostile');
     await grantCoins(account.handle, 5);

@@ -50,14 +50,14 @@ export class UnlocksService {
       left -= amount;
       leg(`royalty:${claim.id}`, item.accountId, { account: claim.accountId }, amount, LedgerAction.CommunityRoyalty);
     }
-    const paid = await this.deps.db.prisma.$transaction(async (tx) => {
-      const inserted = await tx.$executeRaw`INSERT INTO "CommunityUnlock" ("itemId", "accountId", "price") VALUES (${id}, ${actor.accountId}, ${price}) ON CONFLICT DO NOTHING`;
-      if (inserted === 0) return false;
-      await this.deps.ledger.transferLinked(legs, { tx });
-      return true;
+    // One statement: the unlock's row decides (a concurrent unlock by the same buyer waits on it, then
+    // finds it), and the payment commits with it or, refused, takes it back.
+    const { applied, balance } = await this.deps.ledger.applyShowing(legs, { accountId: actor.accountId, currency: 'coins' }, {
+      insert: 'INSERT INTO "CommunityUnlock" ("itemId", "accountId", "price") VALUES ($4, $5, $6) ON CONFLICT DO NOTHING',
+      params: [id, actor.accountId, price],
     });
-    if (!paid) return { item, charged: 0, alreadyUnlocked: true, uploaderEarned: 0, ...(await balanceNow()) };
-    return { item, charged: fromMinor(price), alreadyUnlocked: false, uploaderEarned: fromMinor(left), ...(await balanceNow()) };
+    if (!applied) return { item, charged: 0, alreadyUnlocked: true, uploaderEarned: 0, ...balance };
+    return { item, charged: fromMinor(price), alreadyUnlocked: false, uploaderEarned: fromMinor(left), ...balance };
   }
 
   /**

@@ -8,16 +8,19 @@
 //      coins are free again); no answer: the conversion stays pending and the background sweep asks
 //      again (the same key, so the partner adds the credits once), until it answers or the retry
 //      horizon passes (then the hold is voided and the conversion is failed).
+// With the embedded `local` partner, steps 1 to 3 are one statement (bridge_convert(): the row, the
+// hold, the credits and the hold's post commit together); with http, step 1 is one statement and
+// step 3 another (bridge_settle()), and no transaction stays open while the partner is asked.
 // Rounding: credits are rounded down to whole minor units (0.0001 credit) and only the coins that
 // make them are burned (rounded up to a minor unit, never more than asked).
 import { createHash, randomUUID } from 'node:crypto';
-import type { Database } from '../../platform/database/database.js';
+import { utcFromJson, type Database } from '../../platform/database/database.js';
 import { AppError, Conflict, InvalidInput, NotFound } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
 import { requireKey } from '../access/index.js';
-import { fromMinor, LedgerAction, UNITS_PER_WHOLE, type LedgerService } from '../ledger/index.js';
+import { balanceOf, fromMinor, LedgerAction, UNITS_PER_WHOLE, type Balance, type LedgerService, type TransferRequest } from '../ledger/index.js';
 import type { BridgeConversion, BridgeConversionStatus } from '../../generated/prisma/client.js';
 import { ECONOMY_READ, ECONOMY_SPEND } from './economy.access.js';
 import { convertSchema, linkSchema } from './economy.input.js';
@@ -97,6 +100,47 @@ export function conversionId(accountId: number, idempotencyKey: string | null | 
 /** The pending ledger transfer that holds a conversion's coins. */
 export const holdTransferId = (conversion: string) => `bridge:${conversion}`;
 
+/** Voids a conversion's hold: its coins are free again. */
+const RELEASE = (row: BridgeConversion) => ({ void: holdTransferId(row.id) });
+
+/** A conversion row and its account's coin wallet, as bridge_convert() and bridge_settle() answer them (to_jsonb). */
+interface RawConversionState {
+  row: Omit<BridgeConversion, 'coinsRequested' | 'coins' | 'credits' | 'nextAttemptAt' | 'createdAt' | 'updatedAt' | 'completedAt'> & {
+    coinsRequested: number;
+    coins: number;
+    credits: number;
+    nextAttemptAt: string | null;
+    createdAt: string;
+    updatedAt: string;
+    completedAt: string | null;
+  };
+  wallet: { balance: number; reserved: number } | null;
+}
+
+interface ConversionState {
+  row: BridgeConversion;
+  /** The account's coins now. */
+  coins: Balance;
+}
+
+function stateOf(raw: RawConversionState): ConversionState {
+  const r = raw.row;
+  const date = (text: string | null) => (text === null ? null : utcFromJson(text));
+  return {
+    row: {
+      ...r,
+      coinsRequested: BigInt(r.coinsRequested),
+      coins: BigInt(r.coins),
+      credits: BigInt(r.credits),
+      nextAttemptAt: date(r.nextAttemptAt),
+      createdAt: utcFromJson(r.createdAt),
+      updatedAt: utcFromJson(r.updatedAt),
+      completedAt: date(r.completedAt),
+    },
+    coins: balanceOf(raw.wallet ?? { balance: 0, reserved: 0 }),
+  };
+}
+
 export class BridgeService {
   constructor(
     private readonly db: Database,
@@ -161,41 +205,45 @@ export class BridgeService {
       }
       partnerAccount = link.partnerAccount;
     }
-    const now = new Date();
-    const created = await this.db.prisma.$transaction(async (tx) => {
-      // The row first: a concurrent conversion with the same key waits here, then finds it.
-      const { count } = await tx.bridgeConversion.createMany({
-        data: [
-          {
-            id,
-            accountId: checked.accountId,
-            partner: this.partner.kind,
-            partnerAccount,
-            coinsRequested: requested,
-            coins: amounts.coins,
-            credits: amounts.credits,
-            rate: this.coinsPerCredit,
-            status: 'pending',
-            nextAttemptAt: new Date(now.getTime() + CLAIM_MS),
-          },
-        ],
-        skipDuplicates: true,
-      });
-      if (count === 0) return false;
-      await this.ledger.transfer(
-        { id: holdTransferId(id), currency: 'coins', from: { account: checked.accountId }, to: { system: 'bridge' }, amount: amounts.coins, action: LedgerAction.BridgeConvert, reference: id, pending: { expiresInMs: HOLD_MS } },
-        { tx },
-      );
-      return true;
-    });
-    let row = await this.row(id);
-    if (!created && Number(row.coinsRequested) !== requested) {
+    // One statement: the row, the hold and, with a partner inside the ledger, the credits and the
+    // hold's post (the conversion completes in the hold's transaction). A concurrent conversion with
+    // the same key waits on the row's insert, then finds it.
+    const hold: TransferRequest = {
+      id: holdTransferId(id),
+      currency: 'coins',
+      from: { account: checked.accountId },
+      to: { system: 'bridge' },
+      amount: amounts.coins,
+      action: LedgerAction.BridgeConvert,
+      reference: id,
+      pending: { expiresInMs: HOLD_MS },
+    };
+    const credits = this.partner.inLedger?.({ conversionId: id, accountId: checked.accountId, creditsMinor: amounts.credits });
+    const row = {
+      id,
+      accountId: checked.accountId,
+      partner: this.partner.kind,
+      partnerAccount,
+      coinsRequested: requested,
+      coins: amounts.coins,
+      credits: amounts.credits,
+      rate: this.coinsPerCredit,
+      nextAttemptAt: new Date(Date.now() + CLAIM_MS).toISOString(),
+    };
+    const legs = this.ledger.legsOf(credits ? [hold, credits, { post: hold.id }] : [hold]);
+    const answer = await this.ledger.call<RawConversionState & { created: boolean }>('SELECT bridge_convert($1::jsonb, $2::jsonb, $3)::text AS r', [
+      JSON.stringify(row),
+      JSON.stringify(legs),
+      credits ? credits.id : null,
+    ]);
+    let state = stateOf(answer);
+    if (!answer.created && Number(state.row.coinsRequested) !== requested) {
       throw new Conflict('idempotency_key: this key converted another amount before', 'idempotency_key');
     }
     // A repeat of a conversion still pending asks the partner again (the same idempotency key).
-    if (row.status === 'pending') row = await this.attempt(row);
-    if (row.status === 'refused' || row.status === 'failed') throw new Conflict(`${row.lastError ?? 'the credit partner refused the conversion'}; no coins were spent`);
-    return this.view(row, !created);
+    if (state.row.status === 'pending') state = await this.attempt(state.row);
+    if (state.row.status === 'refused' || state.row.status === 'failed') throw new Conflict(`${state.row.lastError ?? 'the credit partner refused the conversion'}; no coins were spent`);
+    return this.view(state.row, state.coins, !answer.created);
   }
 
   /** One conversion of the caller's (404 for another account's or a missing one). */
@@ -203,7 +251,7 @@ export class BridgeService {
     const checked = requireKey(actor, ECONOMY_READ);
     const row = await this.db.prisma.bridgeConversion.findFirst({ where: { id, accountId: checked.accountId } });
     if (!row) throw new NotFound(`no conversion ${id.slice(0, 100)}`);
-    return this.view(row, false);
+    return this.view(row, await this.ledger.balance(row.accountId, 'coins'), false);
   }
 
   /**
@@ -222,10 +270,10 @@ export class BridgeService {
     let settled = 0;
     for (const { id } of claimed) {
       try {
-        let row = await this.row(id);
+        const row = await this.db.prisma.bridgeConversion.findUniqueOrThrow({ where: { id } });
         if (row.status !== 'pending') continue;
-        row = Date.now() - row.createdAt.getTime() > RETRY_HORIZON_MS ? await this.giveUp(row) : await this.attempt(row);
-        if (row.status !== 'pending') settled++;
+        const after = Date.now() - row.createdAt.getTime() > RETRY_HORIZON_MS ? await this.giveUp(row) : await this.attempt(row);
+        if (after.row.status !== 'pending') settled++;
       } catch (error) {
         this.logger.warn({ err: error, conversion: id }, 'retrying a coin conversion failed');
       }
@@ -234,7 +282,7 @@ export class BridgeService {
   }
 
   /** Asks the partner once and settles the conversion by its answer. */
-  private async attempt(row: BridgeConversion): Promise<BridgeConversion> {
+  private async attempt(row: BridgeConversion): Promise<ConversionState> {
     let answer: PartnerAnswer;
     try {
       answer = await this.partner.deliver({
@@ -254,54 +302,53 @@ export class BridgeService {
     return this.settle(row, answer);
   }
 
-  private async settle(row: BridgeConversion, answer: PartnerAnswer): Promise<BridgeConversion> {
+  private async settle(row: BridgeConversion, answer: PartnerAnswer): Promise<ConversionState> {
     const attempts = row.attempts + 1;
     if (answer.outcome === 'confirmed') {
       try {
-        await this.ledger.post(holdTransferId(row.id));
+        return await this.finish(row, { post: holdTransferId(row.id) }, { status: 'completed', attempts, partnerReference: answer.reference, completedAt: new Date(), lastError: null });
       } catch (error) {
         if (!(error instanceof AppError && error.status === 409)) throw error;
         // The hold was released before the partner confirmed (it expired): the partner added credits the coins no longer pay for.
         this.logger.error({ conversion: row.id }, 'the credit partner confirmed a conversion whose coins were already released');
-        return this.finish(row, { status: 'failed', attempts, lastError: 'the credit partner confirmed after the coins were released' });
+        return this.finish(row, null, { status: 'failed', attempts, lastError: 'the credit partner confirmed after the coins were released' });
       }
-      return this.finish(row, { status: 'completed', attempts, partnerReference: answer.reference, completedAt: new Date(), lastError: null });
     }
     if (answer.outcome === 'refused') {
-      await this.release(row);
-      return this.finish(row, { status: 'refused', attempts, lastError: `the credit partner refused the conversion: ${answer.reason}` });
+      return this.finish(row, RELEASE(row), { status: 'refused', attempts, lastError: `the credit partner refused the conversion: ${answer.reason}` });
     }
     const delay = RETRY_DELAYS_MS[Math.min(attempts - 1, RETRY_DELAYS_MS.length - 1)]!;
-    return this.finish(row, { attempts, lastError: answer.reason, nextAttemptAt: new Date(Date.now() + delay) });
+    return this.finish(row, null, { attempts, lastError: answer.reason, nextAttemptAt: new Date(Date.now() + delay) });
   }
 
-  private async giveUp(row: BridgeConversion): Promise<BridgeConversion> {
-    await this.release(row);
-    return this.finish(row, {
+  private async giveUp(row: BridgeConversion): Promise<ConversionState> {
+    return this.finish(row, RELEASE(row), {
       status: 'failed',
       lastError: `the credit partner did not answer for ${RETRY_HORIZON_MS / 3_600_000} hours (last: ${row.lastError ?? 'no answer'}); the coins were released`,
     });
   }
 
-  /** Voids the hold (a hold posted meanwhile stays posted: then the conversion is not released). */
-  private async release(row: BridgeConversion): Promise<void> {
-    await this.ledger.void(holdTransferId(row.id));
-  }
-
-  /** Writes the outcome while the conversion is still pending (a concurrent settle that came first wins), and reads the row back. */
-  private async finish(row: BridgeConversion, change: Partial<Pick<BridgeConversion, 'status' | 'attempts' | 'lastError' | 'nextAttemptAt' | 'partnerReference' | 'completedAt'>>): Promise<BridgeConversion> {
+  /**
+   * One statement: applies the hold's post or void (`hold`; a void of a hold posted meanwhile is a
+   * 409, and then the conversion is not released) and writes the outcome while the conversion is
+   * still pending (a concurrent settle that came first wins); answers the row as it is after.
+   */
+  private async finish(
+    row: BridgeConversion,
+    hold: { post: string } | { void: string } | null,
+    change: Partial<Pick<BridgeConversion, 'status' | 'attempts' | 'lastError' | 'nextAttemptAt' | 'partnerReference' | 'completedAt'>>,
+  ): Promise<ConversionState> {
     const data = change.status && change.status !== 'pending' ? { ...change, nextAttemptAt: null } : change;
-    await this.db.prisma.bridgeConversion.updateMany({ where: { id: row.id, status: 'pending' }, data });
-    return this.row(row.id);
+    const raw = await this.ledger.call<RawConversionState>('SELECT bridge_settle($1, $2::jsonb, $3::jsonb)::text AS r', [
+      row.id,
+      hold ? JSON.stringify(this.ledger.legsOf([hold])) : null,
+      JSON.stringify(data),
+    ]);
+    return stateOf(raw);
   }
 
-  private async row(id: string): Promise<BridgeConversion> {
-    return this.db.prisma.bridgeConversion.findUniqueOrThrow({ where: { id } });
-  }
-
-  private async view(row: BridgeConversion, replayed: boolean): Promise<ConversionView> {
+  private view(row: BridgeConversion, balance: Balance, replayed: boolean): ConversionView {
     const moved = row.status === 'completed' || row.status === 'pending';
-    const balance = await this.ledger.balance(row.accountId, 'coins');
     return {
       id: row.id,
       status: row.status,

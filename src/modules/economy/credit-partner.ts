@@ -4,7 +4,7 @@
 // adapter is ours (the spec only says coins convert into credits on a linked external account) and
 // is documented in the README ("Economy: bridge, referral, styles").
 import { createHmac } from 'node:crypto';
-import { LedgerAction, type LedgerService } from '../ledger/index.js';
+import { LedgerAction, type LedgerService, type TransferRequest } from '../ledger/index.js';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 export const SIGNATURE_HEADER = 'X-Service-Signature';
@@ -40,6 +40,11 @@ export interface CreditPartner {
   readonly needsLink: boolean;
   /** Adds the credits on the partner's side; safe to repeat with the same conversion id. */
   deliver(delivery: PartnerDelivery): Promise<PartnerAnswer>;
+  /**
+   * A partner inside this service's ledger: the delivery as a ledger transfer, which the bridge
+   * applies in the same statement as the hold (the conversion completes in one transaction).
+   */
+  inLedger?(delivery: Pick<PartnerDelivery, 'conversionId' | 'accountId' | 'creditsMinor'>): TransferRequest;
 }
 
 /** Credits land in this service's credit ledger: from the bridge system account, once per conversion id. */
@@ -50,7 +55,12 @@ export class LocalCreditPartner implements CreditPartner {
   constructor(private readonly ledger: LedgerService) {}
 
   async deliver(delivery: PartnerDelivery): Promise<PartnerAnswer> {
-    const { transfer } = await this.ledger.transfer({
+    const { transfer } = await this.ledger.transfer(this.inLedger(delivery));
+    return { outcome: 'confirmed', reference: transfer.id };
+  }
+
+  inLedger(delivery: Pick<PartnerDelivery, 'conversionId' | 'accountId' | 'creditsMinor'>): TransferRequest {
+    return {
       id: `bridge:${delivery.conversionId}:credits`,
       currency: 'credits',
       from: { system: 'bridge' },
@@ -58,8 +68,7 @@ export class LocalCreditPartner implements CreditPartner {
       amount: delivery.creditsMinor,
       action: LedgerAction.BridgeConvert,
       reference: delivery.conversionId,
-    });
-    return { outcome: 'confirmed', reference: transfer.id };
+    };
   }
 }
 

@@ -89,28 +89,34 @@ export class StylesService {
       return { newBalance, held };
     };
     if (!preset.premium) return { style: { ...preset, unlocked: true }, charged: 0, alreadyUnlocked: true, ...(await balance()) };
-    const id = unlockTransferId(checked.accountId, preset.slug);
-    // Unlocked before (perhaps at another price): nothing to charge.
-    if ((await this.unlockedOf(checked.accountId, [preset.slug])).size > 0) {
+    // One statement: the transfer's id is the unlock, so an unlock made before (perhaps at another
+    // price) is found by it: a replay charges nothing, and neither does the 409 of another price.
+    try {
+      const {
+        result: { transfers },
+        balance: coins,
+      } = await this.ledger.applyShowing(
+        [
+          {
+            id: unlockTransferId(checked.accountId, preset.slug),
+            currency: 'coins',
+            from: { account: checked.accountId },
+            to: { system: 'fees' },
+            amount: toMinor(preset.priceCoins)!,
+            action: LedgerAction.StyleUnlock,
+            reference: `style:${preset.slug}`,
+          },
+        ],
+        { accountId: checked.accountId, currency: 'coins' },
+      );
+      const transfer = transfers[0]!;
+      const charged = transfer.replayed ? 0 : fromMinor(transfer.amount);
+      return { style: { ...preset, unlocked: true }, charged, alreadyUnlocked: charged === 0, newBalance: coins.balance, held: coins.held };
+    } catch (error) {
+      // The same id with another amount: unlocked before at a price since changed.
+      if (!(error instanceof AppError && error.status === 409)) throw error;
       return { style: { ...preset, unlocked: true }, charged: 0, alreadyUnlocked: true, ...(await balance()) };
     }
-    let charged = 0;
-    try {
-      const { transfer } = await this.ledger.transfer({
-        id,
-        currency: 'coins',
-        from: { account: checked.accountId },
-        to: { system: 'fees' },
-        amount: toMinor(preset.priceCoins)!,
-        action: LedgerAction.StyleUnlock,
-        reference: `style:${preset.slug}`,
-      });
-      charged = transfer.replayed ? 0 : fromMinor(transfer.amount);
-    } catch (error) {
-      // The same id with another amount: unlocked meanwhile at a price since changed.
-      if (!(error instanceof AppError && error.status === 409)) throw error;
-    }
-    return { style: { ...preset, unlocked: true }, charged, alreadyUnlocked: charged === 0, ...(await balance()) };
   }
 
   /** Whether the account may use the preset (false for an unknown slug). */

@@ -12,7 +12,7 @@
 // their balance is summed from the transfers, and may be negative (rewards is minus all it issued).
 import { z } from 'zod';
 import type { Prisma } from '../../generated/prisma/client.js';
-import type { Database } from '../../platform/database/database.js';
+import { utcFromJson, type Database } from '../../platform/database/database.js';
 import { AppError, Conflict, InvalidInput, NotFound } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import { randomUUID } from 'node:crypto';
@@ -44,6 +44,9 @@ export interface TransferRequest {
   /** Reserve instead of moving: the debit side's funds are held until post() or void(). */
   pending?: { expiresInMs: number };
 }
+
+/** One element of a linked batch: a transfer, or the post or void of a pending one. */
+export type LedgerOperation = TransferRequest | { post: string } | { void: string };
 
 export type TransferKind = 'single' | 'pending' | 'post' | 'void';
 
@@ -158,7 +161,7 @@ interface RawApply {
   wallets: Array<{ owner: number; currency: Currency; balance: number; reserved: number }>;
 }
 
-type Leg =
+export type Leg =
   | {
       op: 'transfer';
       id: string;
@@ -175,8 +178,7 @@ type Leg =
     }
   | { op: 'post' | 'void'; id: string };
 
-/** timestamp(3) columns hold UTC without a zone; JSON gives them back without one. */
-const utc = (text: string) => new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`);
+const utc = utcFromJson;
 
 function toTransfer(raw: RawTransfer): Transfer {
   return { ...raw, expiresAt: raw.expiresAt ? utc(raw.expiresAt) : null, createdAt: utc(raw.createdAt) };
@@ -253,15 +255,9 @@ export class LedgerService {
    * Transfers, posts and voids that commit together or not at all (a bounty claim posts its escrow
    * slot and pays the claimant from escrow in one batch).
    */
-  async applyLinked(operations: Array<TransferRequest | { post: string } | { void: string }>, options: LedgerOptions = {}): Promise<ApplyResult> {
+  async applyLinked(operations: LedgerOperation[], options: LedgerOptions = {}): Promise<ApplyResult> {
     if (operations.length === 0) throw new InvalidInput('transfers: expected at least one');
-    const now = Date.now();
-    const legs: Leg[] = operations.map((operation) => {
-      if ('post' in operation) return { op: 'post', id: operation.post };
-      if ('void' in operation) return { op: 'void', id: operation.void };
-      return toLeg(parseInput(transferSchema, operation) as z.output<typeof transferSchema>, now);
-    });
-    return this.apply(legs, options);
+    return this.apply(this.legsOf(operations), options);
   }
 
   /**
@@ -281,6 +277,34 @@ export class LedgerService {
       reference: grant.reference || null,
     });
     return { transferId: transfer.id, amount: fromMinor(transfer.amount), ...(await this.balanceAfter(accountId, currency, wallets)), replayed: transfer.replayed };
+  }
+
+  /**
+   * Transfers (linked), and the shown balance of one wallet after them, in one statement: from the
+   * wallets they changed, or (a replay, which changes none) read beside them. With `guard`, an
+   * INSERT (its parameters from $4) that decides whether they apply: they do when it wrote a row,
+   * in its transaction (a refusal writes nothing); `applied` says whether it did.
+   */
+  async applyShowing(
+    operations: LedgerOperation[],
+    shown: { accountId: number; currency: Currency },
+    guard?: { insert: string; params: unknown[] },
+  ): Promise<{ applied: boolean; result: ApplyResult; balance: Balance }> {
+    const apply = guard ? '(SELECT ledger_apply($1::jsonb) FROM guard)' : 'ledger_apply($1::jsonb)';
+    const sql = `${guard ? `WITH guard AS (${guard.insert} RETURNING 1) ` : ''}SELECT ${apply}::text AS r,
+                        (SELECT jsonb_build_object('balance', "creditsPosted" - "debitsPosted", 'reserved', "debitsPending")::text
+                         FROM "LedgerAccount" WHERE "ownerId" = $2 AND "currency" = $3::"Currency") AS w`;
+    let row: { r: string | null; w: string | null };
+    try {
+      [row] = (await this.db.query<{ r: string | null; w: string | null }>(sql, [JSON.stringify(this.legsOf(operations)), shown.accountId, shown.currency, ...(guard?.params ?? [])])) as [typeof row];
+    } catch (error) {
+      throw ledgerError(error);
+    }
+    const result = row.r ? this.resultOf(JSON.parse(row.r) as RawApply) : { transfers: [], wallets: [] };
+    // The read beside ledger_apply() sees the wallet as the statement began: right when nothing moved.
+    const changed = result.wallets.find((w) => w.accountId === shown.accountId && w.currency === shown.currency);
+    const before = row.w ? (JSON.parse(row.w) as { balance: number; reserved: number }) : { balance: 0, reserved: 0 };
+    return { applied: row.r !== null, result, balance: balanceOf(changed ?? before) };
   }
 
   /** Moves the reserved amount of a pending transfer; posting twice returns the first post. */
@@ -309,10 +333,17 @@ export class LedgerService {
     }
   }
 
-  /** The legs of transfer requests as ledger_apply() takes them (validated). */
-  legsOf(requests: TransferRequest[]): Leg[] {
+  /**
+   * The legs of transfers, posts and voids as ledger_apply() takes them (validated): for a SQL
+   * function of another module that applies them in the same statement as its own writes.
+   */
+  legsOf(operations: LedgerOperation[]): Leg[] {
     const now = Date.now();
-    return requests.map((request) => toLeg(parseInput(transferSchema, request) as z.output<typeof transferSchema>, now));
+    return operations.map((operation) => {
+      if ('post' in operation) return { op: 'post', id: operation.post };
+      if ('void' in operation) return { op: 'void', id: operation.void };
+      return toLeg(parseInput(transferSchema, operation) as z.output<typeof transferSchema>, now);
+    });
   }
 
   /** Reads ledger_apply()'s answer. */

@@ -117,6 +117,11 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
   };
 }
 
+/** A timestamp(3) column as JSON gives it back (to_jsonb: UTC without a zone) as a Date. */
+export function utcFromJson(text: string): Date {
+  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? text : `${text}Z`);
+}
+
 export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
