@@ -2,10 +2,9 @@
 // the background duties (job workers, crash recovery of jobs, quota and ledger sweeps) a process may take on.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Config } from './config.js';
 import { openDatabase } from './platform/database/database.js';
-import { migrate, readMigrations } from './platform/database/migrate.js';
+import { MIGRATIONS_DIR, migrate, readMigrations } from './platform/database/migrate.js';
 import type { Logger } from './platform/logger.js';
 import { createEventBus } from './platform/events.js';
 import { resolveAdminToken } from './platform/secrets-files.js';
@@ -13,7 +12,7 @@ import { createBlobStore } from './platform/storage/index.js';
 import { createServices, type Services } from './services.js';
 import { startAutomation, type Loop } from './modules/automation/index.js';
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+export { MIGRATIONS_DIR };
 /** How often queued jobs are checked against the queue's own messages (Redis may have lost them). */
 const RESEND_INTERVAL_MS = 5_000;
 const QUOTA_SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -29,11 +28,14 @@ export interface Core {
 
 export async function buildCore(config: Config, logger: Logger): Promise<Core> {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  // First starts and migrations can take seconds: each step is logged before it runs, so they never look like a hang.
+  const progress = (message: string) => logger.info(message);
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: config.inMemoryDatabase ? undefined : join(config.dataDir, 'db'),
+    progress,
   });
-  const applied = await migrate(db, readMigrations(MIGRATIONS_DIR));
+  const applied = await migrate(db, readMigrations(MIGRATIONS_DIR), progress);
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
 
   // With a shared database, processes that make their own keys in their own DATA_DIR cannot open

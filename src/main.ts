@@ -6,6 +6,9 @@ const config = loadConfig();
 const app = await buildApp(config);
 const url = await app.start();
 app.logger.info({ url, graphql: `${url}/graphql`, database: config.databaseUrl ? 'postgresql' : 'pglite' }, 'service started');
+// Since the process began (module loading included): what a person waiting for the first start sees.
+const seconds = Number(process.uptime().toFixed(1));
+app.logger.info({ seconds }, `ready in ${seconds} s`);
 
 if (app.initialAccount) {
   // Printed once, to the console only: structured logs never carry keys.
