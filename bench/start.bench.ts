@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { writeResultsSection } from './results.js';
 
@@ -22,23 +23,29 @@ const variants = [
 type Case = 'empty data folder' | 'restart';
 
 /** Seconds from spawning `npm start` to the first 200 of /healthz; then stops the process tree. */
-async function timeStart(dir: string, dataDir: string, port: number): Promise<number> {
+async function timeStart(dir: string, dataDir: string): Promise<number> {
   const began = performance.now();
+  // PORT 0: the system picks a free port (other work on this machine holds ports too); the
+  // 'service started' line says which, and /healthz is asked from then on.
   const child = spawn('npm', ['start'], {
     cwd: dir,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group: npm, sh and node stop together
   });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)));
+  let url: string | undefined;
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    if (line.startsWith('{') && line.includes('"service started"')) url ??= (JSON.parse(line) as { url: string }).url;
+  });
   let exited = false;
   const exit = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
   try {
     for (;;) {
       if (exited) throw new Error(`npm start in ${dir} exited before it answered: ${stderr}`);
       if (performance.now() - began > TIMEOUT_MS) throw new Error(`npm start in ${dir} did not answer within ${TIMEOUT_MS} ms`);
-      const status = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.status, () => 0);
+      const status = url ? await fetch(`${url}/healthz`).then((r) => r.status, () => 0) : 0;
       if (status === 200) return (performance.now() - began) / 1000;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
@@ -50,14 +57,13 @@ async function timeStart(dir: string, dataDir: string, port: number): Promise<nu
 
 const seconds = new Map<string, number[]>();
 const loadBefore = loadavg()[0]!;
-let port = 30_000 + Math.floor(Math.random() * 10_000);
 for (let round = 0; round < ROUNDS; round++) {
   // Alternating order: neither variant always runs right after the other's heavy first start.
   for (const variant of round % 2 ? [...variants].reverse() : variants) {
     const dataDir = mkdtempSync(join(tmpdir(), 'start-bench-'));
     try {
       for (const which of ['empty data folder', 'restart'] as Case[]) {
-        const s = await timeStart(variant.dir, dataDir, port++);
+        const s = await timeStart(variant.dir, dataDir);
         console.log(`round ${round + 1} ${variant.name} ${which}: ${s.toFixed(2)} s (load ${loadavg()[0]!.toFixed(2)})`);
         seconds.set(`${variant.name}|${which}`, [...(seconds.get(`${variant.name}|${which}`) ?? []), s]);
       }
@@ -78,7 +84,7 @@ const rows = [...seconds].map(([key, xs]) => {
 });
 const section = `## Start: \`npm start\` until /healthz answers
 
-- Command: \`BENCH_START_ANCHOR=<earlier checkout> npx tsx bench/start.bench.ts\` (${ROUNDS} rounds, interleaved); each run is \`npm start\` (npm, the prestart build, node dist/src/main.js) with a temp DATA_DIR (embedded PGlite, in-process queue, local files), timed from the spawn to the first 200 of GET /healthz (polled every 25 ms)
+- Command: \`BENCH_START_ANCHOR=<earlier checkout> npx tsx bench/start.bench.ts\` (${ROUNDS} rounds, interleaved); each run is \`npm start\` (npm, the prestart build, node dist/src/main.js) with a temp DATA_DIR (embedded PGlite, in-process queue, local files), PORT 0, timed from the spawn to the first 200 of GET /healthz (polled every 25 ms once the service logged its address)
 - Machine load (1-minute load average, 2 cores shared with other work): ${loadBefore.toFixed(2)} at the start, ${loadAfter.toFixed(2)} at the end
 - ${new Date().toISOString().slice(0, 10)}, Node ${process.version}
 
