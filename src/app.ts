@@ -7,6 +7,7 @@ import type { Config } from './config.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { writeSecretFile } from './platform/secrets-files.js';
 import type { Services } from './services.js';
+import type { Database } from './platform/database/database.js';
 import { buildCore } from './core.js';
 import { attachWebSocketServer, createGraphQLServer, type Yoga } from './graphql/server.js';
 import { checkCredentials } from './graphql/context.js';
@@ -44,9 +45,12 @@ export function restSurface(yoga: Yoga, table: AnyRoute[], limits: RestLimits): 
   };
 }
 
-export async function buildApp(config: Config, options: { logger?: Logger; telegram?: TelegramRuntimeOptions } = {}): Promise<App> {
+export async function buildApp(
+  config: Config,
+  options: { logger?: Logger; telegram?: TelegramRuntimeOptions; database?: Promise<Database> } = {},
+): Promise<App> {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const core = await buildCore(config, logger);
+  const core = await buildCore(config, logger, options.database);
   const { services } = core;
 
   let initialAccount: App['initialAccount'] = null;

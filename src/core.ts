@@ -1,11 +1,9 @@
 // What every process needs, API or worker: database (migrated), events, storage and services, plus
 // the background duties (job workers, crash recovery of jobs, quota and ledger sweeps) a process may take on.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Config } from './config.js';
-import { openDatabase } from './platform/database/database.js';
-import { migrate, readMigrations } from './platform/database/migrate.js';
+import type { Database } from './platform/database/database.js';
+import { MIGRATIONS_DIR } from './platform/database/migrate.js';
+import { openMigratedDatabase } from './platform/database/startup.js';
 import type { Logger } from './platform/logger.js';
 import { createEventBus } from './platform/events.js';
 import { resolveAdminToken } from './platform/secrets-files.js';
@@ -13,7 +11,7 @@ import { createBlobStore } from './platform/storage/index.js';
 import { createServices, type Services } from './services.js';
 import { startAutomation, type Loop } from './modules/automation/index.js';
 
-export const MIGRATIONS_DIR = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+export { MIGRATIONS_DIR };
 /** How often queued jobs are checked against the queue's own messages (Redis may have lost them). */
 const RESEND_INTERVAL_MS = 5_000;
 const QUOTA_SWEEP_INTERVAL_MS = 10 * 60_000;
@@ -27,14 +25,9 @@ export interface Core {
   close(): Promise<void>;
 }
 
-export async function buildCore(config: Config, logger: Logger): Promise<Core> {
-  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const db = await openDatabase({
-    databaseUrl: config.databaseUrl,
-    pgliteDir: config.inMemoryDatabase ? undefined : join(config.dataDir, 'db'),
-  });
-  const applied = await migrate(db, readMigrations(MIGRATIONS_DIR));
-  if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+export async function buildCore(config: Config, logger: Logger, opening?: Promise<Database>): Promise<Core> {
+  // `opening`: the database the caller began opening earlier (src/main.ts, while modules loaded).
+  const db = await (opening ?? openMigratedDatabase(config, logger));
 
   // With a shared database, processes that make their own keys in their own DATA_DIR cannot open
   // what another sealed (webhook secrets, export credentials) or verify what it signed (file links).

@@ -1,11 +1,21 @@
 // `npm start`: the whole service in one process.
 import { loadConfig } from './config.js';
-import { buildApp } from './app.js';
+import { createLogger } from './platform/logger.js';
+import { openMigratedDatabase } from './platform/database/startup.js';
 
 const config = loadConfig();
-const app = await buildApp(config);
+const logger = createLogger(config.logLevel);
+// The database opens (PGlite's WebAssembly compiles off the main thread, its files are read) while
+// the service's other modules load: they are imported only after this has begun.
+const database = openMigratedDatabase(config, logger);
+database.catch(() => {}); // its error is thrown where buildApp awaits it
+const { buildApp } = await import('./app.js');
+const app = await buildApp(config, { logger, database });
 const url = await app.start();
 app.logger.info({ url, graphql: `${url}/graphql`, database: config.databaseUrl ? 'postgresql' : 'pglite' }, 'service started');
+// Since the process began (module loading included): what a person waiting for the first start sees.
+const seconds = Number(process.uptime().toFixed(1));
+app.logger.info({ seconds }, `ready in ${seconds} s`);
 
 if (app.initialAccount) {
   // Printed once, to the console only: structured logs never carry keys.

@@ -39,6 +39,20 @@ describe('migrations', () => {
     expect(rows).toEqual(migrations.map((m) => ({ migration_name: m.name, checksum: m.checksum })));
   });
 
+  it('applies only what a database of an older version lacks, and says so before it does', async () => {
+    const { url } = await database();
+    const db = await openDatabase({ databaseUrl: url });
+    cleanups.push(() => db.close());
+    const migrations = readMigrations(MIGRATIONS_DIR);
+    await migrate(db, migrations.slice(0, -3));
+    const told: string[] = [];
+    expect(await migrate(db, migrations, (message) => told.push(message))).toEqual(migrations.slice(-3).map((m) => m.name));
+    expect(told).toEqual(['migrating the database: 3 migration(s) to apply']);
+    // Up to date now: the digest check answers, nothing is told or applied.
+    expect(await migrate(db, migrations, (message) => told.push(message))).toEqual([]);
+    expect(told).toHaveLength(1);
+  });
+
   it('refuses to start when an applied migration was edited', async () => {
     const { url } = await database();
     const db = await openDatabase({ databaseUrl: url });

@@ -14,11 +14,12 @@ afterAll(() => rm(parent, { recursive: true, force: true }));
 describe('the embedded database folder', () => {
   it('is created once, by another process, and opens with 16 MB of shared buffers', async () => {
     const dir = join(parent, 'db');
-    await ensurePGliteFiles(dir);
+    // Without a template (test/platform/pglite-template.test.ts has the copy): initdb in a child process.
+    expect(await ensurePGliteFiles(dir, { template: null })).toBe('created');
     expect(existsSync(join(dir, 'PG_VERSION'))).toBe(true);
     expect((await stat(dir)).mode & 0o777).toBe(0o700);
     const created = (await stat(join(dir, 'PG_VERSION'))).mtimeMs;
-    await ensurePGliteFiles(dir); // already there: left as it is
+    expect(await ensurePGliteFiles(dir)).toBe('existing'); // already there: left as it is, template or not
     expect((await stat(join(dir, 'PG_VERSION'))).mtimeMs).toBe(created);
 
     const db = await openDatabase({ pgliteDir: dir });

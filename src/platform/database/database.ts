@@ -29,19 +29,21 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** Folder for the embedded database; undefined keeps it in memory. */
   pgliteDir?: string;
+  /** Told what a first start is doing (creating the embedded database). */
+  progress?: (message: string) => void;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPGlite(options.pgliteDir);
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPGlite(options.pgliteDir, options.progress);
 }
 
-async function openPGlite(dir?: string): Promise<Database> {
+async function openPGlite(dir?: string, progress?: (message: string) => void): Promise<Database> {
   const [{ PGlite }, { PrismaPGlite }, { PGLITE_START_PARAMS, ensurePGliteFiles }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('pglite-prisma-adapter'),
     import('./pglite-files.js'),
   ]);
-  if (dir) await ensurePGliteFiles(dir);
+  if (dir) await ensurePGliteFiles(dir, { progress });
   const pglite = await PGlite.create(dir ? join(dir) : undefined, { startParams: PGLITE_START_PARAMS });
   let statements = 0;
   for (const method of ['query', 'exec'] as const) {

@@ -4,7 +4,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Database, RawConnection } from './database.js';
+
+/** prisma/migrations, found relative to this module (the build copies it beside dist/src). */
+export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../prisma/migrations', import.meta.url));
 
 /** Any constant: PostgreSQL advisory locks are keyed by a 64-bit number. */
 const MIGRATION_LOCK_KEY = 7_244_105_118;
@@ -26,6 +30,23 @@ export function readMigrations(dir: string): Migration[] {
     });
 }
 
+/**
+ * One digest of a migration history (names and checksums, in order): equal digests mean equal
+ * histories, so a start compares one value instead of every row.
+ */
+export function migrationsDigest(migrations: Pick<Migration, 'name' | 'checksum'>[]): string {
+  return createHash('md5')
+    .update(migrations.map((m) => `${m.name} ${m.checksum}\n`).join(''))
+    .digest('hex');
+}
+
+// The same digest computed by the database over its finished migrations (NULL when none); no
+// bookkeeping table at all is an error, which sends the start down the full path.
+const APPLIED_DIGEST = `
+SELECT md5(string_agg(migration_name || ' ' || checksum || E'\\n', '' ORDER BY migration_name COLLATE "C")) AS digest,
+       count(*) FILTER (WHERE finished_at IS NULL) AS unfinished
+FROM "_prisma_migrations" WHERE rolled_back_at IS NULL`;
+
 const BOOKKEEPING_TABLE = `
 CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
   "id" VARCHAR(36) PRIMARY KEY NOT NULL,
@@ -43,19 +64,34 @@ CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
  * Each migration runs in its own transaction; concurrent starts against one PostgreSQL wait on an
  * advisory lock, and the second one finds nothing left to do.
  */
-export async function migrate(db: Database, migrations: Migration[]): Promise<string[]> {
+export async function migrate(db: Database, migrations: Migration[], progress?: (message: string) => void): Promise<string[]> {
+  if (await upToDate(db, migrations)) return [];
   return db.withConnection(async (conn) => {
     const locked = db.kind === 'postgres';
     if (locked) await conn.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
     try {
-      return await applyPending(conn, migrations);
+      return await applyPending(conn, migrations, progress);
     } finally {
       if (locked) await conn.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
     }
   });
 }
 
-async function applyPending(conn: RawConnection, migrations: Migration[]): Promise<string[]> {
+/**
+ * True when the database's finished migrations are exactly `migrations` (the usual restart): one
+ * query, no lock. Anything else (a new folder, pending or unfinished migrations, a changed file, rows
+ * from a newer version) goes through applyPending, which says what is wrong or applies what is missing.
+ */
+async function upToDate(db: Database, migrations: Migration[]): Promise<boolean> {
+  try {
+    const [row] = await db.query<{ digest: string | null; unfinished: string | number }>(APPLIED_DIGEST);
+    return Number(row?.unfinished) === 0 && row?.digest === migrationsDigest(migrations);
+  } catch {
+    return false;
+  }
+}
+
+async function applyPending(conn: RawConnection, migrations: Migration[], progress?: (message: string) => void): Promise<string[]> {
   await conn.exec(BOOKKEEPING_TABLE);
   const rows = await conn.query<{ migration_name: string; checksum: string; finished_at: Date | null }>(
     'SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL',
@@ -73,6 +109,7 @@ async function applyPending(conn: RawConnection, migrations: Migration[]): Promi
       }
       continue;
     }
+    if (done.length === 0) progress?.(`migrating the database: ${migrations.filter((m) => !applied.has(m.name)).length} migration(s) to apply`);
     await conn.exec('BEGIN');
     try {
       await conn.exec(migration.sql);

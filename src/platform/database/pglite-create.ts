@@ -1,13 +1,10 @@
 // Entry of the short-lived process that creates a new embedded database folder and brings it to the
 // latest migration (see pglite-files.ts): initdb and the first migrations are the heaviest work
 // PGlite does, and the WebAssembly memory they grow is returned to the system when this process ends.
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { openDatabase } from './database.js';
-import { migrate, readMigrations } from './migrate.js';
+import { MIGRATIONS_DIR, migrate, readMigrations } from './migrate.js';
 import { PGLITE_START_PARAMS } from './pglite-files.js';
-
-const MIGRATIONS_DIR = fileURLToPath(new URL('../../../prisma/migrations', import.meta.url));
 
 const dir = process.argv[2];
 if (!dir) throw new Error('usage: pglite-create <data folder>');

@@ -1,0 +1,28 @@
+// The database a process starts on: opened (the embedded one created first when the data folder holds
+// none) and brought to the latest migration. Kept apart from src/core.ts, which loads every service,
+// so `npm start` can begin this while the rest of its modules load (src/main.ts).
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Config } from '../../config.js';
+import type { Logger } from '../logger.js';
+import { openDatabase, type Database } from './database.js';
+import { MIGRATIONS_DIR, migrate, readMigrations } from './migrate.js';
+
+export async function openMigratedDatabase(config: Config, logger: Logger): Promise<Database> {
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  // First starts and migrations can take seconds: each step is logged before it runs, so they never look like a hang.
+  const progress = (message: string) => logger.info(message);
+  const db = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    pgliteDir: config.inMemoryDatabase ? undefined : join(config.dataDir, 'db'),
+    progress,
+  });
+  try {
+    const applied = await migrate(db, readMigrations(MIGRATIONS_DIR), progress);
+    if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+  } catch (error) {
+    await db.close().catch(() => {});
+    throw error;
+  }
+  return db;
+}

@@ -1,0 +1,92 @@
+// A new embedded data folder starts as a copy of the migrated template `npm run build` makes (a
+// start in about a second instead of initdb plus every migration): the copy must be the same database
+// the slow path (initdb and migrations in the folder itself) makes, and a first start must say what
+// it is doing.
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/platform/database/database.js';
+import { MIGRATIONS_DIR, migrate, readMigrations } from '../../src/platform/database/migrate.js';
+import { ensurePGliteFiles, ensurePGliteTemplate } from '../../src/platform/database/pglite-files.js';
+import { usePostgres } from '../helpers/database.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const parent = await mkdtemp(join(tmpdir(), 'pglite-template-'));
+afterAll(() => rm(parent, { recursive: true, force: true }));
+
+/** Everything migrations make, one sorted line per object: equal lists mean the same schema. */
+async function schemaOf(dir: string): Promise<string[]> {
+  const db = await openDatabase({ pgliteDir: dir });
+  try {
+    expect(await migrate(db, readMigrations(MIGRATIONS_DIR))).toEqual([]); // nothing left to apply on either path
+    const rows = await db.query<{ line: string }>(`
+      SELECT format('column %s.%s %s %s %s', table_name, column_name, data_type, is_nullable, column_default) AS line
+        FROM information_schema.columns WHERE table_schema = 'public'
+      UNION ALL SELECT format('constraint %s.%s %s', conrelid::regclass, conname, pg_get_constraintdef(oid))
+        FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+      UNION ALL SELECT format('index %s', indexdef) FROM pg_indexes WHERE schemaname = 'public'
+      UNION ALL SELECT format('function %s', pg_get_functiondef(oid)) FROM pg_proc WHERE pronamespace = 'public'::regnamespace
+      UNION ALL SELECT format('trigger %s', pg_get_triggerdef(oid)) FROM pg_trigger WHERE NOT tgisinternal
+      UNION ALL SELECT format('type %s %s', typname, typtype) FROM pg_type WHERE typnamespace = 'public'::regnamespace
+      UNION ALL SELECT format('migration %s %s', migration_name, checksum) FROM "_prisma_migrations" WHERE finished_at IS NOT NULL
+      UNION ALL SELECT format('ledger account %s %s', "currency", "system") FROM "LedgerAccount"
+      ORDER BY 1`);
+    return rows.map((r) => r.line);
+  } finally {
+    await db.close();
+  }
+}
+
+describe.skipIf(usePostgres)('a new embedded data folder', () => {
+  it('made from the template has the schema initdb plus every migration makes, and the first start says what it does', async () => {
+    const template = await ensurePGliteTemplate();
+    expect(template).not.toBeNull();
+
+    // The slow path, as before the template (and as `npm run dev` without one still does).
+    const slowDir = join(parent, 'slow', 'db');
+    const slowTold: string[] = [];
+    expect(await ensurePGliteFiles(slowDir, { template: null, progress: (m) => slowTold.push(m) })).toBe('created');
+    expect(slowTold).toEqual([`creating the embedded database in ${slowDir} (initdb and migrations: this first start takes a while)`]);
+
+    // The fast path, through a real first start of the service on an empty data folder.
+    const dataDir = join(parent, 'fast');
+    const child = spawn(process.execPath, ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href, 'src/main.ts'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const messages: string[] = [];
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await new Promise<void>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`the service exited with ${code} before it was ready: ${stderr}`)));
+      createInterface({ input: child.stdout }).on('line', (line) => {
+        if (!line.startsWith('{') || messages.at(-1)?.startsWith('ready in')) return;
+        const msg = (JSON.parse(line) as { msg: string }).msg;
+        messages.push(msg);
+        if (msg.startsWith('ready in')) resolve();
+      });
+    });
+    child.removeAllListeners('exit');
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    await exited;
+    const fastDir = join(dataDir, 'db');
+    expect(messages[0]).toBe(`creating the embedded database in ${fastDir} from the migrated template`);
+    expect(messages).toContain('service started');
+    expect(messages.at(-1)).toMatch(/^ready in \d+(\.\d)? s$/);
+
+    const [fast, slow] = [await schemaOf(fastDir), await schemaOf(slowDir)];
+    expect(fast.filter((line) => line.startsWith('migration'))).toHaveLength(readMigrations(MIGRATIONS_DIR).length);
+    expect(fast.length).toBeGreaterThan(500);
+    expect(fast).toEqual(slow);
+
+    // A folder that already holds a database is left as it is, template or not.
+    expect(await ensurePGliteFiles(fastDir)).toBe('existing');
+  }, 240_000);
+});
