@@ -4,6 +4,7 @@
 // it is doing.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,15 +62,19 @@ describe.skipIf(usePostgres)('a new embedded data folder', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const messages: string[] = [];
+    const banner: string[] = [];
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     await new Promise<void>((resolve, reject) => {
       child.once('exit', (code) => reject(new Error(`the service exited with ${code} before it was ready: ${stderr}`)));
       createInterface({ input: child.stdout }).on('line', (line) => {
-        if (!line.startsWith('{') || messages.at(-1)?.startsWith('ready in')) return;
-        const msg = (JSON.parse(line) as { msg: string }).msg;
-        messages.push(msg);
-        if (msg.startsWith('ready in')) resolve();
+        // The console banner follows the logs; its last line names GraphiQL.
+        if (!line.startsWith('{')) {
+          banner.push(line);
+          if (line.startsWith('GraphiQL: ')) resolve();
+          return;
+        }
+        if (!messages.at(-1)?.startsWith('ready in')) messages.push((JSON.parse(line) as { msg: string }).msg);
       });
     });
     child.removeAllListeners('exit');
@@ -80,6 +85,12 @@ describe.skipIf(usePostgres)('a new embedded data folder', () => {
     expect(messages[0]).toBe(`creating the embedded database in ${fastDir} from the migrated template`);
     expect(messages).toContain('service started');
     expect(messages.at(-1)).toMatch(/^ready in \d+(\.\d)? s$/);
+    // The banner: the key once, the operator's tier, and the settings a local test usually needs.
+    const shown = banner.join('\n');
+    expect(shown).toContain('First start: created account "owner"');
+    expect(shown).toContain(JSON.parse(readFileSync(join(dataDir, 'initial-account.json'), 'utf8')).api_key);
+    expect(shown).toContain('tier "operator"');
+    expect(shown).toMatch(/FETCH_ALLOW_PRIVATE=true .*\n.*EXPORT_ALLOW_HTTP=true/);
 
     const [fast, slow] = [await schemaOf(fastDir), await schemaOf(slowDir)];
     expect(fast.filter((line) => line.startsWith('migration'))).toHaveLength(readMigrations(MIGRATIONS_DIR).length);
