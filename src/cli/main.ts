@@ -6,6 +6,7 @@ import { createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { pipeline } from 'node:stream/promises';
 import { Command } from 'commander';
 
@@ -250,7 +251,7 @@ program
     }
     const partial = `${file}.partial`;
     try {
-      await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream<Uint8Array>), createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
+      await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
     } catch (error) {
       await rm(partial, { force: true });
       throw new CliError(`backup failed while downloading (${(error as Error).message}); ${file} was not written`);

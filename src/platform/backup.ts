@@ -15,6 +15,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { Readable, type Writable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
 import type { Database } from './database/database.js';
@@ -69,7 +70,7 @@ export async function writeBackup(deps: { db: Database; blobs: BlobStore; dataDi
     const manifest: Manifest = { format: BACKUP_FORMAT, version: 1, created_at: new Date().toISOString(), files, root };
     const entries: ZipEntry[] = [
       { name: MANIFEST, body: async () => Readable.from([Buffer.from(JSON.stringify(manifest, null, 2))]) },
-      { name: DATABASE_ENTRY, body: async () => Readable.fromWeb(tar.stream() as import('node:stream/web').ReadableStream<Uint8Array>) },
+      { name: DATABASE_ENTRY, body: async () => Readable.fromWeb(tar.stream() as WebReadableStream<Uint8Array>) },
       ...files.map((file): ZipEntry => ({ name: file.entry, body: async () => createReadStream(join(links, file.key)) })),
       // Read now: a root file is a few bytes, and the admin token's file is rewritten on a restart.
       ...(await Promise.all(root.map(async (name): Promise<ZipEntry> => {
