@@ -136,6 +136,44 @@ describe.skipIf(usePostgres)('cli backup and restore (embedded store)', () => {
     expect((await fetch(`${restored.url}/api/media/${doomed.media_id}`, { headers: { 'X-API-Key': key } })).status).toBe(200);
   });
 
+  it('a backup taken during uploads and purges has a file for every row', { timeout: 240_000 }, async () => {
+    const key = ((await (await admin(first, 'POST', '/api/admin/accounts', { handle: 'busy' })).json()) as { api_key: string }).api_key;
+    const seeded = [];
+    for (let i = 0; i < 4; i++) seeded.push(await upload(first, key, await photo('#2255aa', { seed: 100 + i }), `seed-${i}`));
+    // Uploads and purges keep running while the backup is taken.
+    let stop = false;
+    const churn = (async () => {
+      for (let i = 0; !stop; i++) {
+        const made = await upload(first, key, await photo('#55aa22', { seed: 200 + i }), `churn-${i}`);
+        const victim = seeded.shift() ?? made;
+        await fetch(`${first.url}/api/media/${victim.media_id}`, { method: 'DELETE', headers: { 'X-API-Key': key } });
+        await fetch(`${first.url}/api/media/${victim.media_id}/purge`, { method: 'DELETE', headers: { 'X-API-Key': key } });
+        seeded.push(made);
+      }
+    })();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const archive = join(work, 'busy.zip');
+    const backup = await cli(['backup', archive], { SERVICE_URL: first.url, ADMIN_TOKEN });
+    stop = true;
+    await churn;
+    expect(backup, backup.stderr).toMatchObject({ code: 0 });
+
+    const target = join(work, 'busy-restored');
+    expect((await cli(['restore', archive, '--data-dir', target], {})).code).toBe(0);
+    const copy = await start(target);
+    try {
+      const items = await copy.app.services.db.prisma.mediaItem.findMany({ select: { id: true, storageKey: true, thumbnailKey: true } });
+      expect(items.length).toBeGreaterThan(0);
+      for (const item of items) {
+        for (const blobKey of [item.storageKey, item.thumbnailKey].filter((k): k is string => k !== null)) {
+          expect(await copy.app.services.blobs.head(blobKey), `media ${item.id}: ${blobKey}`).not.toBeNull();
+        }
+      }
+    } finally {
+      await copy.app.stop();
+    }
+  });
+
   it('refuses without the admin token', async () => {
     const res = await fetch(`${first.url}/api/admin/backup`);
     expect(res.status).toBe(401);
