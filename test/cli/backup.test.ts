@@ -142,21 +142,28 @@ describe.skipIf(usePostgres)('cli backup and restore (embedded store)', () => {
     for (let i = 0; i < 4; i++) seeded.push(await upload(first, key, await photo('#2255aa', { seed: 100 + i }), `seed-${i}`));
     // Uploads and purges keep running while the backup is taken.
     let stop = false;
+    const changedAt: number[] = [];
     const churn = (async () => {
       for (let i = 0; !stop; i++) {
         const made = await upload(first, key, await photo('#55aa22', { seed: 200 + i }), `churn-${i}`);
+        changedAt.push(Date.now());
         const victim = seeded.shift() ?? made;
         await fetch(`${first.url}/api/media/${victim.media_id}`, { method: 'DELETE', headers: { 'X-API-Key': key } });
         await fetch(`${first.url}/api/media/${victim.media_id}/purge`, { method: 'DELETE', headers: { 'X-API-Key': key } });
+        changedAt.push(Date.now());
         seeded.push(made);
       }
     })();
     await new Promise((resolve) => setTimeout(resolve, 300));
     const archive = join(work, 'busy.zip');
+    const began = Date.now();
     const backup = await cli(['backup', archive], { SERVICE_URL: first.url, ADMIN_TOKEN });
+    const ended = Date.now();
     stop = true;
     await churn;
     expect(backup, backup.stderr).toMatchObject({ code: 0 });
+    // The changes did overlap the backup (the CLI's start included), or this test proves nothing.
+    expect(changedAt.filter((at) => at > began && at < ended).length).toBeGreaterThan(0);
 
     const target = join(work, 'busy-restored');
     expect((await cli(['restore', archive, '--data-dir', target], {})).code).toBe(0);
