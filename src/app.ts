@@ -12,6 +12,7 @@ import { buildCore } from './core.js';
 import { attachWebSocketServer, createGraphQLServer, type Yoga } from './graphql/server.js';
 import { checkCredentials } from './graphql/context.js';
 import { createHttpApp, type RestSurface } from './http/app.js';
+import { backupHandler } from './http/backup.js';
 import { routes } from '../rest-shim/routes.js';
 import { createRestRouter, type RestLimits } from '../rest-shim/shim.js';
 import type { AnyRoute } from '../rest-shim/route.js';
@@ -65,7 +66,17 @@ export async function buildApp(
   const yoga = createGraphQLServer(services, config, logger);
   // The Telegram bot runs in API processes (never in `npm run worker`): it polls, or serves the webhook, by TELEGRAM_MODE.
   const telegram = config.telegram ? new TelegramRuntime(services, config.telegram, config, logger, options.telegram) : null;
-  const server = createServer(createHttpApp({ config, logger, yoga, services, rest: restSurface(yoga, routes, config), telegramWebhook: telegram?.webhook }));
+  const server = createServer(
+    createHttpApp({
+      config,
+      logger,
+      yoga,
+      services,
+      rest: restSurface(yoga, routes, config),
+      telegramWebhook: telegram?.webhook,
+      backup: backupHandler({ db: services.db, blobs: services.blobs, adminToken: services.adminToken, dataDir: config.dataDir, logger }),
+    }),
+  );
   // Idle keep-alive sockets live longer than the clients' and proxies' idle timeouts (60 s is
   // common): Node's 5 s default lets the server close a socket just as a client reuses it, which the
   // client sees as ECONNRESET (or a proxy as a 502). Headers must still arrive within their own timeout.

@@ -1,8 +1,13 @@
 // Operator CLI: `npm run cli -- <command>`. Talks to a running service's admin REST routes (the
 // accounts, ledger and economy operations; the reward settings' rows in rest-shim/routes/ledger.routes.ts)
-// over HTTP and prints one JSON line per command.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// over HTTP and prints one JSON line per command. `backup` saves GET /api/admin/backup to a file;
+// `restore` works offline, on a data folder no service has open (src/platform/backup.ts).
+import { createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { Readable } from 'node:stream';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { pipeline } from 'node:stream/promises';
 import { Command } from 'commander';
 
 class CliError extends Error {}
@@ -220,6 +225,54 @@ challenge
   .action(async (id: string) => {
     if (!/^\d{1,10}$/.test(id)) throw new CliError(`id: expected a challenge id, not ${id}`);
     print(pick(await callAdmin('POST', `/challenges/${id}/end`), CHALLENGE));
+  });
+
+program
+  .command('backup <file>')
+  .description('write a consistent backup of the running embedded service (database, files, keys) to a new ZIP file')
+  .action(async (file: string) => {
+    const url = serviceUrl();
+    if (existsSync(file)) throw new CliError(`${file} exists; give a new file name (a backup never overwrites one)`);
+    let response: Response;
+    try {
+      response = await fetch(`${url}/api/admin/backup`, { headers: { 'X-Admin-Token': adminToken() } });
+    } catch (error) {
+      throw new CliError(`cannot reach the service at ${url} (${(error as Error).message}); start it with \`npm start\`, or pass --url`);
+    }
+    if (!response.ok || !response.body) {
+      const text = await response.text();
+      let message = `HTTP ${response.status}`;
+      try {
+        message = (JSON.parse(text) as Json).error as string;
+      } catch {
+        // not JSON: the status says it
+      }
+      throw new CliError(message);
+    }
+    const partial = `${file}.partial`;
+    try {
+      await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), createWriteStream(partial, { flags: 'wx', mode: 0o600 }));
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw new CliError(`backup failed while downloading (${(error as Error).message}); ${file} was not written`);
+    }
+    await rename(partial, file);
+    print({ file, bytes: statSync(file).size });
+  });
+
+program
+  .command('restore <file>')
+  .description('unpack a backup into a new or empty data folder (--data-dir, else DATA_DIR, else ./data); then `npm start` serves it')
+  .option('--data-dir <dir>', 'the folder to restore into')
+  .action(async (file: string, opts: { dataDir?: string }) => {
+    const dataDir = resolve(opts.dataDir ?? process.env.DATA_DIR ?? './data');
+    const { restoreBackup, RestoreError } = await import('../platform/backup.js');
+    try {
+      const { files } = await restoreBackup(file, dataDir);
+      print({ data_dir: dataDir, files });
+    } catch (error) {
+      throw error instanceof RestoreError ? new CliError(error.message) : error;
+    }
   });
 
 try {

@@ -14,6 +14,7 @@ import { checkCredentials, credentialsFromHeaders } from '../graphql/context.js'
 import type { OpenApiInfo } from './docs.js';
 import { pathRedactor, requestLog } from './request-log.js';
 import { compressResponses } from './compression.js';
+import { BACKUP_PATH } from './backup.js';
 import { mediaFilesRouter } from './media-files.js';
 import { sharedFilesRouter } from './shared-files.js';
 import { galleryRouter } from './gallery.js';
@@ -47,6 +48,8 @@ export interface HttpAppOptions {
   rest: RestSurface;
   /** POST /telegram/webhook when the Telegram bot runs here (src/modules/bot); 404 otherwise. */
   telegramWebhook?: (req: Request, res: Response) => Promise<void>;
+  /** GET /api/admin/backup (src/http/backup.ts); 404 when not given. */
+  backup?: (req: Request, res: Response) => Promise<void>;
 }
 
 export interface RestSurface {
@@ -56,7 +59,7 @@ export interface RestSurface {
   buildOpenApiDocument: (info: OpenApiInfo) => Promise<Record<string, unknown>>;
 }
 
-export function createHttpApp({ config, logger, yoga, services, rest, telegramWebhook }: HttpAppOptions): express.Express {
+export function createHttpApp({ config, logger, yoga, services, rest, telegramWebhook, backup }: HttpAppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
@@ -91,6 +94,7 @@ export function createHttpApp({ config, logger, yoga, services, rest, telegramWe
   // everything after it (zod, GraphQL's variable coercion, the text checks) would walk it.
   app.use(express.json({ limit: config.bodyLimit, type: ['application/json', 'application/*+json'], verify: refuseDeepJson }));
   app.post(TELEGRAM_WEBHOOK_PATH, telegramWebhook ?? ((_req, res) => void res.status(404).json({ success: false, error: 'the Telegram bot is off here (TELEGRAM_BOT_TOKEN is unset)' })));
+  if (backup) app.get(BACKUP_PATH, backup);
   app.use(rest.router);
   app.post(GRAPHQL_PATH, credentialsBeforeMultipart(services));
   app.all(GRAPHQL_PATH, (req, res) => yoga(req, res));

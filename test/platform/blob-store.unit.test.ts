@@ -337,3 +337,52 @@ describe('LocalBlobStore on disk', () => {
     expect(await store.head('clash/d')).toBeNull();
   });
 });
+
+// What a backup relies on (src/platform/backup.ts): while frozen no stored file changes, and the
+// links linkAll makes keep the bytes of the moment whatever happens to the store afterwards.
+describe('LocalBlobStore freeze and linkAll', () => {
+  let dir: string;
+  let store: LocalBlobStore;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'blob-freeze-'));
+    store = new LocalBlobStore(join(dir, 'files'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('holds puts and deletes until thawed, and the links keep the frozen bytes', async () => {
+    await store.put('a/old.txt', Buffer.from('old'), { contentType: 'text/plain' });
+    await store.put('a/gone.txt', Buffer.from('gone'), { contentType: 'text/plain' });
+    const thaw = await store.freeze();
+    let settled = 0;
+    const put = store.put('a/old.txt', Buffer.from('new'), { contentType: 'text/plain' }).then(() => settled++);
+    const added = store.put('a/added.txt', Buffer.from('added'), { contentType: 'text/plain' }).then(() => settled++);
+    const removed = store.delete('a/gone.txt').then(() => settled++);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(settled).toBe(0);
+    const links = join(dir, 'links');
+    expect(await store.linkAll(links)).toEqual(['a/gone.txt', 'a/old.txt']);
+    thaw();
+    await Promise.all([put, added, removed]);
+    expect(await store.head('a/gone.txt')).toBeNull();
+    expect(await readFile(join(dir, 'files', 'a', 'old.txt'), 'utf8')).toBe('new');
+    expect(await readFile(join(links, 'a', 'old.txt'), 'utf8')).toBe('old');
+    expect(await readFile(join(links, 'a', 'gone.txt'), 'utf8')).toBe('gone');
+    expect(JSON.parse(await readFile(join(links, 'a', 'old.txt~meta.json'), 'utf8'))).toMatchObject({ contentType: 'text/plain', size: 3 });
+  });
+
+  it('lets a put under way keep writing, and commits it after the thaw', async () => {
+    const body = new Readable({ read() {} });
+    const put = store.put('b/slow.txt', body, { contentType: 'text/plain' });
+    body.push('slow');
+    setTimeout(() => {
+      body.push(null);
+    }, 50);
+    const thaw = await store.freeze();
+    // The put was writing its temp file, not committing, so the freeze did not wait for it: it waits now.
+    const links = join(dir, 'links-2');
+    expect(await store.linkAll(links)).not.toContain('b/slow.txt');
+    thaw();
+    await put;
+    expect(await store.head('b/slow.txt')).not.toBeNull();
+  });
+});

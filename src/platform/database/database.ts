@@ -17,6 +17,11 @@ export interface Database {
   close(): Promise<void>;
   /** Statements sent so far (embedded database only; null on PostgreSQL): lets tests catch N+1 queries. */
   statementCount(): number | null;
+  /**
+   * The embedded database's data folder as a tar, consistent (no statement runs while it is read):
+   * what a backup stores. Absent on PostgreSQL, whose own tools (pg_dump) do this.
+   */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 export interface RawConnection {
@@ -69,6 +74,13 @@ async function openPGlite(dir?: string, progress?: (message: string) => void): P
     // PGlite has a single connection; its own queue serialises callers.
     withConnection: (fn) => fn(conn),
     statementCount: () => statements,
+    dumpDataDir: async () => {
+      // A checkpoint first, so the tar's table files are current (recovery then replays little).
+      await pglite.exec('CHECKPOINT');
+      // query(), exec() and transaction() all hold this lock while they run, so none runs meanwhile.
+      const exclusive = (pglite as unknown as { _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T> })._runExclusiveTransaction.bind(pglite);
+      return exclusive(() => pglite.dumpDataDir('none'));
+    },
     close: async () => {
       await prisma.$disconnect();
       await pglite.close();

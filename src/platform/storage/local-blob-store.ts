@@ -11,7 +11,7 @@
 // its two renames, or a crash there) retries briefly, then rebuilds the etag from the content.
 import { createHash, randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
-import { lstat, mkdir, open, readdir, readFile, realpath, rename, rmdir, unlink, type FileHandle } from 'node:fs/promises';
+import { link, lstat, mkdir, open, readdir, readFile, realpath, rename, rmdir, unlink, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -51,6 +51,10 @@ export class LocalBlobStore implements BlobStore {
   readonly root: string;
   private realRoot?: Promise<string>;
   private readonly renaming = new Map<string, Promise<void>>();
+  /** Set while a backup links the files: puts' renames and deletes wait for it (see freeze). */
+  private frozen?: Promise<void>;
+  private commits = 0;
+  private drained?: () => void;
 
   constructor(root: string) {
     this.root = resolve(root);
@@ -82,12 +86,14 @@ export class LocalBlobStore implements BlobStore {
       const sidecar: Sidecar = { contentType: options.contentType, etag: hash.digest('hex'), size: stat.size, ino: stat.ino };
       await writeNewFile(metaTemp, JSON.stringify(sidecar));
       // Two puts of one key must not interleave their renames (A's blob with B's sidecar).
-      await this.oneAtATime(key, async () => {
-        await rename(metaTemp, path + META_SUFFIX);
-        await rename(blobTemp, path).catch((error: unknown) => {
-          throw errorCode(error) === 'EISDIR' || errorCode(error) === 'ENOTEMPTY' ? folderConflict(key) : error;
-        });
-      });
+      await this.committing(() =>
+        this.oneAtATime(key, async () => {
+          await rename(metaTemp, path + META_SUFFIX);
+          await rename(blobTemp, path).catch((error: unknown) => {
+            throw errorCode(error) === 'EISDIR' || errorCode(error) === 'ENOTEMPTY' ? folderConflict(key) : error;
+          });
+        }),
+      );
       return toInfo(key, sidecar, stat);
     } catch (error) {
       await handle?.close().catch(() => undefined);
@@ -147,6 +153,57 @@ export class LocalBlobStore implements BlobStore {
   }
 
   /**
+   * Stops every change to the stored files (a put's final renames, a delete) until the returned
+   * function is called, once the changes under way have finished; a put still writes its temp file
+   * meanwhile. A backup holds it while it snapshots the database and hard-links the files
+   * (linkAll): short, since links copy no bytes. Per process, like oneAtATime.
+   */
+  async freeze(): Promise<() => void> {
+    while (this.frozen) await this.frozen; // one at a time
+    let thaw!: () => void;
+    this.frozen = new Promise<void>((resolve) => (thaw = resolve));
+    if (this.commits > 0) await new Promise<void>((resolve) => (this.drained = resolve));
+    this.drained = undefined;
+    return () => {
+      this.frozen = undefined;
+      thaw();
+    };
+  }
+
+  private async committing<T>(task: () => Promise<T>): Promise<T> {
+    while (this.frozen) await this.frozen;
+    this.commits++;
+    try {
+      return await task();
+    } finally {
+      if (--this.commits === 0) this.drained?.();
+    }
+  }
+
+  /**
+   * Hard-links every blob and its sidecar under `target` (same layout), which must be on the same
+   * file system and outside root. Later puts replace files by rename and deletes unlink names, so
+   * the links keep these bytes whatever happens to the store afterwards. Returns the keys.
+   */
+  async linkAll(target: string): Promise<string[]> {
+    const keys: string[] = [];
+    for await (const key of this.keys('')) {
+      await mkdir(dirname(join(target, key)), { recursive: true, mode: FOLDER_MODE });
+      try {
+        await link(join(this.root, key), join(target, key));
+      } catch (error) {
+        if (isMissing(error)) continue; // another process sharing the folder deleted it
+        throw error;
+      }
+      await link(join(this.root, key) + META_SUFFIX, join(target, key) + META_SUFFIX).catch((error: unknown) => {
+        if (!isMissing(error)) throw error; // no sidecar: the content type is read as unknown
+      });
+      keys.push(key);
+    }
+    return keys;
+  }
+
+  /**
    * Runs `task` after any earlier task for the same key has settled. Per process: puts from two
    * processes sharing the folder can still cross, and then readers rebuild the etag from the content.
    */
@@ -203,6 +260,10 @@ export class LocalBlobStore implements BlobStore {
   }
 
   private async remove(key: string): Promise<void> {
+    await this.committing(() => this.removeNow(key));
+  }
+
+  private async removeNow(key: string): Promise<void> {
     const path = join(this.root, key);
     // unlink never follows a symlink in the last segment, so only the folder needs checking.
     await this.rootRealPath();
