@@ -92,6 +92,7 @@ export const communityOperations = defineOperations({
     run: async ({ ctx, actor, input: { file, ...fields } }) => ctx.services.community.contribute(actor, file ? await uploadOf(file) : {}, fields),
     rest: {
       route: 'POST /api/community/contribute',
+      fragment: 'CommunityContribution',
       form: { files: ['file'] },
       summary: 'Give an image to the community (multipart: file, or image_url; name, tags as a JSON array, source_provider, public): 2 coins for an image the caller had not given',
       description:
@@ -126,6 +127,7 @@ export const communityOperations = defineOperations({
     run: ({ ctx, actor, input }) => ctx.services.community.my(actor, input),
     rest: {
       route: 'GET /api/community/my',
+      fragment: 'CommunityPage',
       summary: "The caller's community items, newest first (unlisted and removed ones too): limit (default 50, max 200), offset",
       response: answerFrom(z.object({ balance, contributions: z.array(communityItem), total_contributed: count, held, limit: count, offset: count }), {
         contributions: 'items',
@@ -155,6 +157,7 @@ export const communityOperations = defineOperations({
     rest: [
       {
         route: 'GET /api/community/portfolio',
+        answerFragment: true,
         fixed: { handle: undefined },
         summary: "The caller's own portfolio, with its private figures (balance, unlisted and removed items, community earnings, unlock sales)",
       },

@@ -56,6 +56,7 @@ export const wikiOperations = defineOperations({
     run: ({ ctx, input }) => ctx.services.wiki.listSubjects(input),
     rest: {
       route: 'GET /api/wiki/subjects',
+      fragment: 'WikiSubjectPage',
       summary:
         'Approved subjects with their verified photo counts: q (full text over name, category, description), category, verified (0 or 1), sort (recent, popular: most verified photos), limit (20, max 100), offset',
     },
