@@ -5,6 +5,7 @@
 // rules live in community.service.ts and claims.service.ts.
 import { z } from 'zod';
 import { defineMutation, defineOperations, defineQuery } from '../../graphql/operation.js';
+import { reviewDecision, reviewRows } from '../../graphql/review-rows.js';
 import { ADMIN_TOKEN, ANY_KEY, MASTER_KEY, SCOPE } from '../access/index.js';
 import { answerFrom, balance, count, held, id } from '../../platform/wire.js';
 import { communityItemPolicy } from './community.access.js';
@@ -28,12 +29,6 @@ import {
   uploadOf,
 } from './community.schema.js';
 import { claimListSchema, claimSchema, contributeSchema, ingestFormSchema, leaderboardSchema, myPageSchema, searchSchema, tagSchema } from './community.input.js';
-
-/** The operator's review: a path per decision (`/approve`, `/reject`), the decision its GraphQL argument. */
-const reviewDecisions = [
-  ['approve', 'approved'],
-  ['reject', 'rejected'],
-] as const;
 
 /** The community item a path's id names. */
 const item = { ids: { id: 'community item' } } as const;
@@ -247,15 +242,14 @@ export const communityOperations = defineOperations({
   adminReviewOwnershipClaim: defineMutation({
     key: ADMIN_TOKEN,
     ids: { id: 'ownership claim' },
-    input: z.object({ decision: z.enum(reviewDecisions.map(([, decision]) => decision)) }),
+    input: z.object({ decision: reviewDecision }),
     args: { decision: ClaimDecisionEnum },
     output: OwnershipClaimRef,
     run: ({ ctx, id, input }) => ctx.services.claims.review(id, input.decision),
-    rest: reviewDecisions.map(([verb, decision]) => ({
-      route: `POST /api/admin/claims/:id/${verb}` as const,
-      fixed: { decision },
-      summary: verb === 'approve' ? 'Approve a pending claim: a removal takes the item down, a royalty is paid on each unlock from now on' : 'Reject a pending claim',
-      errors: { 409: 'the claim was already reviewed' },
-    })),
+    rest: reviewRows(
+      '/api/admin/claims/:id',
+      { approve: 'Approve a pending claim: a removal takes the item down, a royalty is paid on each unlock from now on', reject: 'Reject a pending claim' },
+      { errors: { 409: 'the claim was already reviewed' } },
+    ),
   }),
 });
