@@ -53,11 +53,11 @@ export interface RestBinding {
   errors?: Partial<Record<400 | 401 | 402 | 403 | 404 | 409 | 413 | 416 | 429 | 500 | 502 | 503, string>>;
   /** The operation name of the generated document where the typed client knows another one. */
   operationName?: string;
-  /** The result's fields selected through the fragment `<fragment>Fields` on the output type, where the typed client knows that fragment. */
+  /** The result's fields selected through the fragment `<fragment>Fields` on the output type: codegen writes it to declared.graphql and the typed client exports it (`<fragment>FieldsFragment`). */
   fragment?: string;
-  /** Who may call: by the operation's key rule (the default: an API key, or the admin token for ADMIN_TOKEN), or no credentials at all (GraphQL too: the key rule is not checked). */
-  /** Select a named answer (`.meta({ id })`) by its fragment `<id>Fields` at the top too, where the typed client knows that fragment. */
+  /** Select a named answer (`.meta({ id })`) by its fragment `<id>Fields` at the top too, so that the typed client exports it. */
   answerFragment?: boolean;
+  /** Who may call: by the operation's key rule (the default: an API key, or the admin token for ADMIN_TOKEN), or no credentials at all (GraphQL too: the key rule is not checked). */
   auth?: 'key' | 'none';
   /**
    * Fields of the answer computed rather than read from the result (their source in `answerFrom` is

@@ -22,6 +22,15 @@ export const INT_MAX = 2_147_483_647;
  */
 export const int = (what: string) => z.number({ error: `expected ${what}` }).int(`expected ${what}`);
 
+/** A page's `limit`: 1 to `max`, `fallback` when absent. */
+export const limitArg = (max: number, fallback: number) => int('an integer').min(1, 'expected at least 1').max(max, `expected at most ${max}`).default(fallback);
+
+/** A page's `limit` (see limitArg) and `offset` (0 or more, at most `maxOffset` where given, 0 when absent): spread into an input. */
+export function pageArgs(max: number, fallback: number, { maxOffset }: { maxOffset?: number } = {}) {
+  const offset = int('an integer').min(0, 'expected 0 or more');
+  return { limit: limitArg(max, fallback), offset: (maxOffset === undefined ? offset : offset.max(maxOffset, `expected at most ${maxOffset}`)).default(0) };
+}
+
 /** Text of at most `max` characters, trimmed. */
 export const text = (max: number) => z.string({ error: 'expected a string' }).trim().max(max, `expected at most ${max} characters`);
 

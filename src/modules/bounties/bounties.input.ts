@@ -1,7 +1,7 @@
 // Validation of bounty inputs (spec "Economy": subject_slug, subject_name, reward_per_photo,
 // photos_needed, description, expires_days; crowdsource_id for a claim).
 import { z } from 'zod';
-import { int } from '../../platform/validation.js';
+import { int, pageArgs } from '../../platform/validation.js';
 import { slugify } from '../community/index.js';
 import { amountSchema, MAX_AMOUNT } from '../ledger/index.js';
 
@@ -47,6 +47,5 @@ export const claimBountySchema = z.object({
 
 export const listBountiesSchema = z.object({
   status: z.enum(BOUNTY_STATUSES, { error: `expected one of ${BOUNTY_STATUSES.join(', ')}` }).optional(),
-  limit: int('an integer').min(1, 'expected at least 1').max(100, 'expected at most 100').default(20),
-  offset: int('an integer').min(0, 'expected 0 or more').default(0),
+  ...pageArgs(100, 20),
 });

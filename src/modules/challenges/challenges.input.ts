@@ -1,7 +1,7 @@
 // Validation of challenge inputs (snake_case REST fields; GraphQL passes the same names). Rules that
 // depend on the clock or the wiki (a window in the future, subjects that exist) are the service's.
 import { z } from 'zod';
-import { int, text } from '../../platform/validation.js';
+import { limitArg, pageArgs, text } from '../../platform/validation.js';
 
 export const CHALLENGE_STATUSES = ['scheduled', 'active', 'ended'] as const;
 export const CHALLENGE_SCOPES = ['category', 'subjects'] as const;
@@ -54,12 +54,11 @@ export const createChallengeSchema = z.object({
 
 export const challengeListSchema = z.object({
   status: z.enum(CHALLENGE_STATUSES, { error: `expected one of ${CHALLENGE_STATUSES.join(', ')}` }).optional(),
-  limit: int('an integer').min(1, 'expected at least 1').max(200, 'expected at most 200').default(50),
-  offset: int('an integer').min(0, 'expected 0 or more').max(100_000, 'expected at most 100000').default(0),
+  ...pageArgs(200, 50, { maxOffset: 100_000 }),
 });
 
 export const boardSchema = z.object({
-  limit: int('an integer').min(1, 'expected at least 1').max(100, 'expected at most 100').default(20),
+  limit: limitArg(100, 20),
 });
 
 export const challengeVoteSchema = z.object({

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { amountSchema, toMinor } from '../ledger/index.js';
 import { tagsSchema } from '../media/index.js';
-import { absoluteHttpUrl, finiteNumber, formText, int, zeroOrOne } from '../../platform/validation.js';
+import { absoluteHttpUrl, finiteNumber, formText, limitArg, pageArgs, zeroOrOne } from '../../platform/validation.js';
 
 export const COMMUNITY_TAG_ACTIONS = ['add', 'replace'] as const;
 export const LEADERBOARD_PERIODS = ['day', 'week', 'month', 'all'] as const;
@@ -20,8 +20,7 @@ export const ROYALTY_MAX = 10;
 
 
 export const communityPageSchema = z.object({
-  limit: int('an integer').min(1, 'expected at least 1').max(100, 'expected at most 100').default(20),
-  offset: int('an integer').min(0, 'expected 0 or more').max(100_000, 'expected at most 100000').default(0),
+  ...pageArgs(100, 20, { maxOffset: 100_000 }),
 });
 
 export const searchSchema = communityPageSchema.extend({
@@ -31,8 +30,7 @@ export const searchSchema = communityPageSchema.extend({
 });
 
 export const myPageSchema = z.object({
-  limit: int('an integer').min(1, 'expected at least 1').max(200, 'expected at most 200').default(50),
-  offset: int('an integer').min(0, 'expected 0 or more').default(0),
+  ...pageArgs(200, 50),
 });
 
 const name = z.string().trim().min(1, 'expected a non-empty name').max(255, 'expected at most 255 characters');
@@ -101,7 +99,7 @@ export const tagSchema = z.object({
 
 export const leaderboardSchema = z.object({
   period: z.enum(LEADERBOARD_PERIODS, { error: `expected one of ${LEADERBOARD_PERIODS.join(', ')}` }).default('week'),
-  limit: int('an integer').min(1, 'expected at least 1').max(100, 'expected at most 100').default(10),
+  limit: limitArg(100, 10),
 });
 
 export const claimSchema = z
@@ -121,6 +119,5 @@ export const claimSchema = z
 
 export const claimListSchema = z.object({
   status: z.enum(CLAIM_STATUSES, { error: `expected one of ${CLAIM_STATUSES.join(', ')}` }).optional(),
-  limit: int('an integer').min(1, 'expected at least 1').max(200, 'expected at most 200').default(50),
-  offset: int('an integer').min(0, 'expected 0 or more').default(0),
+  ...pageArgs(200, 50),
 });

@@ -5,6 +5,7 @@
 // rules live in community.service.ts and claims.service.ts.
 import { z } from 'zod';
 import { defineMutation, defineOperations, defineQuery } from '../../graphql/operation.js';
+import { reviewDecision, reviewRows } from '../../graphql/review-rows.js';
 import { ADMIN_TOKEN, ANY_KEY, MASTER_KEY, SCOPE } from '../access/index.js';
 import { answerFrom, balance, count, held, id } from '../../platform/wire.js';
 import { communityItemPolicy } from './community.access.js';
@@ -28,12 +29,6 @@ import {
   uploadOf,
 } from './community.schema.js';
 import { claimListSchema, claimSchema, contributeSchema, ingestFormSchema, leaderboardSchema, myPageSchema, searchSchema, tagSchema } from './community.input.js';
-
-/** The operator's review: a path per decision (`/approve`, `/reject`), the decision its GraphQL argument. */
-const reviewDecisions = [
-  ['approve', 'approved'],
-  ['reject', 'rejected'],
-] as const;
 
 /** The community item a path's id names. */
 const item = { ids: { id: 'community item' } } as const;
@@ -92,6 +87,7 @@ export const communityOperations = defineOperations({
     run: async ({ ctx, actor, input: { file, ...fields } }) => ctx.services.community.contribute(actor, file ? await uploadOf(file) : {}, fields),
     rest: {
       route: 'POST /api/community/contribute',
+      fragment: 'CommunityContribution',
       form: { files: ['file'] },
       summary: 'Give an image to the community (multipart: file, or image_url; name, tags as a JSON array, source_provider, public): 2 coins for an image the caller had not given',
       description:
@@ -126,6 +122,7 @@ export const communityOperations = defineOperations({
     run: ({ ctx, actor, input }) => ctx.services.community.my(actor, input),
     rest: {
       route: 'GET /api/community/my',
+      fragment: 'CommunityPage',
       summary: "The caller's community items, newest first (unlisted and removed ones too): limit (default 50, max 200), offset",
       response: answerFrom(z.object({ balance, contributions: z.array(communityItem), total_contributed: count, held, limit: count, offset: count }), {
         contributions: 'items',
@@ -155,6 +152,7 @@ export const communityOperations = defineOperations({
     rest: [
       {
         route: 'GET /api/community/portfolio',
+        answerFragment: true,
         fixed: { handle: undefined },
         summary: "The caller's own portfolio, with its private figures (balance, unlisted and removed items, community earnings, unlock sales)",
       },
@@ -244,15 +242,14 @@ export const communityOperations = defineOperations({
   adminReviewOwnershipClaim: defineMutation({
     key: ADMIN_TOKEN,
     ids: { id: 'ownership claim' },
-    input: z.object({ decision: z.enum(reviewDecisions.map(([, decision]) => decision)) }),
+    input: z.object({ decision: reviewDecision }),
     args: { decision: ClaimDecisionEnum },
     output: OwnershipClaimRef,
     run: ({ ctx, id, input }) => ctx.services.claims.review(id, input.decision),
-    rest: reviewDecisions.map(([verb, decision]) => ({
-      route: `POST /api/admin/claims/:id/${verb}` as const,
-      fixed: { decision },
-      summary: verb === 'approve' ? 'Approve a pending claim: a removal takes the item down, a royalty is paid on each unlock from now on' : 'Reject a pending claim',
-      errors: { 409: 'the claim was already reviewed' },
-    })),
+    rest: reviewRows(
+      '/api/admin/claims/:id',
+      { approve: 'Approve a pending claim: a removal takes the item down, a royalty is paid on each unlock from now on', reject: 'Reject a pending claim' },
+      { errors: { 409: 'the claim was already reviewed' } },
+    ),
   }),
 });

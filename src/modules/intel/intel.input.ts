@@ -1,6 +1,6 @@
 // Validation of image intel inputs (snake_case REST fields; GraphQL passes the same names).
 import { z } from 'zod';
-import { int } from '../../platform/validation.js';
+import { pageArgs } from '../../platform/validation.js';
 import { tagsSchema } from '../media/index.js';
 
 /** An image's intel policy: open (posts are comments, published at once), restricted (posts are proposals), locked (no posts). */
@@ -84,8 +84,7 @@ export const resolveSchema = z.object({
 });
 
 export const intelPageSchema = z.object({
-  limit: int('an integer').min(1, 'expected at least 1').max(100, 'expected at most 100').default(20),
-  offset: int('an integer').min(0, 'expected 0 or more').max(100_000, 'expected at most 100000').default(0),
+  ...pageArgs(100, 20, { maxOffset: 100_000 }),
 });
 
 export const proposalsSchema = intelPageSchema.extend({

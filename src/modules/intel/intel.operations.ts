@@ -82,6 +82,7 @@ export const intelOperations = defineOperations({
     run: ({ ctx, actor, itemId, input }) => ctx.services.intel.published(actor, itemId, input),
     rest: {
       route: 'GET /api/wiki/image/:id/intel',
+      fragment: 'IntelPage',
       ...imagePath,
       summary: "An image's published intel (approved comments and merged proposals), newest first: limit (default 20, max 100), offset",
     },

@@ -1,6 +1,6 @@
 // Validation of media library inputs (names as in the spec: snake_case REST fields).
 import { z } from 'zod';
-import { absoluteHttpUrl } from '../../platform/validation.js';
+import { absoluteHttpUrl, pageArgs } from '../../platform/validation.js';
 
 export const MEDIA_KINDS = ['image', 'video', 'document'] as const;
 export const MAX_TAGS = 50;
@@ -19,8 +19,7 @@ export const tagsSchema = z
   .transform((tags) => [...new Set(tags)]);
 
 export const pageSchema = z.object({
-  limit: z.number({ error: 'expected an integer' }).int('expected an integer').min(1, 'expected at least 1').max(200, 'expected at most 200').default(50),
-  offset: z.number({ error: 'expected an integer' }).int('expected an integer').min(0, 'expected 0 or more').default(0),
+  ...pageArgs(200, 50),
 });
 
 /** A page of the library or, with trashed, of the trash (REST: two rows, each with its own value). */

@@ -203,6 +203,7 @@ export const mediaOperations = defineOperations({
     rest: {
       route: 'GET /api/media/search',
       operationName: 'SearchMedia',
+      fragment: 'MediaPage',
       summary: 'Full-text search (q) ranked, with filters tag, group, folder_id, type, color (nearest dominant colours), limit, offset',
       shape: withTrashedItems,
     },
@@ -226,7 +227,8 @@ export const mediaOperations = defineOperations({
     prisma: true,
     output: MediaRef,
     run: ({ ctx, actor, id }) => ctx.services.media.get(actor, id),
-    rest: { route: 'GET /api/media/:id', operationName: 'GetMedia', summary: 'One item', response: mediaAnswer, shape: withTrashedMedia },
+    // fragment: the typed client's MediaFields, the item's fields (MediaItemFields) under its older name.
+    rest: { route: 'GET /api/media/:id', operationName: 'GetMedia', summary: 'One item', response: mediaAnswer, shape: withTrashedMedia, fragment: 'Media' },
   }),
   updateMedia: defineMutation({
     key: SCOPE.media,

@@ -1,6 +1,6 @@
 // Validation of wiki inputs (spec "Wiki": snake_case REST fields; GraphQL passes the same names).
 import { z } from 'zod';
-import { absoluteHttpUrl, int, text, zeroOrOne } from '../../platform/validation.js';
+import { absoluteHttpUrl, limitArg, pageArgs, text, zeroOrOne } from '../../platform/validation.js';
 
 export const SUBJECT_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export const MEDIA_STATUSES = ['pending', 'verified', 'rejected'] as const;
@@ -17,8 +17,7 @@ export const listSubjectsSchema = z.object({
   /** 1: only subjects with verified media (a Boolean in GraphQL). */
   verified: zeroOrOne.optional(),
   sort: z.enum(SUBJECT_SORTS, { error: `expected one of ${SUBJECT_SORTS.join(', ')}` }).default('recent'),
-  limit: int('an integer').min(1, 'expected at least 1').max(100, 'expected at most 100').default(20),
-  offset: int('an integer').min(0, 'expected 0 or more').max(100_000, 'expected at most 100000').default(0),
+  ...pageArgs(100, 20, { maxOffset: 100_000 }),
 });
 
 export const createSubjectSchema = z.object({
@@ -46,7 +45,7 @@ export const contributeSchema = z.object({
 });
 
 export const queueSchema = z.object({
-  limit: int('an integer').min(1, 'expected at least 1').max(100, 'expected at most 100').default(20),
+  limit: limitArg(100, 20),
 });
 
 export const voteSchema = z.object({
@@ -56,16 +55,14 @@ export const voteSchema = z.object({
 export const querySchema = z.object({
   type: z.string({ error: 'expected a photo type' }).trim().toLowerCase().max(40, 'expected at most 40 characters').optional(),
   min_confidence: z.number({ error: 'expected a number from 0 to 1' }).min(0, 'expected a number from 0 to 1').max(1, 'expected a number from 0 to 1').default(0.6),
-  limit: int('an integer').min(1, 'expected at least 1').max(50, 'expected at most 50').default(10),
+  limit: limitArg(50, 10),
 });
 
 export const reviewListSchema = z.object({
   status: z.enum(SUBJECT_STATUSES, { error: `expected one of ${SUBJECT_STATUSES.join(', ')}` }).default('pending'),
-  limit: int('an integer').min(1, 'expected at least 1').max(200, 'expected at most 200').default(50),
-  offset: int('an integer').min(0, 'expected 0 or more').default(0),
+  ...pageArgs(200, 50),
 });
 
 export const followingSchema = z.object({
-  limit: int('an integer').min(1, 'expected at least 1').max(200, 'expected at most 200').default(50),
-  offset: int('an integer').min(0, 'expected 0 or more').default(0),
+  ...pageArgs(200, 50),
 });

@@ -5,6 +5,7 @@
 // follows.service.ts. Shapes the spec leaves "not shown" are ours (README "Wiki").
 import { z } from 'zod';
 import { defineMutation, defineOperations, defineQuery } from '../../graphql/operation.js';
+import { reviewDecision, reviewRows } from '../../graphql/review-rows.js';
 import { ADMIN_TOKEN, ANY_KEY, SCOPE } from '../access/index.js';
 import { answerFrom } from '../../platform/wire.js';
 import {
@@ -28,12 +29,6 @@ import { contributeSchema, createSubjectSchema, followingSchema, listSubjectsSch
 /** The subject a path names (`/api/wiki/subjects/:slug`). */
 const bySlug = z.object({ slug: z.string().max(200, 'expected a subject slug').describe('the subject slug') });
 
-/** The operator's review: a path per decision (`/approve`, `/reject`), the decision its GraphQL argument. */
-const reviewDecisions = [
-  ['approve', 'approved'],
-  ['reject', 'rejected'],
-] as const;
-
 /** Following and unfollowing differ only in their name, method and summary. */
 function followOperation(name: 'followSubject' | 'unfollowSubject', method: 'POST' | 'DELETE', summary: string) {
   return defineMutation({
@@ -56,6 +51,7 @@ export const wikiOperations = defineOperations({
     run: ({ ctx, input }) => ctx.services.wiki.listSubjects(input),
     rest: {
       route: 'GET /api/wiki/subjects',
+      fragment: 'WikiSubjectPage',
       summary:
         'Approved subjects with their verified photo counts: q (full text over name, category, description), category, verified (0 or 1), sort (recent, popular: most verified photos), limit (20, max 100), offset',
     },
@@ -164,17 +160,15 @@ export const wikiOperations = defineOperations({
   }),
   adminReviewWikiSubject: defineMutation({
     key: ADMIN_TOKEN,
-    input: bySlug.extend({ decision: z.enum(reviewDecisions.map(([, decision]) => decision)) }),
+    input: bySlug.extend({ decision: reviewDecision }),
     args: { decision: DecisionEnum },
     output: WikiSubjectRef,
     run: ({ ctx, input }) => ctx.services.wiki.review(input.slug, input.decision),
-    rest: reviewDecisions.map(([verb, decision]) => ({
-      route: `POST /api/admin/wiki/subjects/:slug/${verb}` as const,
-      pathFields: ['slug'],
-      fixed: { decision },
-      summary: verb === 'approve' ? 'Approve a pending subject: everyone sees it, and its creator is paid 10 coins' : 'Reject a pending subject',
-      errors: { 409: 'the subject was already reviewed' },
-    })),
+    rest: reviewRows(
+      '/api/admin/wiki/subjects/:slug',
+      { approve: 'Approve a pending subject: everyone sees it, and its creator is paid 10 coins', reject: 'Reject a pending subject' },
+      { pathFields: ['slug'], errors: { 409: 'the subject was already reviewed' } },
+    ),
   }),
   followSubject: followOperation('followSubject', 'POST', 'Follow a wiki subject: GraphQL followedSubjectEvents then tells of its new verified photos and merged proposals'),
   unfollowSubject: followOperation('unfollowSubject', 'DELETE', 'Stop following a wiki subject'),
