@@ -2,9 +2,9 @@
 // of a subject. The whole budget is escrowed at once, as one pending transfer per photo (a slot) from
 // the poster to the escrow account, so the coins are reserved in the poster's wallet and nothing can
 // spend them twice. A claim takes the claimant's own community upload that shows the subject: it
-// posts the next slot and pays the claimant from escrow in one linked batch, in the same database
-// transaction that records the claim (each upload claims once; the last slot goes to exactly one
-// claim, the bounty row being locked). Expiry (the scheduler's sweep) and cancellation void the slots
+// posts the next slot and pays the claimant from escrow in one linked batch, in the one statement
+// that records the claim (bounty_claim(): each upload claims once; the last slot goes to exactly one
+// claim, the bounty row being locked; the answer's balance is the one the claim left). Expiry (the scheduler's sweep) and cancellation void the slots
 // left, returning their coins to the poster.
 //
 // "Of that subject": the community's one rule (subject-evidence.ts): the subject (its slug or name,
