@@ -92,6 +92,31 @@ describe('bounties', () => {
     expect(await coins(poster.id)).toMatchObject({ balance: 0, reserved: 0 });
   });
 
+  it('pays each slot once to concurrent claims of one claimant, each answer showing the balance its own claim left', async () => {
+    const poster = await t.createAccount('crowd-poster');
+    const claimant = await t.createAccount('crowd-claimant');
+    await grant(poster.id, 3);
+    const bounty = (await post(poster.key, { subject_slug: 'windmill', reward_per_photo: 1, photos_needed: 3 })).body.id;
+    const uploads = [];
+    for (let i = 0; i < 5; i++) uploads.push(await verifiedUpload(claimant.key, ['windmill']));
+    const before = (await coins(claimant.id)).available / 10_000;
+    // Five uploads and the first one twice more, all at once, for three slots.
+    const answers = await Promise.all(
+      [...uploads, uploads[0], uploads[0]].map((id) => t.request('POST', `/api/economy/bounties/${bounty}/claim`, { key: claimant.key, body: { crowdsource_id: id } })),
+    );
+    const paid = answers.filter((r) => r.status === 200);
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 200, 200, 409, 409, 409, 409]);
+    // Each answer shows the wallet its own claim left: one, two and three coins more than before.
+    expect(paid.map((r) => r.body.balance).sort((x, y) => x - y)).toEqual([1, 2, 3].map((n) => before + n));
+    expect(paid.map((r) => r.body.bounty.photos_claimed).sort()).toEqual([1, 2, 3]);
+    const claims = await t.app.services.db.prisma.bountyClaim.findMany({ where: { bountyId: bounty } });
+    expect(claims.map((c) => c.slot).sort()).toEqual([0, 1, 2]);
+    expect(new Set(claims.map((c) => c.itemId)).size).toBe(3);
+    expect((await coins(claimant.id)).available).toBe((before + 3) * 10_000);
+    expect(await coins(poster.id)).toMatchObject({ balance: 0, reserved: 0 });
+    expect(await t.app.services.ledger.trialBalance('coins')).toBe(0);
+  });
+
   it('refuses a claim by the poster, with another account’s upload, an unverified one or one of another subject', async () => {
     const poster = await t.createAccount('strict-poster');
     const other = await t.createAccount('strict-other');

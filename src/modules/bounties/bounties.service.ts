@@ -2,9 +2,9 @@
 // of a subject. The whole budget is escrowed at once, as one pending transfer per photo (a slot) from
 // the poster to the escrow account, so the coins are reserved in the poster's wallet and nothing can
 // spend them twice. A claim takes the claimant's own community upload that shows the subject: it
-// posts the next slot and pays the claimant from escrow in one linked batch, in the same database
-// transaction that records the claim (each upload claims once; the last slot goes to exactly one
-// claim, the bounty row being locked). Expiry (the scheduler's sweep) and cancellation void the slots
+// posts the next slot and pays the claimant from escrow in one linked batch, in the one statement
+// that records the claim (bounty_claim(): each upload claims once; the last slot goes to exactly one
+// claim, the bounty row being locked; the answer's balance is the one the claim left). Expiry (the scheduler's sweep) and cancellation void the slots
 // left, returning their coins to the poster.
 //
 // "Of that subject": the community's one rule (subject-evidence.ts): the subject (its slug or name,
@@ -13,12 +13,11 @@
 // (README "Economy: bounties").
 import type { z } from 'zod';
 import type { Bounty } from '../../generated/prisma/client.js';
-import type { Database } from '../../platform/database/database.js';
-import { isUniqueViolation } from '../../platform/database/errors.js';
+import { utcFromJson, type Database } from '../../platform/database/database.js';
 import { Conflict, Forbidden, InvalidInput, NotFound } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
-import type { CommunityService, SubjectCheck } from '../community/index.js';
+import { SUBJECT_CHECK_SQL, subjectCheckOf, subjectKeysOf, type CommunityService, type SubjectCheck } from '../community/index.js';
 import { fromMinor, LedgerAction, type Balance, type LedgerService, type Tx } from '../ledger/index.js';
 import { bountyPolicy } from './bounties.access.js';
 import { claimBountySchema, createBountySchema, listBountiesSchema, slugify } from './bounties.input.js';
@@ -36,7 +35,31 @@ const DAY_MS = 86_400_000;
 /** Escrow slots stay reserved a day past the bounty's expiry, so the sweep (not the ledger's own expiry) closes them. */
 const SLOT_GRACE_MS = DAY_MS;
 
-const slotId = (bountyId: number, slot: number) => `bounty:${bountyId}:slot:${slot}`;
+const slotId = (bountyId: number | string, slot: number | string) => `bounty:${bountyId}:slot:${slot}`;
+/** Stand-ins in ledger legs that the SQL replaces: the new bounty's id, the slot a claim takes (no id or reference holds them otherwise). */
+const BOUNTY_ID = '{bounty}';
+const SLOT = '{slot}';
+
+/** A Bounty row as to_jsonb() answers it (timestamps without zone, the bigint as a number). */
+type RawBounty = Omit<Bounty, 'rewardPerPhoto' | 'expiresAt' | 'closedAt' | 'createdAt'> & { rewardPerPhoto: number; expiresAt: string; closedAt: string | null; createdAt: string };
+
+function bountyOf(raw: RawBounty): Bounty {
+  return {
+    ...raw,
+    rewardPerPhoto: BigInt(raw.rewardPerPhoto),
+    expiresAt: utcFromJson(raw.expiresAt),
+    closedAt: raw.closedAt === null ? null : utcFromJson(raw.closedAt),
+    createdAt: utcFromJson(raw.createdAt),
+  };
+}
+
+/** What bounty_claim() answers. */
+interface ClaimAnswer {
+  refused?: 'missing' | 'own' | 'closed' | 'not_shown' | 'claimed';
+  bounty?: RawBounty;
+  check?: Parameters<typeof subjectCheckOf>[0];
+  applied?: Parameters<LedgerService['resultOf']>[0];
+}
 
 export class BountiesService {
   constructor(
@@ -45,37 +68,45 @@ export class BountiesService {
     private readonly community: CommunityService,
   ) {}
 
-  /** A new bounty with its budget escrowed; too few coins is a 402 and nothing is written. */
+  /**
+   * A new bounty with its budget escrowed; too few coins is a 402 and nothing is written. One
+   * statement: the row's INSERT and ledger_apply() of its slots, whose ids name the new row's id
+   * ('{bounty}' in the legs), so a refused escrow rolls the row back with it.
+   */
   async create(actor: Actor, input: z.input<typeof createBountySchema>): Promise<Bounty> {
     const options = parseInput(createBountySchema, input);
     const slug = options.subject_slug || slugify(options.subject_name!);
     if (!slug) throw new InvalidInput('subject_name: expected letters or digits to make a slug of', 'subject_name');
     const expiresAt = new Date(Date.now() + options.expires_days * DAY_MS);
-    return this.db.prisma.$transaction(async (tx) => {
-      const bounty = await tx.bounty.create({
-        data: {
-          accountId: actor.accountId,
-          subjectSlug: slug,
-          subjectName: options.subject_name ?? slug.replace(/-/g, ' '),
-          description: options.description ?? null,
-          rewardPerPhoto: BigInt(options.reward_per_photo),
-          photosNeeded: options.photos_needed,
-          expiresAt,
-        },
-      });
-      const slots = Array.from({ length: options.photos_needed }, (_, slot) => ({
-        id: slotId(bounty.id, slot),
+    const slots = this.ledger.legsOf(
+      Array.from({ length: options.photos_needed }, (_, slot) => ({
+        id: slotId(BOUNTY_ID, slot),
         currency: 'coins' as const,
         from: { account: actor.accountId },
         to: { system: 'escrow' as const },
         amount: options.reward_per_photo,
         action: LedgerAction.BountyEscrow,
-        reference: `bounty:${bounty.id}`,
+        reference: `bounty:${BOUNTY_ID}`,
         pending: { expiresInMs: expiresAt.getTime() - Date.now() + SLOT_GRACE_MS },
-      }));
-      await this.ledger.transferLinked(slots, { tx });
-      return bounty;
-    });
+      })),
+    );
+    const { bounty } = await this.ledger.call<{ bounty: RawBounty }>(
+      `WITH b AS (
+         INSERT INTO "Bounty" ("accountId", "subjectSlug", "subjectName", "description", "rewardPerPhoto", "photosNeeded", "expiresAt", "createdAt")
+         VALUES ($2, $3, $4, $5, $6::bigint, $7, $8::timestamp(3), timezone('UTC', now())) RETURNING *)
+       SELECT jsonb_build_object('bounty', to_jsonb(b), 'applied', ledger_apply(replace($1, '${BOUNTY_ID}', b."id"::text)::jsonb))::text AS r FROM b`,
+      [
+        JSON.stringify(slots),
+        actor.accountId,
+        slug,
+        options.subject_name ?? slug.replace(/-/g, ' '),
+        options.description ?? null,
+        String(options.reward_per_photo),
+        options.photos_needed,
+        expiresAt.toISOString(),
+      ],
+    );
+    return bountyOf(bounty);
   }
 
   /** Bounties, newest first, by status; any key reads them (bounties.access.ts). */
@@ -111,42 +142,44 @@ export class BountiesService {
    */
   async claim(actor: Actor, bountyId: number, input: z.input<typeof claimBountySchema>): Promise<BountyClaimResult> {
     const { crowdsource_id: itemId } = parseInput(claimBountySchema, input);
-    await this.get(actor, bountyId);
+    const bounty = await this.get(actor, bountyId);
     const item = await this.community.get(actor, itemId);
     if (item.accountId !== actor.accountId) throw new Forbidden('crowdsource_id: a bounty is claimed with your own upload');
     if (item.removedAt) throw new NotFound(`no community item ${itemId}`);
-    try {
-      const bounty = await this.db.prisma.$transaction(async (tx) => {
-        // The row lock orders claims of one bounty: the last slot goes to exactly one of them.
-        const [locked] = await tx.$queryRaw<Bounty[]>`SELECT * FROM "Bounty" WHERE "id" = ${bountyId} FOR UPDATE`;
-        if (!locked) throw new NotFound(`no bounty ${bountyId}`);
-        if (locked.accountId === actor.accountId) throw new Forbidden('you posted this bounty: it is for other people’s photos');
-        if (locked.status !== 'open' || locked.expiresAt.getTime() <= Date.now()) throw new Conflict(`bounty ${bountyId} is ${locked.status === 'open' ? 'expired' : locked.status}: it takes no more claims`);
-        // The item's row is held (tagging takes it FOR UPDATE): its tags cannot change under the check.
-        await tx.$queryRaw`SELECT 1 FROM "CommunityItem" WHERE "id" = ${itemId} FOR SHARE`;
-        const check = await this.community.showsSubject(itemId, { slug: locked.subjectSlug, name: locked.subjectName }, tx);
-        if (!check.shows) throw notShown(itemId, locked, check);
-        const slot = locked.photosClaimed;
-        await tx.bountyClaim.create({ data: { bountyId, slot, itemId, accountId: actor.accountId } });
-        const filled = slot + 1 >= locked.photosNeeded;
-        const updated = await tx.bounty.update({
-          where: { id: bountyId },
-          data: { photosClaimed: slot + 1, ...(filled ? { status: 'filled', closedAt: new Date() } : {}) },
-        });
-        await this.ledger.applyLinked(
-          [
-            { post: slotId(bountyId, slot) },
-            { id: `${slotId(bountyId, slot)}:paid`, currency: 'coins', from: { system: 'escrow' }, to: { account: actor.accountId }, amount: Number(locked.rewardPerPhoto), action: LedgerAction.BountyClaim, reference: `community:${itemId}` },
-          ],
-          { tx },
-        );
-        return updated;
-      });
-      return { bounty, itemId, paid: fromMinor(bounty.rewardPerPhoto), ...(await this.ledger.balance(actor.accountId, 'coins')) };
-    } catch (error) {
-      if (isUniqueViolation(error)) throw new Conflict(`crowdsource_id: community item ${itemId} has claimed a bounty already (each upload claims once)`, 'crowdsource_id');
-      throw error;
+    // One statement (bounty_claim(), prisma/migrations/*_bounty_statements): the locks, the subject
+    // check after them, the claim, the bounty's advance and the payment, or a refusal that wrote nothing.
+    const keys = subjectKeysOf([{ slug: bounty.subjectSlug, name: bounty.subjectName }]);
+    const legs = this.ledger.legsOf([
+      { post: slotId(bountyId, SLOT) },
+      { id: `${slotId(bountyId, SLOT)}:paid`, currency: 'coins', from: { system: 'escrow' }, to: { account: actor.accountId }, amount: Number(bounty.rewardPerPhoto), action: LedgerAction.BountyClaim, reference: `community:${itemId}` },
+    ]);
+    const answer = await this.ledger.call<ClaimAnswer>('SELECT bounty_claim($1, $2, $3, $4, $5::text[], $6)::text AS r', [
+      bountyId,
+      itemId,
+      actor.accountId,
+      SUBJECT_CHECK_SQL,
+      keys,
+      JSON.stringify(legs),
+    ]);
+    switch (answer.refused) {
+      case undefined:
+        break;
+      case 'missing':
+        throw new NotFound(`no bounty ${bountyId}`);
+      case 'own':
+        throw new Forbidden('you posted this bounty: it is for other people’s photos');
+      case 'closed': {
+        const { status } = answer.bounty!;
+        throw new Conflict(`bounty ${bountyId} is ${status === 'open' ? 'expired' : status}: it takes no more claims`);
+      }
+      case 'not_shown':
+        throw notShown(itemId, bounty, subjectCheckOf(answer.check, keys) as Extract<SubjectCheck, { shows: false }>);
+      case 'claimed':
+        throw new Conflict(`crowdsource_id: community item ${itemId} has claimed a bounty already (each upload claims once)`, 'crowdsource_id');
     }
+    const claimed = bountyOf(answer.bounty!);
+    const { wallets } = this.ledger.resultOf(answer.applied!);
+    return { bounty: claimed, itemId, paid: fromMinor(claimed.rewardPerPhoto), ...(await this.ledger.balanceAfter(actor.accountId, 'coins', wallets)) };
   }
 
   /** The poster closes an open bounty: the slots not claimed go back to the poster. */

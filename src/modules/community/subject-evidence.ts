@@ -53,20 +53,26 @@ async function run<T>(runner: Runner, sql: string, params: unknown[]): Promise<T
   return 'query' in runner ? runner.query<T>(sql, params) : runner.$queryRawUnsafe<T[]>(sql, ...params);
 }
 
-/** Whether one item shows the subject, and when not, what is missing (in the caller's transaction with a Tx). */
-export async function checkSubject(runner: Runner, itemId: number, subject: Subject): Promise<SubjectCheck> {
-  const keys = subjectKeysOf([subject]);
-  const [row] = await run<{ by_tag: boolean; by_wiki: boolean; tags: string[]; confirmed: Array<{ tag: string; evidence: TagEvidence }> | string }>(
-    runner,
-    `SELECT ${byTagSql('i', 2)} AS by_tag, ${byWikiSql('i', 2)} AS by_wiki, i."tags",
+type CheckRow = { by_tag: boolean; by_wiki: boolean; tags: string[]; confirmed: Array<{ tag: string; evidence: TagEvidence }> | string };
+
+/** SQL of one item's check ($1 the item, $2 its subject's keys): also run inside bounty_claim(), after its locks. */
+export const SUBJECT_CHECK_SQL = `SELECT ${byTagSql('i', 2)} AS by_tag, ${byWikiSql('i', 2)} AS by_wiki, i."tags",
             coalesce((SELECT json_agg(json_build_object('tag', c."tag", 'evidence', c."evidence")) FROM "CommunityTagConfirmation" c WHERE c."itemId" = i."id"), '[]'::json) AS confirmed
-     FROM "CommunityItem" i WHERE i."id" = $1`,
-    [itemId, keys],
-  );
+     FROM "CommunityItem" i WHERE i."id" = $1`;
+
+/** What SUBJECT_CHECK_SQL's row (none: no such item) says of the subject whose keys are `keys`. */
+export function subjectCheckOf(row: CheckRow | null | undefined, keys: readonly string[]): SubjectCheck {
   if (!row) return { shows: false, tag: null, evidence: null };
   if (row.by_tag) return { shows: true, by: 'tag' };
   if (row.by_wiki) return { shows: true, by: 'wiki' };
   const confirmed = typeof row.confirmed === 'string' ? (JSON.parse(row.confirmed) as Array<{ tag: string; evidence: TagEvidence }>) : row.confirmed;
   const tag = row.tags.find((t) => keys.includes(subjectKey(t))) ?? null;
   return { shows: false, tag, evidence: confirmed.find((c) => c.tag === tag)?.evidence ?? null };
+}
+
+/** Whether one item shows the subject, and when not, what is missing (in the caller's transaction with a Tx). */
+export async function checkSubject(runner: Runner, itemId: number, subject: Subject): Promise<SubjectCheck> {
+  const keys = subjectKeysOf([subject]);
+  const [row] = await run<CheckRow>(runner, SUBJECT_CHECK_SQL, [itemId, keys]);
+  return subjectCheckOf(row, keys);
 }

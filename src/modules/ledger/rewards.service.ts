@@ -157,6 +157,7 @@ export class RewardsService {
     const { transfers, wallets } = this.ledger.resultOf(raw);
     const paid = transfers.find((t) => t.id === transferId);
     const commission = transfers.find((t) => t.id !== transferId) ?? null;
+    // reward_award() answers the account's wallet also when it pays nothing (replayed, capped): no read after.
     const balance = await this.ledger.balanceAfter(input.accountId, 'coins', wallets, options);
     return {
       ...base,
