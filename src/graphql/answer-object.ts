@@ -5,8 +5,8 @@
 // same values by answerEnum, lists of those, an object the type made from it by answerObject (or
 // named by its `.meta({ id })`); nullable when the schema lets it be null or absent; described by its
 // `.describe()`. A field reads the parent's property of its name (`databaseId` reads `id`); per-key
-// overrides compute it instead. Keys whose source is computed (null) or elsewhere (`bounty.x`) are
-// not fields of this type.
+// overrides compute it instead (with `load`, batched as t.loadable does). Keys whose source is
+// computed (null) or elsewhere (`bounty.x`) are not fields of this type.
 import { FieldRef } from '@pothos/core';
 import { z } from 'zod';
 import { builder } from './builder.js';
@@ -17,12 +17,18 @@ import { graphqlSources } from '../platform/wire.js';
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer S> ? S : never;
 type Fields = Record<string, PothosSchemaTypes.FieldRef<Types>>;
 
-/** What a key's field takes instead of the derived: options merged over them (a resolver, a type, a Prisma `select`), a whole field, or null for none. */
+/** What a key's field takes instead of the derived: options merged over them (a resolver, a type, a Prisma `select`, a dataloader `load`), a whole field, or null for none. */
 export type FieldOverride<Parent> =
-  | ({ type?: unknown; description?: string; resolve?: (parent: Parent, args: Record<string, never>, ctx: Context) => unknown } & Record<string, unknown>)
+  | ({ type?: unknown; description?: string; resolve?: (parent: Parent, args: Record<string, never>, ctx: Context) => unknown; load?(ids: number[], ctx: Context): unknown } & Record<string, unknown>)
   | PothosSchemaTypes.FieldRef<Types>
   | null;
 export type FieldOverrides<Parent, S extends z.ZodObject> = { [K in keyof S['shape']]?: FieldOverride<Parent> };
+
+/** The override of a handle key: the handle of the account `accountOf` names, loaded in one batch per request. */
+export const handleOf = <Parent>(accountOf: (parent: Parent) => number | null) => ({
+  load: (ids: number[], ctx: Context) => ctx.services.accounts.handlesOf(ids),
+  resolve: accountOf,
+});
 
 /** The enum types answerEnum made, by their values: a `z.enum` of the same values is typed with it. */
 const enumsByValues = new Map<string, unknown[]>();
@@ -94,12 +100,14 @@ export function answerFields<Parent, S extends z.ZodObject>(t: object, schema: S
     // A field that reads the parent's property of its own name is exposed as t.expose* does it: no
     // resolver of ours, so GraphQL's default one reads it, and a type without scopes runs no wrapper.
     const exposed = property === source && override?.resolve === undefined;
-    fields[source] = (t as unknown as { field: (options: unknown) => PothosSchemaTypes.FieldRef<Types> }).field({
+    // An override with `load` batches its resolver's keys through a dataloader (t.loadable).
+    const make = override?.load ? 'loadable' : 'field';
+    fields[source] = (t as unknown as Record<typeof make, (options: unknown) => PothosSchemaTypes.FieldRef<Types>>)[make]({
       // An override's type (a z.enum answered as text) is taken without deriving one.
       type: override?.type ?? outputTypeOf(base, key),
       // A list's items are nullable only when its element schema is.
       nullable: element && !unwrap(element).required ? { list: !required, items: true } : !required,
-      description: descriptionOf(field),
+      description: descriptionOf(field) ?? (source === 'databaseId' ? 'The integer id of the REST API' : undefined),
       ...(exposed ? { extensions: { pothosExposedField: source } } : { resolve: (parent: Record<string, unknown>) => parent[property] }),
       ...override,
     });

@@ -37,7 +37,6 @@ export const AccountRef = answeredBy(builder.prismaNode('Account', {
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: accountPolicy.nodeWhere(ctx) }),
   fields: (t) =>
     answerFields(t, account, {
-      account_id: { description: 'The integer id used by the REST API' },
       referral_code: { description: 'The code others sign up with to be referred by this account (GET /api/economy/referral)' },
       referred_by: {
         description: "Handle of the account that referred this one (it earns a commission on this account's rewards)",

@@ -48,7 +48,6 @@ export const SubKeyRef = builder.prismaNode('ApiKey', {
   description: answerDescription(subKey),
   fields: (t) =>
     answerFields(t, subKey, {
-      id: { description: 'The integer id used by the REST API' },
       // A list in GraphQL, comma-separated text on the wire (the spec's shape).
       scopes: { type: ['String'], description: 'Scopes the key may use' },
       credit_limit: { description: 'Most accepted requests the key may make in its life (REST credit_limit); refused requests do not spend it' },

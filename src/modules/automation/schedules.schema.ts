@@ -44,7 +44,6 @@ export const ScheduleRef = builder.prismaNode('Schedule', {
   description: answerDescription(schedule),
   fields: (t) =>
     answerFields(t, schedule, {
-      id: { description: 'The integer schedule_id of the REST API' },
       hour: { description: 'UTC hour of the run, 0 to 23' },
     }),
 });

@@ -67,7 +67,6 @@ export const WebhookRef = builder.prismaNode('Webhook', {
   description: answerDescription(webhook),
   fields: (t) => ({
     ...answerFields(t, webhook, {
-      id: { description: 'The integer id used by the REST API' },
       events: { resolve: (w: Webhook) => subscribedEvents(w) },
       has_secret: { resolve: (w: Webhook) => hasSigningSecret(w) },
     }),

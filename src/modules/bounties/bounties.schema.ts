@@ -3,7 +3,7 @@
 // declared in bounties.operations.ts.
 import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
-import {answerDescription, answeredBy, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
+import { answerDescription, answeredBy, answerEnum, answerFields, answerObject, handleOf } from '../../graphql/answer-object.js';
 import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import { fromMinor } from '../ledger/index.js';
@@ -38,7 +38,7 @@ export const BountyRef = answeredBy(builder.prismaObject('Bounty', {
   description: answerDescription(bounty),
   fields: (t) =>
     answerFields(t, bounty, {
-      poster: t.loadable({ type: 'String', nullable: true, load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids), resolve: (b) => b.accountId }),
+      poster: handleOf((b: Bounty) => b.accountId),
       reward_per_photo: { resolve: (b: Bounty) => fromMinor(b.rewardPerPhoto) },
       escrow_remaining: { resolve: (b) => (b.status === 'open' ? BountiesService.remaining(b) : 0) },
       mine: { resolve: (b, _a, ctx) => b.accountId === ctx.actor?.accountId },

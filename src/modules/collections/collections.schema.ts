@@ -61,7 +61,6 @@ export const CollectionRef = builder.prismaNode('Collection', {
   description: answerDescription(collection),
   fields: (t) => ({
     ...answerFields(t, collection, {
-      id: { description: 'The integer collection id of the REST API' },
       item_count: t.relationCount('items', { description: 'Items not in the trash', where: { media: { trashedAt: null } } }),
       shared: { description: 'A share link exists (open or password-protected)', resolve: (c: Collection) => c.shareToken !== null },
       password_protected: { description: 'The share link asks for a password', resolve: passwordProtected },

@@ -4,7 +4,7 @@
 // and claims.service.ts.
 import { z } from 'zod';
 import { builder, nodeId } from '../../graphql/builder.js';
-import {answerDescription, answeredBy, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
+import { answerDescription, answeredBy, answerEnum, answerFields, answerObject, handleOf } from '../../graphql/answer-object.js';
 import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import { fromMinor } from '../ledger/index.js';
@@ -64,24 +64,14 @@ export const CommunityItemRef = answeredBy(builder.prismaNode('CommunityItem', {
   description: answerDescription(communityItem),
   fields: (t) => ({
     ...answerFields(t, communityItem, {
-      id: { description: 'The integer item id of the REST API' },
       image_object_id: { resolve: (item: CommunityItem) => item.objectId },
-      contributor: t.loadable({
-        type: 'String',
-        nullable: true,
-        description: "The contributor's handle",
-        load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids),
-        resolve: (item) => item.accountId,
-      }),
+      contributor: handleOf((item: CommunityItem) => item.accountId),
       // contribute or ingest: a String in GraphQL.
       origin: t.exposeString('origin', { description: 'contribute or ingest' }),
       url: { resolve: (item, _a, ctx) => ctx.baseUrl + ctx.services.community.fileUrl(item, 'public') },
       unlock_price: { resolve: (item) => fromMinor(item.unlockPrice) },
       has_original: { description: 'A full-resolution original is kept (ingest)', resolve: (item) => item.originalKey !== null },
-      original_url: t.loadable({
-        type: 'String',
-        nullable: true,
-        description: 'A signed link to the original for 15 minutes: for the contributor, buyers who unlocked it, and any key when it is free',
+      original_url: {
         load: async (ids: number[], ctx) => {
           const readable = await ctx.services.community.readableOriginals(ctx.actor, ids);
           return ids.map((id) => {
@@ -89,8 +79,8 @@ export const CommunityItemRef = answeredBy(builder.prismaNode('CommunityItem', {
             return item ? ctx.baseUrl + ctx.services.community.fileUrl(item, 'original') : null;
           });
         },
-        resolve: (item) => item.id,
-      }),
+        resolve: (item: CommunityItem) => item.id,
+      },
       latitude: { resolve: (item, _a, ctx) => visibleCoordinate(item.latitude, ctx.actor, [item.accountId]) },
       longitude: { resolve: (item, _a, ctx) => visibleCoordinate(item.longitude, ctx.actor, [item.accountId]) },
       removed: { resolve: (item) => item.removedAt !== null },
@@ -125,7 +115,7 @@ export const OwnershipClaimRef = answeredBy(builder.prismaNode('OwnershipClaim',
   description: answerDescription(ownershipClaim),
   fields: (t) =>
     answerFields(t, ownershipClaim, {
-      claimant: t.loadable({ type: 'String', nullable: true, load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids), resolve: (c) => c.accountId }),
+      claimant: handleOf((c: OwnershipClaim) => c.accountId),
       royalty_coins: { resolve: (c: OwnershipClaim) => (c.royalty === null ? null : fromMinor(c.royalty)) },
     }),
 }), ownershipClaim);

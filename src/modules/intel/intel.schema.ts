@@ -3,7 +3,7 @@
 // declared in intel.operations.ts.
 import { z } from 'zod';
 import { builder, nodeId } from '../../graphql/builder.js';
-import { answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
+import { answerEnum, answerFields, answerObject, handleOf } from '../../graphql/answer-object.js';
 import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import { CommunityItemRef } from '../community/community.schema.js';
@@ -64,15 +64,8 @@ export const IntelPostRef = builder.prismaNode('IntelPost', {
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: intelPostPolicy.nodeWhere(ctx) }),
   description: 'Image intel: a comment on a community item, or a proposal of changes to its metadata',
   fields: (t) =>
-    answerFields(t, intelPost, {
-      id: { description: 'The integer id of the REST API' },
-      author: t.loadable({
-        type: 'String',
-        nullable: true,
-        description: "The author's handle",
-        load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids),
-        resolve: (p) => p.accountId,
-      }),
+    answerFields<Post, typeof intelPost>(t, intelPost, {
+      author: handleOf((p: Post) => p.accountId),
       mine: { resolve: (p: Post, _a, ctx) => p.accountId === ctx.actor?.accountId },
       changes: {
         select: { changes: true, accountId: true, item: { select: { accountId: true } } },

@@ -71,7 +71,6 @@ export const JobRef = builder.prismaNode('Job', {
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: jobPolicy.nodeWhere(ctx) }),
   fields: (t) => ({
     ...answerFields(t, jobOutline, {
-      job_id: { description: 'The integer job_id of the REST API' },
       error: { description: 'Why the job failed' },
       cached_from_job_id: { description: 'Set when a recent identical job answered this one' },
     }),

@@ -93,7 +93,6 @@ export const MediaRef = builder.prismaNode('MediaItem', {
   findUnique: (id, ctx) => ({ id: nodeId(id), AND: mediaItemPolicy.nodeWhere(ctx) }),
   fields: (t) => ({
     ...answerFields(t, mediaItem, {
-      id: { description: 'The integer media_id of the REST API' },
       url: { resolve: (m: MediaItem, _a, ctx) => mediaFileUrl(ctx, m, 'original') },
       thumbnail_url: { resolve: (m: MediaItem, _a, ctx) => (m.thumbnailKey ? mediaFileUrl(ctx, m, 'thumbnail') : null) },
       dominant_color: { resolve: (m: MediaItem) => m.dominantHex },

@@ -4,7 +4,7 @@
 // The operations are declared in stock-lists.operations.ts. Thin: the rules live in stock-lists.service.ts.
 import { z } from 'zod';
 import { builder, nodeId } from '../../graphql/builder.js';
-import { answerDescription, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
+import { answerDescription, answerEnum, answerFields, answerObject, handleOf } from '../../graphql/answer-object.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
 import { authScopesOf, SCOPE } from '../access/index.js';
 import { stockItemPolicy, stockListPolicy } from './stock-lists.access.js';
@@ -60,25 +60,15 @@ export const StockItemRef = builder.prismaObject('StockItem', {
   description: 'A saved stock photo: a URL with attribution',
   fields: (t) =>
     answerFields(t, stockItem, {
-      id: { description: 'The integer item id of the REST API' },
       thumbnail_url: { description: 'As given when added; never fetched by the service' },
-      added_by: t.loadable({
-        type: 'String',
-        nullable: true,
-        description: 'Handle of the account that added the item',
-        load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids),
-        resolve: (item) => item.addedBy,
-      }),
-      saved_media_id: t.loadable({
-        type: 'Int',
-        nullable: true,
-        description: "The caller's saved copy of this item (a media id), or null when not saved (or trashed) yet",
+      added_by: handleOf((item: StockItem) => item.addedBy),
+      saved_media_id: {
         load: async (ids: number[], ctx) => {
           const saved = await ctx.services.stockLists.savedMediaIds(ctx.actor!, ids);
           return ids.map((id) => saved.get(id) ?? null);
         },
-        resolve: (item) => item.id,
-      }),
+        resolve: (item: StockItem) => item.id,
+      },
     }),
 });
 
@@ -99,7 +89,6 @@ export const StockListRef = builder.prismaNode('StockList', {
   description: answerDescription(stockList),
   fields: (t) => ({
     ...answerFields(t, stockList, {
-      id: { description: 'The integer list id of the REST API' },
       owner: t.string({ description: "The owner's handle", select: { account: { select: { handle: true } } }, resolve: (l) => l.account.handle }),
       role: { description: "The caller's role", resolve: (l: StockList, _a, ctx) => (isOwner(l, ctx) ? 'owner' : 'member') },
       item_count: t.relationCount('items'),

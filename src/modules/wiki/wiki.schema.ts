@@ -4,7 +4,7 @@
 // wiki.operations.ts. Thin: the rules live in wiki.service.ts.
 import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
-import {answerDescription, answeredBy, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
+import { answerDescription, answeredBy, answerEnum, answerFields, answerObject, handleOf } from '../../graphql/answer-object.js';
 import { camelCase } from '../../graphql/operation-args.js';
 import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
 import { ANY_KEY, authScopesOf } from '../access/index.js';
@@ -55,7 +55,7 @@ export const WikiPhotoRef = builder.prismaObject('WikiMedia', {
     answerFields(t, wikiPhotoSchema, {
       subject_slug: t.string({ select: { subject: { select: { slug: true } } }, resolve: (m) => m.subject.slug }),
       image_object_id: { resolve: (m: WikiMedia) => m.objectId },
-      contributor: t.loadable({ type: 'String', nullable: true, load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids), resolve: (m) => m.accountId }),
+      contributor: handleOf((m: WikiMedia) => m.accountId),
       url: { resolve: (m: WikiMedia, _a, ctx) => ctx.baseUrl + ctx.services.wiki.fileUrl('photos', m.id, m.storageKey) },
     }),
 });
@@ -84,7 +84,7 @@ export const WikiSubjectRef = answeredBy(builder.prismaObject('WikiSubject', {
       featured_image_url: { resolve: (s: WikiSubject, _a, ctx) => (s.featuredKey ? ctx.baseUrl + ctx.services.wiki.fileUrl('featured', s.id, s.featuredKey) : null) },
       featured_image_source: { resolve: (s: WikiSubject) => s.featuredImageUrl },
       status: t.field({ type: SubjectStatusEnum, resolve: (s) => s.status as SubjectStatus }),
-      creator: t.loadable({ type: 'String', nullable: true, load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids), resolve: (s) => s.accountId }),
+      creator: handleOf((s: WikiSubject) => s.accountId),
       mine: { resolve: (s: WikiSubject, _a, ctx) => s.accountId === ctx.actor?.accountId },
       verified_count: {
         description: 'Verified photos',
@@ -193,7 +193,7 @@ const AtlasImageRef = builder.objectRef<AtlasEntry>('AtlasImage').implement({
     subjectSlug: t.exposeString('subjectSlug', { nullable: true }),
     title: t.exposeString('title', { nullable: true }),
     tags: t.exposeStringList('tags', { description: "Wiki photos: vision's labels; community items: their tags" }),
-    contributor: t.loadable({ type: 'String', nullable: true, load: (ids: number[], ctx) => ctx.services.accounts.handlesOf(ids), resolve: (e) => e.accountId }),
+    contributor: t.loadable({ type: 'String', nullable: true, ...handleOf((e: AtlasEntry) => e.accountId) }),
   }),
 });
 
