@@ -47,22 +47,6 @@ describe('GET /readyz, embedded', () => {
   });
 });
 
-describe('GET /readyz with a closed database', () => {
-  it('answers 503 naming the database', async () => {
-    const t = await startTestApp();
-    try {
-      await t.app.services.db.close();
-      const res = await t.request('GET', '/readyz');
-      expect(res.status).toBe(503);
-      expect(res.body.error).toMatch(/^not ready: database \((pglite|postgres)\): /);
-      expect(res.body.checks.queue.ok).toBe(true);
-      expect(res.body.checks.blobs.ok).toBe(true);
-    } finally {
-      await t.stop().catch(() => {});
-    }
-  });
-});
-
 const redisUrl = process.env.REDIS_URL;
 
 describe.runIf(redisUrl)('GET /readyz, distributed (Redis queue, S3 blob store)', () => {
