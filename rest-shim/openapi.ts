@@ -37,7 +37,7 @@ const GENERIC_ERRORS: Record<ErrorStatus, string> = {
 
 /** Tags by path, first match wins; a path matching none is tagged by its first segment after /api/. */
 const TAGS: Array<[RegExp, string]> = [
-  [/^\/(healthz|openapi\.json|docs)\b/, 'Service'],
+  [/^\/(healthz|readyz|metrics|openapi\.json|docs)\b/, 'Service'],
   [/^\/api\/platform\//, 'Platform: sub-keys'],
   [/^\/api\/(scrape|jobs|featured-image)\b|^\/(files|download)\//, 'Scraping'],
   [/^\/api\/media\/collections\b|^\/gallery\//, 'Media: collections'],

@@ -95,6 +95,7 @@ export async function checkCredentials(services: Pick<Services, 'adminToken' | '
   return services.auth.authenticate(credentials.apiKey);
 }
 
+/** Compares in constant time (digests of equal length). */
 export function checkAdminToken(presented: string, expected: string): boolean {
   const digest = (s: string) => createHash('sha256').update(s).digest();
   return timingSafeEqual(digest(presented), digest(expected));

@@ -10,7 +10,10 @@ import { AppError } from '../platform/errors.js';
 import { jsonNestsTooDeep, tooDeeplyNested } from '../platform/validation.js';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../platform/database/unavailable.js';
 import { GRAPHQL_PATH, type Yoga } from '../graphql/server.js';
-import { checkCredentials, credentialsFromHeaders } from '../graphql/context.js';
+import { checkAdminToken, checkCredentials, credentialsFromHeaders } from '../graphql/context.js';
+import { createMetrics } from './metrics.js';
+import { readyzHandler } from './readiness.js';
+import { ADMIN_TOKEN_REQUIRED_MESSAGE } from '../modules/access/index.js';
 import type { OpenApiInfo } from './docs.js';
 import { pathRedactor, requestLog } from './request-log.js';
 import { compressResponses } from './compression.js';
@@ -36,7 +39,7 @@ export interface HttpAppSettings {
 /** The services the routers here use: the health check's database, the key check, the file and gallery routes. */
 export type HttpServices = Pick<
   Services,
-  'db' | 'adminToken' | 'auth' | 'accounts' | 'media' | 'blobs' | 'community' | 'wiki' | 'transforms' | 'watermarks' | 'gallery' | 'collections' | 'signer' | 'logger'
+  'db' | 'queue' | 'generation' | 'adminToken' | 'auth' | 'accounts' | 'media' | 'blobs' | 'community' | 'wiki' | 'transforms' | 'watermarks' | 'gallery' | 'collections' | 'signer' | 'logger'
 >;
 
 export interface HttpAppOptions {
@@ -63,7 +66,8 @@ export function createHttpApp({ config, logger, yoga, services, rest, telegramWe
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
-  app.use(requestLog(logger, pathRedactor(rest.routes)));
+  const metrics = createMetrics(services, rest.routes);
+  app.use(requestLog(logger, pathRedactor(rest.routes), metrics.observeRequest));
   // JSON, HTML, JS and CSS compressed when asked for; blob files, ranges and SSE never.
   app.use(compressResponses());
 
@@ -74,6 +78,18 @@ export function createHttpApp({ config, logger, yoga, services, rest, telegramWe
     } catch {
       sendJson(res, 503, { success: false, error: 'database unavailable' });
     }
+  });
+
+  // Readiness (GET /readyz): database, queue and blob store answer; /healthz above stays the liveness probe.
+  app.get('/readyz', readyzHandler(services));
+
+  // Prometheus metrics, for the operator: the admin token as on the admin routes (401 without it).
+  app.get('/metrics', async (req, res) => {
+    const presented = credentialsFromHeaders({ get: (name) => req.get(name) ?? null }, req.id).adminToken;
+    if (presented === undefined) return sendError(res, 401, ADMIN_TOKEN_REQUIRED_MESSAGE);
+    if (!checkAdminToken(presented, services.adminToken)) return sendError(res, 401, 'invalid admin token');
+    res.set('Content-Type', metrics.registry.contentType);
+    res.send(await metrics.registry.metrics());
   });
 
   // Browser front ends on other origins (CORS_ORIGINS) reach REST as they reach /graphql, whose

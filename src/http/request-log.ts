@@ -49,7 +49,10 @@ export function pathRedactor(routes: readonly PathWithSecrets[]): (path: string)
   };
 }
 
-export function requestLog(logger: Logger, redactPath: (path: string) => string = pathRedactor([])) {
+/** Told of each finished request with the time the log measured (the metrics count it from there). */
+export type OnRequestDone = (req: Request, res: Response, durationMs: number) => void;
+
+export function requestLog(logger: Logger, redactPath: (path: string) => string = pathRedactor([]), onDone?: OnRequestDone) {
   return (req: Request, res: Response, next: NextFunction) => {
     const incoming = req.get('x-request-id');
     req.id = incoming && INCOMING_ID.test(incoming) ? incoming : randomUUID();
@@ -63,6 +66,7 @@ export function requestLog(logger: Logger, redactPath: (path: string) => string 
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       const level = res.statusCode >= 500 ? 'error' : 'info';
       logger[level]({ requestId: req.id, method: req.method, path, status: res.statusCode, durationMs: Math.round(durationMs * 100) / 100, aborted: !res.writableFinished || undefined }, 'request');
+      onDone?.(req, res, durationMs);
     };
     res.on('finish', log);
     res.on('close', log);

@@ -55,8 +55,13 @@ interface Link extends ChainEntry {
   breaker: CircuitBreakerPolicy;
 }
 
+/** How one provider call ended, for the metrics (GET /metrics counts them). */
+export type ProviderCallOutcome = 'ok' | 'failed' | 'cooling';
+
 export class ProviderChain {
   private readonly links: Link[];
+  /** Told of every provider call's outcome; set by whoever counts them (src/http/metrics.ts). */
+  onCall?: (provider: GenerationProviderName, outcome: ProviderCallOutcome) => void;
 
   constructor(
     entries: ChainEntry[],
@@ -121,13 +126,16 @@ export class ProviderChain {
         const images = apiKey
           ? await this.whenClosed(link, () => this.attempt(link, request, apiKey))
           : await link.breaker.execute(() => this.attempt(link, request, undefined));
+        this.onCall?.(name, 'ok');
         return { provider: name, images };
       } catch (error) {
         if (error instanceof BrokenCircuitError || error instanceof IsolatedCircuitError) {
+          this.onCall?.(name, 'cooling');
           cooling++;
           this.logger.debug({ provider: name }, 'generation provider is cooling down; passed over');
           continue;
         }
+        this.onCall?.(name, 'failed');
         if (!(error instanceof ProviderError)) throw error;
         failures.push(error);
         this.logger.warn({ provider: name, failure: error.failure, reason: error.message, upstreamStatus: error.upstreamStatus, detail: error.detail }, 'generation provider failed; trying the next one');

@@ -49,6 +49,13 @@ export class BullMqQueue implements JobQueue {
     }
   }
 
+  async ping(): Promise<void> {
+    const queue = await this.queue;
+    const client = await withTimeout(queue.backend.client, ENQUEUE_TIMEOUT_MS);
+    // An ioredis client underneath (the Redis backend), whose interface type leaves PING out.
+    await withTimeout((client as unknown as { ping(): Promise<string> }).ping(), ENQUEUE_TIMEOUT_MS);
+  }
+
   async resendMissing(jobIds: number[]): Promise<number[]> {
     if (jobIds.length === 0) return [];
     const queue = await this.queue;

@@ -9,6 +9,8 @@ export interface JobQueue {
   resendMissing(jobIds: number[]): Promise<number[]>;
   /** Starts this process's workers (API processes may run none). */
   startWorkers(): void;
+  /** Resolves when the queue can take work (GET /readyz): Redis answers PING; in-process always can. */
+  ping(): Promise<void>;
   stop(): Promise<void>;
 }
 
