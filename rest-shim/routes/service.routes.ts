@@ -29,6 +29,7 @@ export const serviceRoutes = [
     auth: 'admin',
     summary: 'Prometheus metrics (text exposition format): requests, jobs, webhook deliveries, providers, ledger totals, process',
     produces: [{ status: 200, description: 'The metrics', contentTypes: ['text/plain'] }],
+    errors: { 401: 'the admin token is missing or wrong' },
   }),
   defineMountedRoute({
     method: 'GET',

@@ -401,6 +401,8 @@ const cases: Record<string, ContractCase> = {
     status: 303,
   },
   'GET /healthz': { call: () => ({}), status: 200, fields: ['status'] },
+  'GET /readyz': { call: () => ({}), status: 200, fields: ['status', 'checks'] },
+  'GET /metrics': { call: () => ({}), status: 200, contentType: /^text\/plain/ },
   'GET /openapi.json': { call: () => ({}), status: 200, contentType: /^application\/json/ },
   'GET /docs': { call: () => ({}), status: 200, contentType: /^text\/html/ },
   'POST /api/admin/accounts/:handle/credits': { call: ({ handle }) => ({ params: { handle }, body: { amount: 2.5, reference: 'contract' } }), status: 200, fields: ['account_id', 'handle', 'amount', 'balance', 'held', 'transfer_id', 'replayed'] },

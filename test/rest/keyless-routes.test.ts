@@ -15,6 +15,7 @@ const SPEC_KEYLESS = ['GET /api/community/search', 'GET /api/wiki/subjects', 'PO
 /** Outside /api: the service's own pages and URLs that carry their own capability (a signature or a share token). */
 const SERVICE_KEYLESS: Record<string, string> = {
   'GET /healthz': 'health check',
+  'GET /readyz': 'readiness probe',
   'GET /openapi.json': 'the API document',
   'GET /docs': 'the API document page',
   'GET /media/:id/:variant': 'signed library file URL (sig in the query)',
