@@ -70,8 +70,8 @@ export function createGraphQLServer(services: Services, config: GraphQLServerSet
           subscriptionsProtocol: 'WS',
           title: 'Image service GraphQL',
           defaultQuery: GRAPHIQL_WELCOME,
-          // The key goes here: the Headers pane opens with the header to fill in.
-          headers: JSON.stringify({ 'X-API-Key': 'mk_… (data/initial-account.json)' }, null, 2),
+          // The Headers pane opens, empty: a placeholder key there would be sent (and refused, 401)
+          // with every query, the public ones too. The welcome query's comment says what to put in it.
           defaultEditorToolsVisibility: 'headers',
         },
     // GraphiQL bundled into the page: the default one loads its scripts from a CDN, which offline

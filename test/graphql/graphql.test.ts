@@ -31,6 +31,7 @@ describe('GraphiQL', () => {
     const page = (await dev.request('GET', '/graphql', { headers: { Accept: 'text/html' } })).text;
     expect(page).toContain(JSON.stringify(GRAPHIQL_WELCOME).slice(1, 60));
     expect(page).toContain('X-API-Key');
+    expect(page).toContain('"defaultEditorToolsVisibility":"headers"');
     // Run where the limits are the defaults (dev's are lowered for the hardening tests below).
     const keyless = await prod.graphql(GRAPHIQL_WELCOME, {});
     expect(keyless.body.errors[0].message).toMatch(/API key/);

@@ -67,14 +67,13 @@ describe.skipIf(usePostgres)('a new embedded data folder', () => {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     await new Promise<void>((resolve, reject) => {
       child.once('exit', (code) => reject(new Error(`the service exited with ${code} before it was ready: ${stderr}`)));
+      // Ready once both have arrived: the log's "ready in" and the console banner's last line (naming
+      // GraphiQL). The logger writes asynchronously, so either may come first.
+      const done = () => banner.at(-1)?.startsWith('GraphiQL: ') && messages.at(-1)?.startsWith('ready in') && resolve();
       createInterface({ input: child.stdout }).on('line', (line) => {
-        // The console banner follows the logs; its last line names GraphiQL.
-        if (!line.startsWith('{')) {
-          banner.push(line);
-          if (line.startsWith('GraphiQL: ')) resolve();
-          return;
-        }
-        if (!messages.at(-1)?.startsWith('ready in')) messages.push((JSON.parse(line) as { msg: string }).msg);
+        if (!line.startsWith('{')) banner.push(line);
+        else if (!messages.at(-1)?.startsWith('ready in')) messages.push((JSON.parse(line) as { msg: string }).msg);
+        done();
       });
     });
     child.removeAllListeners('exit');
