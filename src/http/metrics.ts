@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import { match } from 'path-to-regexp';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Services } from '../platform/service-registry.js';
-import { withDeadline } from './readiness.js';
+import { withDeadline } from '../platform/deadline.js';
 
 export type MetricsServices = Pick<Services, 'db' | 'generation' | 'logger'>;
 

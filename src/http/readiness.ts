@@ -6,6 +6,7 @@
 import type { Request, Response } from 'express';
 import type { Services } from '../platform/service-registry.js';
 import { sendJson } from './respond.js';
+import { withDeadline } from '../platform/deadline.js';
 
 export type ReadinessServices = Pick<Services, 'db' | 'queue' | 'blobs'>;
 
@@ -21,13 +22,6 @@ export interface CheckResult {
   error?: string;
 }
 
-/** The promise, or a rejection naming `what` when it takes longer than `ms`. */
-export function withDeadline<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms)));
-  promise.catch(() => {});
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
 
 async function check(target: string, what: string, run: () => Promise<unknown>, timeoutMs: number): Promise<CheckResult> {
   const started = performance.now();

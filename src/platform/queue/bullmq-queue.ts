@@ -6,16 +6,13 @@ import type { Queue, Worker } from 'bullmq';
 import type { Logger } from '../logger.js';
 import type { ClaimAndRun, JobQueue } from './job-queue.js';
 import { Unavailable } from '../errors.js';
+import { withDeadline } from '../deadline.js';
 
 const QUEUE_NAME = 'image-service-jobs';
 /** How long an enqueue may wait for Redis before the caller hears 503. */
 const ENQUEUE_TIMEOUT_MS = 3_000;
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer from Redis within ${ms} ms`)), ms)));
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
+const withTimeout = <T>(promise: Promise<T>, ms: number) => withDeadline(promise, ms, 'Redis');
 
 export class BullMqQueue implements JobQueue {
   readonly kind = 'bullmq' as const;
