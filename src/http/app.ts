@@ -66,7 +66,7 @@ export function createHttpApp({ config, logger, yoga, services, rest, telegramWe
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
-  const metrics = createMetrics(services, rest.routes);
+  const metrics = createMetrics(services);
   app.use(requestLog(logger, pathRedactor(rest.routes), metrics.observeRequest));
   // JSON, HTML, JS and CSS compressed when asked for; blob files, ranges and SSE never.
   app.use(compressResponses());

@@ -3,7 +3,6 @@
 // webhook deliveries, ledger totals) is read when Prometheus scrapes, each query raced against a
 // timeout so a slow database makes a scrape answer without those gauges rather than hang.
 import type { Request, Response } from 'express';
-import { match } from 'path-to-regexp';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Services } from '../platform/service-registry.js';
 import { withDeadline } from '../platform/deadline.js';
@@ -13,14 +12,15 @@ export type MetricsServices = Pick<Services, 'db' | 'generation' | 'logger'>;
 /** How long the scrape-time database reads may take together before they are left out. */
 export const SCRAPE_DB_TIMEOUT_MS = 2_000;
 
-/** The route label of a request: the pattern Express matched (`/api/jobs/:job_id`), never the raw path. */
-export function routeLabel(req: Request, table: ReadonlyArray<{ method: string; matches: (path: string) => unknown }> = []): string {
+/**
+ * The route label of a request, never the raw path: the REST row that answered it (the shim names
+ * it in res.locals), else the pattern Express matched (`/gallery/:token`), else `unmatched`.
+ */
+export function routeLabel(req: Request, res: Response): string {
+  const row = res.locals.routePattern as string | undefined;
+  if (row) return row;
   const pattern = req.route?.path;
-  if (typeof pattern === 'string') return `${req.baseUrl}${pattern}`;
-  // Some answers leave no req.route behind (the REST shim's): the route table's row names them.
-  const path = req.originalUrl.split('?')[0]!;
-  const row = table.find((r) => r.method === req.method && r.matches(path)) as { path?: string } | undefined;
-  return row?.path ?? 'unmatched';
+  return typeof pattern === 'string' ? `${req.baseUrl}${pattern}` : 'unmatched';
 }
 
 export interface ServiceMetrics {
@@ -29,8 +29,7 @@ export interface ServiceMetrics {
   observeRequest(req: Request, res: Response, durationMs: number): void;
 }
 
-export function createMetrics(services: MetricsServices, routes: ReadonlyArray<{ method: string; path: string }> = []): ServiceMetrics {
-  const table = routes.map((r) => ({ method: r.method, path: r.path, matches: match(r.path, { decode: false }) }));
+export function createMetrics(services: MetricsServices): ServiceMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -103,7 +102,7 @@ export function createMetrics(services: MetricsServices, routes: ReadonlyArray<{
   return {
     registry,
     observeRequest(req, res, durationMs) {
-      const route = routeLabel(req, table);
+      const route = routeLabel(req, res);
       requests.inc({ method: req.method, route, status: String(res.statusCode) });
       duration.observe({ method: req.method, route }, durationMs / 1000);
     },
