@@ -12,10 +12,10 @@ import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/platform/logger.js';
+import { NO_QUOTA } from '../faults/common.js';
 import { filesUnder, kernelPeakRssMb, MB, settle, startMonitor, type CrawlResult } from './common.js';
 import { nodeFlags, sampleProcessTree, startServiceProcess, type ServiceProcess } from '../../test/helpers/service-process.js';
 
-const HUGE = 1_000_000_000; // quota limits nobody reaches: the benchmark polls a lot
 const DEPTH = 2;
 const MAX_FILES = 10_000;
 
@@ -175,12 +175,11 @@ function runNotes(run: ScrapeRun, pollMs: number): string[] {
 
 async function crawlWithProcesses(options: OursOptions, databaseUrl: string | undefined): Promise<CrawlResult> {
   const dataDir = mkdtempSync(join(options.tmpRoot, `ours-${options.topology}-`));
-  const tier = JSON.stringify({ standard: { daily: HUGE, perMinute: HUGE }, pro: { daily: HUGE, perMinute: HUGE }, enterprise: { daily: HUGE, perMinute: HUGE } });
   const env: Record<string, string> = {
     NODE_ENV: 'production',
     LOG_LEVEL: 'info', // the start-up lines say when a process is ready; request lines are not printed at info
     DATA_DIR: dataDir,
-    TIERS: tier,
+    TIERS: NO_QUOTA,
     FETCH_ALLOW_PRIVATE: '127.0.0.1',
     SCRAPE_HOST_DELAY_MS: '0',
     SCRAPE_MAX_PAGES: '2000',
@@ -260,13 +259,12 @@ async function crawlInProcess(options: OursOptions, databaseUrl: string | undefi
   const dataDir = mkdtempSync(join(options.tmpRoot, 'ours-'));
   try {
     const defaults = loadConfig({ NODE_ENV: 'production', LOG_LEVEL: 'silent', DATA_DIR: dataDir });
-    const tier = { daily: HUGE, perMinute: HUGE };
     const config = loadConfig(
       { NODE_ENV: 'production', LOG_LEVEL: 'silent', DATA_DIR: dataDir },
       {
         inMemoryDatabase: !databaseUrl,
         databaseUrl,
-        tiers: { standard: tier, pro: tier, enterprise: tier },
+        tiers: JSON.parse(NO_QUOTA),
         fetch: { ...defaults.fetch, allowPrivateAddresses: ['127.0.0.1'] },
         // No politeness delay against our own server; maxPages above the site's 1,000 pages.
         // Inline: this diagnostic traces and breaks down the crawl inside this one process.
