@@ -58,19 +58,22 @@ export function answeredBy<R extends object>(ref: R, answer: z.ZodObject): R {
 
 /**
  * An object type made from an answer: its fields (answerFields, with `fields`' overrides) and the
- * answer's `.meta({ description })`; `more` adds fields only GraphQL has.
+ * answer's `.meta({ description })`; `more` adds fields only GraphQL has; `authScopes` are the
+ * type's (a policy's).
  */
 export function answerObject<Shape, S extends z.ZodObject = z.ZodObject>(
   name: string,
   schema: S,
   options: {
     description?: string;
+    authScopes?: PothosSchemaTypes.ObjectTypeOptions<Types, Shape>['authScopes'];
     fields?: (t: PothosSchemaTypes.ObjectFieldBuilder<Types, Shape>) => FieldOverrides<Shape, S>;
     more?: (t: PothosSchemaTypes.ObjectFieldBuilder<Types, Shape>) => Fields;
   } = {},
 ) {
   const ref = builder.objectRef<Shape>(name).implement({
     description: options.description ?? (z.globalRegistry.get(schema)?.description as string | undefined),
+    ...(options.authScopes ? { authScopes: options.authScopes } : {}),
     fields: (t) => ({ ...answerFields<Shape, S>(t, schema, options.fields?.(t)), ...options.more?.(t) }),
   });
   objectsBySchema.set(schema, ref);

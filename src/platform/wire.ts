@@ -14,6 +14,9 @@ export const count = z.int().min(0);
 export const balance = z.number().describe('spendable now (held amounts not included)');
 export const held = z.number().describe('held by pending transfers (an escrowed bounty, a conversion waiting for the credit partner), beside balance');
 
+/** An offset page's counts beside its items: how many match, and the page asked for. */
+export const pageCounts = { total: count, limit: count, offset: count };
+
 export const nextCursor = z.string().nullable().describe('pass as cursor for the next page; null on the last page');
 
 /**

@@ -50,6 +50,33 @@ describe('GET /api/media/credits', () => {
   });
 });
 
+describe('GraphQL wallet', () => {
+  const wallet = `query ($currency: Currency, $limit: Int, $offset: Int) { wallet(currency: $currency, limit: $limit, offset: $offset) {
+    ... on QueryWalletSuccess { data { currency balance held reserved available totalIn totalOut history { total limit offset entries { seq transferId kind amount action reference } } } }
+    ... on ServiceError { message field } } }`;
+
+  it("answers the caller's coins by default, or its credits with the history of posted movements, paged", async () => {
+    const account = await t.createAccount('gql-ledger');
+    await grant(account.handle, { amount: 10, reference: 'welcome', idempotency_key: `w-${account.id}` });
+    await t.app.services.credits.charge(account.id, { id: `wq-${account.id}`, credits: 0.25, action: 'wiki_query' as LedgerActionName, reference: 'subject:louvre' });
+    await t.app.services.credits.hold(account.id, 2, { action: 'vision' });
+    const coins = await t.graphql(wallet, {}, { key: account.key });
+    expect(coins.body.data.wallet.data).toEqual({ currency: 'coins', balance: 0, held: 0, reserved: 0, available: 0, totalIn: 0, totalOut: 0, history: { total: 0, limit: 50, offset: 0, entries: [] } });
+    const credits = await t.graphql(wallet, { currency: 'credits' }, { key: account.key });
+    const { history, ...totals } = credits.body.data.wallet.data;
+    expect(totals).toEqual({ currency: 'credits', balance: 7.75, held: 2, reserved: 2, available: 7.75, totalIn: 10, totalOut: 0.25 });
+    expect(history).toMatchObject({ total: 2, limit: 50, offset: 0 });
+    expect(history.entries).toEqual([
+      { seq: expect.any(Number), transferId: `wq-${account.id}`, kind: 'single', amount: -0.25, action: 'wiki_query', reference: 'subject:louvre' },
+      { seq: expect.any(Number), transferId: `grant:w-${account.id}`, kind: 'single', amount: 10, action: 'grant', reference: 'welcome' },
+    ]);
+    const page = await t.graphql(wallet, { currency: 'credits', limit: 1, offset: 1 }, { key: account.key });
+    expect(page.body.data.wallet.data.history.entries.map((e: { action: string }) => e.action)).toEqual(['grant']);
+    const bad = await t.graphql(wallet, { limit: 0 }, { key: account.key });
+    expect(bad.body.data.wallet).toEqual({ message: 'limit: expected at least 1', field: 'limit' });
+  });
+});
+
 describe('POST /api/admin/accounts/:handle/credits', () => {
   it('grants credits; an idempotency key grants once; the same key for another grant is a 409', async () => {
     const account = await t.createAccount('granted');

@@ -1,17 +1,19 @@
-// The operator's side of money, declared once (docs/architecture.md): grants (API credits here, coins
-// in economy.operations.ts, alike but for the currency), and reward rates and daily caps, which REST
-// shows as objects and GraphQL as lists of pairs. Behind the admin token; the CLI uses them
-// (`credits grant`, `coins grant`, `rewards show|set`).
-import { type z } from 'zod';
+// Money's operations, declared once (docs/architecture.md): the caller's wallet (GraphQL only), and
+// the operator's side: grants (API credits here, coins in economy.operations.ts, alike but for the
+// currency), and reward rates and daily caps, which REST shows as objects and GraphQL as lists of
+// pairs. The operator's are behind the admin token; the CLI uses them (`credits grant`, `coins
+// grant`, `rewards show|set`).
+import { z } from 'zod';
 import { defineMutation, defineOperations, defineQuery } from '../../graphql/operation.js';
 import type { Context } from '../../graphql/context.js';
-import { ADMIN_TOKEN } from '../access/index.js';
+import { pageArgs } from '../../platform/validation.js';
+import { ADMIN_TOKEN, ANY_KEY } from '../access/index.js';
 import { handleInput } from '../accounts/accounts.operations.js';
-import { grantType, RewardCapInput, RewardRateInput, RewardSettingsRef } from './ledger.schema.js';
+import { CurrencyEnum, grantType, RewardCapInput, RewardRateInput, RewardSettingsRef, WalletRef, type WalletView } from './ledger.schema.js';
 import { settingsPatchSchema, type RewardSettings } from './rewards.service.js';
 import { grantSchemaFor } from './credits.service.js';
-import type { GrantResult } from './ledger.service.js';
-import type { Currency } from './money.js';
+import { balanceOf, type GrantResult } from './ledger.service.js';
+import { CURRENCIES, fromMinor, type Currency } from './money.js';
 
 /**
  * An operator's grant of a currency: `field` the GraphQL mutation, `typeName` its answer type,
@@ -66,6 +68,17 @@ const settingsRows = {
 };
 
 export const ledgerOperations = defineOperations({
+  wallet: defineQuery({
+    description: "The caller's coins (default) or API credits, with the history of posted movements (limit default 50, max 200; offset)",
+    key: ANY_KEY,
+    input: z.object({ currency: z.enum(CURRENCIES).optional(), ...pageArgs(200, 50) }),
+    args: { currency: CurrencyEnum },
+    output: WalletRef,
+    run: async ({ ctx, actor, input: { currency = 'coins', ...page } }): Promise<WalletView> => {
+      const [wallet, history] = await Promise.all([ctx.services.ledger.wallet(actor.accountId, currency), ctx.services.ledger.history(actor.accountId, currency, page)]);
+      return { currency, ...balanceOf(wallet), totalIn: fromMinor(wallet.totalCredited), totalOut: fromMinor(wallet.totalDebited), history };
+    },
+  }),
   adminGrantCredits: defineAdminGrant('adminGrantCredits', 'CreditGrant', 'credits', (ctx, accountId, input) => ctx.services.credits.grant(accountId, input), {
     path: '/api/admin/accounts/:handle/credits',
     description: REPEATED_GRANT,

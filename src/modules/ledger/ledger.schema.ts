@@ -1,20 +1,22 @@
-// GraphQL surface of money: the caller's wallet, the types of the caller's API credits (their query,
+// GraphQL surface of money, stated once: the caller's wallet, the caller's API credits (their query,
 // GET /api/media/credits, is declared in media.operations.ts), and the operator's grants and reward
-// settings stated once: their answers (REST names) and the GraphQL types made from them (their
-// operations are declared in ledger.operations.ts). Thin: the rules live in the services.
+// settings: their answers (REST names, src/platform/wire.ts) and the GraphQL types made from them
+// (src/graphql/answer-object.ts). The operations are declared in ledger.operations.ts. Thin: the
+// rules live in the services.
 import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
-import { answerObject } from '../../graphql/answer-object.js';
-import { answerFrom, balance, held, id, timestamp } from '../../platform/wire.js';
-import { ANY_KEY, authScopesOf } from '../access/index.js';
+import { answerEnum, answerObject } from '../../graphql/answer-object.js';
+import { answerFrom, balance, held, id, pageCounts, timestamp } from '../../platform/wire.js';
 import type { CreditEntryView, CreditSummary } from './credits.service.js';
 import type { RewardSettings } from './rewards.service.js';
-import { balanceOf, type Balance, type GrantResult, type Wallet, type WalletEntry } from './ledger.service.js';
+import type { Balance, GrantResult, LedgerService, WalletEntry } from './ledger.service.js';
 import { CURRENCIES, fromMinor, type Currency } from './money.js';
 import { REWARD_ACTIONS } from './reward-rates.js';
 
 const SPENDABLE = 'What a new payment may spend now (held amounts not included)';
 const HELD = 'Held by pending transfers (an escrowed bounty, a conversion waiting for the credit partner, an analysis in progress): not spendable while held';
+/** An old name of an amount, kept for the clients that read it. */
+const sameAs = (field: string) => ({ deprecationReason: `Use ${field} (the same amount)` });
 
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer S> ? S : never;
 
@@ -29,32 +31,60 @@ export function balanceFields<T extends Balance>(t: PothosSchemaTypes.ObjectFiel
   };
 }
 
-const CreditEntryRef = builder.objectRef<CreditEntryView>('CreditEntry').implement({
-  description: 'A posted movement of API credits: amount positive added, negative spent',
-  fields: (t) => ({
-    databaseId: t.exposeInt('id', { description: "The entry's position in the ledger (newest highest)" }),
-    transferId: t.exposeString('transferId', { description: 'The ledger transfer (its idempotency key)' }),
-    amount: t.exposeFloat('amount'),
-    action: t.exposeString('action'),
-    reference: t.exposeString('reference', { nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+export const CurrencyEnum = answerEnum('Currency', { values: CURRENCIES });
+
+/** A posted movement as a wallet's history and the credits show it: amount positive in, negative out. */
+const movement = {
+  transfer_id: z.string().describe('the ledger transfer (its idempotency key)'),
+  amount: z.number(),
+  action: z.string(),
+  reference: z.string().nullable(),
+  created_at: timestamp,
+};
+
+const creditEntry = answerFrom(z.object({ id: id.describe("the entry's position in the ledger (newest highest)"), ...movement }), { id: 'databaseId' });
+answerObject<CreditEntryView>('CreditEntry', creditEntry, { description: 'A posted movement of API credits: amount positive added, negative spent' });
+
+export const CreditsRef = answerObject<CreditSummary>(
+  'Credits',
+  z.object({
+    balance: balance.describe(SPENDABLE),
+    held: held.describe('Held by analyses in progress; spendable again when they finish or fail, if not spent'),
+    total_added: z.number(),
+    total_spent: z.number(),
+    entries: z.array(creditEntry),
+    ...pageCounts,
   }),
+  { more: (t) => ({ reserved: t.exposeFloat('held', sameAs('held')) }) },
+);
+
+const ledgerEntry = z.object({
+  seq: z.int().describe("the transfer's position in the ledger (newest highest)"),
+  kind: z.string().describe('single, or post (a held amount moved)'),
+  ...movement,
+  action: movement.action.describe('what it was for: grant, reward:tagging, community:unlock, bounty:claim ...'),
+});
+answerObject<WalletEntry>('LedgerEntry', ledgerEntry, {
+  description: 'A posted movement on a wallet: amount positive in, negative out',
+  fields: () => ({ amount: { resolve: (e: WalletEntry) => fromMinor(e.amount) } }),
 });
 
-export const CreditsRef = builder.objectRef<CreditSummary>('Credits').implement({
-  fields: (t) => ({
-    balance: t.exposeFloat('balance', { description: SPENDABLE }),
-    held: t.exposeFloat('held', { description: 'Held by analyses in progress; spendable again when they finish or fail, if not spent' }),
-    reserved: t.exposeFloat('held', { deprecationReason: 'Use held (the same amount)' }),
-    totalAdded: t.exposeFloat('totalAdded'),
-    totalSpent: t.exposeFloat('totalSpent'),
-    entries: t.field({ type: [CreditEntryRef], resolve: (c) => c.entries }),
-    total: t.exposeInt('total'),
-    limit: t.exposeInt('limit'),
-    offset: t.exposeInt('offset'),
-  }),
-});
+type History = Awaited<ReturnType<LedgerService['history']>>;
+const ledgerHistory = z.object({ entries: z.array(ledgerEntry), ...pageCounts });
+answerObject<History>('LedgerHistory', ledgerHistory);
 
+/** A wallet as its owner is shown it, with a page of its history (the `wallet` query makes it). */
+export type WalletView = Balance & { currency: Currency; totalIn: number; totalOut: number; history: History };
+
+export const WalletRef = answerObject<WalletView>(
+  'Wallet',
+  z.object({ currency: z.enum(CURRENCIES), balance: balance.describe(SPENDABLE), held: held.describe(HELD), total_in: z.number(), total_out: z.number(), history: ledgerHistory }),
+  {
+    description: "The caller's wallet in one currency",
+    fields: () => ({ history: { description: 'Posted movements, newest first' } }),
+    more: (t) => ({ reserved: t.exposeFloat('held', sameAs('held')), available: t.exposeFloat('balance', sameAs('balance')) }),
+  },
+);
 
 const RewardRateRef = builder.objectRef<{ key: string; value: number }>('RewardRate').implement({
   fields: (t) => ({ key: t.exposeString('key'), value: t.exposeFloat('value') }),
@@ -94,64 +124,6 @@ export const RewardRateInput = builder.inputType('RewardRateInput', {
 export const RewardCapInput = builder.inputType('RewardDailyCapInput', {
   fields: (t) => ({ action: t.string({ required: true }), cap: t.int({ description: 'null: no cap' }) }),
 });
-
-const CurrencyEnum = builder.enumType('Currency', { values: CURRENCIES });
-
-const LedgerEntryRef = builder.objectRef<WalletEntry>('LedgerEntry').implement({
-  description: 'A posted movement on a wallet: amount positive in, negative out',
-  fields: (t) => ({
-    seq: t.exposeInt('seq', { description: "The transfer's position in the ledger (newest highest)" }),
-    transferId: t.exposeString('transferId', { description: 'The ledger transfer (its idempotency key)' }),
-    kind: t.exposeString('kind', { description: 'single, or post (a held amount moved)' }),
-    amount: t.float({ resolve: (e) => fromMinor(e.amount) }),
-    action: t.exposeString('action', { description: 'What it was for: grant, reward:tagging, community:unlock, bounty:claim ...' }),
-    reference: t.exposeString('reference', { nullable: true }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-  }),
-});
-
-const LedgerHistoryRef = builder.objectRef<{ entries: WalletEntry[]; total: number; limit: number; offset: number }>('LedgerHistory').implement({
-  fields: (t) => ({
-    entries: t.field({ type: [LedgerEntryRef], resolve: (h) => h.entries }),
-    total: t.exposeInt('total'),
-    limit: t.exposeInt('limit'),
-    offset: t.exposeInt('offset'),
-  }),
-});
-
-type WalletWithHistory = Wallet & { history: { entries: WalletEntry[]; total: number; limit: number; offset: number } };
-
-const WalletRef = builder.objectRef<WalletWithHistory>('Wallet').implement({
-  description: "The caller's wallet in one currency",
-  fields: (t) => ({
-    currency: t.field({ type: CurrencyEnum, resolve: (w) => w.currency }),
-    balance: t.float({ description: SPENDABLE, resolve: (w) => balanceOf(w).balance }),
-    held: t.float({ description: HELD, resolve: (w) => balanceOf(w).held }),
-    reserved: t.float({ deprecationReason: 'Use held (the same amount)', resolve: (w) => balanceOf(w).held }),
-    available: t.float({ deprecationReason: 'Use balance (the same amount)', resolve: (w) => balanceOf(w).balance }),
-    totalIn: t.float({ resolve: (w) => fromMinor(w.totalCredited) }),
-    totalOut: t.float({ resolve: (w) => fromMinor(w.totalDebited) }),
-    history: t.field({ type: LedgerHistoryRef, description: 'Posted movements, newest first', resolve: (w) => w.history }),
-  }),
-});
-
-builder.queryField('wallet', (t) =>
-  t.field({
-    type: WalletRef,
-    description: "The caller's coins (default) or API credits, with the history of posted movements (limit default 50, max 200; offset)",
-    authScopes: authScopesOf(ANY_KEY),
-    errors: {},
-    args: { currency: t.arg({ type: CurrencyEnum }), limit: t.arg.int(), offset: t.arg.int() },
-    resolve: async (_root, args, ctx) => {
-      const currency = args.currency ?? 'coins';
-      const [wallet, history] = await Promise.all([
-        ctx.services.ledger.wallet(ctx.actor!.accountId, currency),
-        ctx.services.ledger.history(ctx.actor!.accountId, currency, { limit: args.limit ?? undefined, offset: args.offset ?? undefined }),
-      ]);
-      return { ...wallet, history };
-    },
-  }),
-);
 
 /** An operator's grant of a currency (adminGrantCredits, adminGrantCoins: ledger.operations.ts): the GraphQL type `typeName` made from its answer. */
 export function grantType(typeName: string, currency: Currency) {

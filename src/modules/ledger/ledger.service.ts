@@ -14,7 +14,7 @@ import { z } from 'zod';
 import type { Prisma } from '../../generated/prisma/client.js';
 import { utcFromJson, type Database } from '../../platform/database/database.js';
 import { AppError, Conflict, InvalidInput, NotFound } from '../../platform/errors.js';
-import { parseInput } from '../../platform/validation.js';
+import { pageArgs, parseInput } from '../../platform/validation.js';
 import { randomUUID } from 'node:crypto';
 import { CURRENCIES, SYSTEM_ACCOUNTS, fromMinor, type Currency, type SystemAccount } from './money.js';
 import { InsufficientFunds } from './ledger.errors.js';
@@ -148,10 +148,7 @@ const transferSchema = z
   })
   .refine((t) => JSON.stringify(t.from) !== JSON.stringify(t.to), { message: 'from and to are the same account', path: ['to'] });
 
-const pageSchema = z.object({
-  limit: z.number({ error: 'expected an integer' }).int('expected an integer').min(1, 'expected at least 1').max(200, 'expected at most 200').default(50),
-  offset: z.number({ error: 'expected an integer' }).int('expected an integer').min(0, 'expected 0 or more').default(0),
-});
+const pageSchema = z.object(pageArgs(200, 50));
 
 /** A transfer row as the SQL functions answer it (to_jsonb: column names; timestamps without zone). */
 type RawTransfer = Omit<Transfer, 'expiresAt' | 'createdAt'> & { expiresAt: string | null; createdAt: string };

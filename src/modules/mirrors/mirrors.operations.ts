@@ -4,28 +4,10 @@
 // mirror". The rules live in mirrors.service.ts and mirrors.job.ts.
 import { z } from 'zod';
 import { defineMutation, defineOperations, defineQuery } from '../../graphql/operation.js';
-import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
+import { answerFrom } from '../../platform/wire.js';
 import { bulkMirrorPolicy } from './mirrors.access.js';
-import { BulkMirrorJobRef } from './mirrors.schema.js';
-import { bulkMirrorSchema, MIRROR_CHECK_STATES } from './mirrors.input.js';
-import { BULK_MIRROR_STATUSES } from './mirrors.service.js';
-
-const jobId = z.string().describe('the job id, as text');
-const counts = {
-  total_urls: count.describe('distinct URLs after normalisation'),
-  matched: count.describe('URLs whose image is a known image object (so far, while pending)'),
-  unmatched: count,
-  coins_earned: z.number().describe('coins this job paid: 0.5 for each URL it registered first'),
-};
-const checkEntry = z.object({
-  url: z.string(),
-  state: z.enum(MIRROR_CHECK_STATES),
-  image_object_id: id.nullable(),
-  distance: count.nullable().describe('blockhash distance in bits'),
-  coins: z.number(),
-  reason: z.string().nullable().describe('why unmatched, or why a match earned nothing'),
-  checked_at: timestamp.nullable(),
-});
+import { bulkMirrorJob, BulkMirrorJobRef } from './mirrors.schema.js';
+import { bulkMirrorSchema } from './mirrors.input.js';
 
 export const mirrorsOperations = defineOperations({
   startBulkMirror: defineMutation({
@@ -45,10 +27,10 @@ export const mirrorsOperations = defineOperations({
         'Every URL must be an absolute http(s) URL the service may fetch: any other is a 400 naming it, and nothing is queued. Poll GET /api/platform/bulk-mirror/{job_id}.',
       form: { files: ['file'], json: true },
       response: answerFrom(
-        z.object({ job_id: jobId, total_urls: counts.total_urls, status: z.literal('pending'), poll_url: z.string().describe('GET it to follow the job') }),
+        bulkMirrorJob.pick({ job_id: true, total_urls: true }).extend({ status: z.literal('pending'), poll_url: z.string().describe('GET it to follow the job') }),
         { status: null, poll_url: null },
       ),
-      shape: ({ job_id, total_urls }) => ({ job_id, total_urls, status: 'pending', poll_url: `/api/platform/bulk-mirror/${job_id as string}` }),
+      shape: (answer) => ({ ...answer, status: 'pending', poll_url: `/api/platform/bulk-mirror/${answer.job_id as string}` }),
       errors: { 413: 'the CSV is larger than 2 MiB (or the upload than UPLOAD_MAX_BYTES)' },
       successStatus: 202,
     },
@@ -56,7 +38,7 @@ export const mirrorsOperations = defineOperations({
   bulkMirrorJob: defineQuery({
     description: "One of the caller's bulk mirror jobs (another account's is not found)",
     key: bulkMirrorPolicy.key,
-    input: z.object({ job_id: jobId }),
+    input: bulkMirrorJob.pick({ job_id: true }),
     output: BulkMirrorJobRef,
     run: ({ ctx, actor, input }) => ctx.services.mirrors.get(actor, input.job_id),
     rest: {
@@ -65,16 +47,6 @@ export const mirrorsOperations = defineOperations({
       operationName: 'GetBulkMirrorJob',
       summary: "A bulk mirror job: pending while queued or running, then completed (or failed); with details=true, every URL's outcome",
       description: "matched, unmatched and coins_earned count what is checked so far while pending. Another account's job is a 404.",
-      response: z.object({
-        status: z.enum(BULK_MIRROR_STATUSES),
-        ...counts,
-        job_id: jobId,
-        checked: count.describe('matched + unmatched'),
-        error: z.string().nullable().describe('why the job failed (failed only)'),
-        created_at: timestamp,
-        finished_at: timestamp.nullable(),
-        urls: z.array(checkEntry).optional().describe('details=true only'),
-      }),
       fragment: 'BulkMirrorJob',
       include: {
         flags: z.object({ details: z.boolean({ error: 'expected true or false' }).optional().describe('true adds urls[]: each URL in the order sent, with its outcome') }),
