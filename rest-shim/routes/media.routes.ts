@@ -3,7 +3,7 @@
 // `limit`, `offset`; a folder is `folder`. See docs/rest-api.md "Media library". Every JSON row is declared
 // in src/modules/media/media.operations.ts; written here: the file stream (mounted).
 import { z } from 'zod';
-import { defineMountedRoute } from '../route.js';
+import { signedFileRoute } from '../signed-file-route.js';
 import { restRoutesOf } from '../derive.js';
 import { idParams } from '../schemas.js';
 import { mediaOperations } from '../../src/modules/media/media.operations.js';
@@ -11,19 +11,14 @@ import { MEDIA_VARIANTS } from '../../src/modules/media/media-urls.js';
 
 export const mediaRoutes = [
   ...restRoutesOf(mediaOperations),
-  defineMountedRoute({
-    method: 'GET',
+  signedFileRoute({
     path: '/media/:id/:variant',
-    auth: 'none',
-    summary: "A library file by its signed URL (a media item's url or thumbnail_url): no key, the signature is the permission",
-    request: {
-      params: idParams('media item').extend({ variant: z.enum(MEDIA_VARIANTS) }),
-      query: z.object({ v: z.string().describe('version: changes with the bytes'), sig: z.string().describe('signature') }),
-    },
+    summary: "A library file by its signed URL (a media item's url or thumbnail_url)",
+    params: idParams('media item').extend({ variant: z.enum(MEDIA_VARIANTS) }),
+    version: 'version: changes with the bytes',
     produces: [
       { status: 200, description: 'The file with its own content type (documents as attachments)', contentTypes: ['*/*'], headers: { ETag: 'strong entity tag' } },
       { status: 304, description: 'Unchanged (If-None-Match matched the ETag)' },
     ],
-    errors: { 403: 'a missing or wrong signature, or a link to an earlier file', 404: 'no such file' },
   }),
 ];

@@ -3,7 +3,7 @@
 // signed file links. Shapes the spec leaves "not shown" are ours (README "Wiki"). The rows are declared
 // in src/modules/wiki/wiki.operations.ts but the signed file links (mounted).
 import { z } from 'zod';
-import { defineMountedRoute } from '../route.js';
+import { signedFileRoute } from '../signed-file-route.js';
 import { restRoutesOf } from '../derive.js';
 import { id } from '../schemas.js';
 import { wikiOperations } from '../../src/modules/wiki/wiki.operations.js';
@@ -31,16 +31,9 @@ export const wikiRoutes = [
     unfollowSubject,
     followedSubjects,
   }),
-  defineMountedRoute({
-    method: 'GET',
+  signedFileRoute({
     path: '/wiki/:kind/:id',
-    auth: 'none',
-    summary: "A wiki photo's file or a subject's featured image by its signed URL: no key, the signature is the permission",
-    request: {
-      params: z.object({ kind: z.enum(WIKI_FILE_KINDS), id: id.describe('the photo or subject id') }),
-      query: z.object({ v: z.string().describe('version'), sig: z.string().describe('signature') }),
-    },
-    produces: [{ status: 200, description: 'The file', contentTypes: ['image/*'], headers: { ETag: 'strong entity tag' } }],
-    errors: { 403: 'a missing or wrong signature, or a link to an earlier file', 404: 'no such file' },
+    summary: "A wiki photo's file or a subject's featured image by its signed URL",
+    params: z.object({ kind: z.enum(WIKI_FILE_KINDS), id: id.describe('the photo or subject id') }),
   }),
 ];

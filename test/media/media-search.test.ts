@@ -258,3 +258,21 @@ describe('the migration', () => {
     }
   });
 });
+
+describe('the relay connection', () => {
+  it('takes the search filters of mediaSearch (q, tag, type) and answers the same items', async () => {
+    const query = 'query ($q: String, $tag: String, $type: MediaKind) { mediaConnection(q: $q, tag: $tag, type: $type, first: 50) { edges { node { databaseId } } } }';
+    for (const [variables, rest] of [
+      [{ q: 'sunset' }, 'q=sunset'],
+      [{ tag: 'harbour' }, 'tag=harbour'],
+      [{ q: 'harbour', type: 'image' }, 'q=harbour&type=image'],
+    ] as const) {
+      const res = await t.graphql(query, variables, { key });
+      expect(res.body.errors, JSON.stringify(variables)).toBeUndefined();
+      const listed = res.body.data.mediaConnection.edges.map((e: { node: { databaseId: number } }) => e.node.databaseId);
+      const searched = (await t.request('GET', `/api/media/search?${rest}`, { key })).body.items.map((m: { id: number }) => m.id);
+      expect(listed, rest).toEqual(searched);
+      expect(listed.length, rest).toBeGreaterThan(0);
+    }
+  });
+});

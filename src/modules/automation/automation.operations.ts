@@ -1,16 +1,19 @@
 // The automation operations declared once (docs/architecture.md), in the order of their REST rows:
-// webhooks (register, list, delete, test, a webhook's delivery log) and schedules (create, list,
-// delete, toggle). The lists are connection lists over `Account.webhooks`, `Webhook.deliveries` and
-// `Account.schedules` (webhooks.schema.ts, schedules.schema.ts). Exports to WordPress and Shopify
+// webhooks (register, list, delete, one by id, test, a webhook's delivery log) and schedules (create,
+// list, delete, one by id, toggle). The lists are connection lists over `Account.webhooks`,
+// `Webhook.deliveries` and `Account.schedules` (webhooks.schema.ts, schedules.schema.ts). Exports to WordPress and Shopify
 // start a job to poll (its `export` in exports/exports.schema.ts).
 import { z } from 'zod';
 import { defineMutation, defineOperations } from '../../graphql/operation.js';
 import { defineConnectionList } from '../../graphql/connection-list.js';
+import { deletedObject, withDeleted } from '../../graphql/common-answers.js';
+import { ownedRowQuery } from '../../graphql/owned-rows.js';
+import { schedulePolicy, webhookPolicy } from './automation.access.js';
 import { MASTER_KEY, SCOPE } from '../access/index.js';
 import { answerFrom, id } from '../../platform/wire.js';
 import './automation.schema.js';
-import { DeletedWebhookRef, delivery, DeliveryStateEnum, webhook, webhookFields, WebhookRef, WebhookTestResultRef } from './webhooks.schema.js';
-import { DeletedScheduleRef, FrequencyEnum, schedule, scheduleFields, scheduleSources, ScheduleRef } from './schedules.schema.js';
+import { delivery, DeliveryStateEnum, webhook, webhookFields, WebhookRef, WebhookTestResultRef } from './webhooks.schema.js';
+import { FrequencyEnum, schedule, scheduleFields, scheduleSources, ScheduleRef } from './schedules.schema.js';
 import { createSchema as createScheduleSchema, DEFAULT_HOUR, SCHEDULES_PAGE, toggleSchema } from './schedules.service.js';
 import { shopifyExportSchema, wordpressExportSchema } from './exports/exports.input.js';
 import { JobRef } from '../jobs/jobs.schema.js';
@@ -30,9 +33,6 @@ const createScheduleInput = createScheduleSchema.safeExtend({
   max_files: createFields.max_files.describe('Most assets per run; default 100'),
   ai_labeling: createFields.ai_labeling.describe('default false'),
 }).describe('Fields of POST /api/automation/schedules (same names in camelCase, same defaults)');
-
-/** The answer of a REST delete: `{ deleted: true, <id key>: id }` (the output's answer). */
-const deletedAnswer = { shape: (answer: Record<string, unknown>) => ({ deleted: true, ...answer }) };
 
 /** Both export rows answer with the job to poll (the scrape answer's shape). */
 const exportStarted = (destination: string) => ({
@@ -69,10 +69,11 @@ export const automationOperations = defineOperations({
   deleteWebhook: defineMutation({
     key: MASTER_KEY,
     ids: { id: 'webhook' },
-    output: DeletedWebhookRef,
+    output: deletedObject('DeletedWebhook', 'webhook_id'),
     run: ({ ctx, actor, id }) => ctx.services.webhooks.delete(actor, id),
-    rest: { route: 'DELETE /api/automation/webhooks/:id', summary: 'Delete a webhook and its delivery log', ...deletedAnswer },
+    rest: { route: 'DELETE /api/automation/webhooks/:id', summary: 'Delete a webhook and its delivery log', shape: withDeleted },
   }),
+  webhook: ownedRowQuery(webhookPolicy, WebhookRef, (ctx, actor, id, query) => ctx.services.webhooks.getOwned(actor, id, query)),
   testWebhook: defineMutation({
     description: 'Posts a webhook.test payload to the URL now and reports the answer',
     key: MASTER_KEY,
@@ -129,10 +130,11 @@ export const automationOperations = defineOperations({
   deleteSchedule: defineMutation({
     key: SCOPE.scrape,
     ids: { id: 'schedule' },
-    output: DeletedScheduleRef,
+    output: deletedObject('DeletedSchedule', 'schedule_id'),
     run: ({ ctx, actor, id }) => ctx.services.schedules.delete(actor, id),
-    rest: { route: 'DELETE /api/automation/schedules/:id', summary: 'Delete a schedule (jobs it started stay)', ...deletedAnswer },
+    rest: { route: 'DELETE /api/automation/schedules/:id', summary: 'Delete a schedule (jobs it started stay)', shape: withDeleted },
   }),
+  schedule: ownedRowQuery(schedulePolicy, ScheduleRef, (ctx, actor, id, query) => ctx.services.schedules.getOwned(actor, id, query)),
   toggleSchedule: defineMutation({
     description: 'Enables or disables a schedule (flips it when `enabled` is left out); enabling sets a fresh next run from now',
     key: SCOPE.scrape,

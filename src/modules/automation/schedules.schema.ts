@@ -2,10 +2,10 @@
 // src/platform/wire.ts), the GraphQL type made from it (src/graphql/answer-object.ts) and the
 // viewer's schedules. Create, delete and toggle are declared in automation.operations.ts.
 import { z } from 'zod';
-import { builder, nodeId } from '../../graphql/builder.js';
-import { answerDescription, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
+import { builder } from '../../graphql/builder.js';
+import { newestFirst, policyNode } from '../../graphql/owned-rows.js';
+import { answerDescription, answerEnum, answerFields } from '../../graphql/answer-object.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
-import { authScopesOf, SCOPE } from '../access/index.js';
 import { schedulePolicy } from './automation.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
 import { FREQUENCIES, SCHEDULES_PAGE } from './schedules.service.js';
@@ -36,11 +36,7 @@ export const scheduleSources = { schedule: 'frequency', next_run: 'nextRunAt' };
 export const schedule = answerFrom(z.object({ id, ...scheduleFields }).meta({ id: 'Schedule', description: 'A recurring scrape' }), { id: 'databaseId', ...scheduleSources });
 
 export const ScheduleRef = builder.prismaNode('Schedule', {
-  id: { field: 'id' },
-  // A missing or foreign id is a null node, as relay has it (not Prisma's not-found error, a 500).
-  nullable: true,
-  authScopes: schedulePolicy.authScopes,
-  findUnique: (id, ctx) => ({ id: nodeId(id), AND: schedulePolicy.nodeWhere(ctx) }),
+  ...policyNode(schedulePolicy),
   description: answerDescription(schedule),
   fields: (t) =>
     answerFields(t, schedule, {
@@ -49,26 +45,5 @@ export const ScheduleRef = builder.prismaNode('Schedule', {
 });
 
 builder.prismaObjectField(AccountRef, 'schedules', (t) =>
-  t.relatedConnection('schedules', {
-    type: ScheduleRef,
-    description: "The account's schedules, newest first",
-    authScopes: authScopesOf(SCOPE.scrape),
-    cursor: 'id',
-    ...SCHEDULES_PAGE,
-    totalCount: true,
-    query: (_args, ctx) => ({ where: schedulePolicy.where(ctx.actor), orderBy: { id: 'desc' } }),
-  }),
+  t.relatedConnection('schedules', { type: ScheduleRef, description: "The account's schedules, newest first", ...newestFirst(schedulePolicy, SCHEDULES_PAGE) }),
 );
-
-builder.queryField('schedule', (t) =>
-  t.prismaField({
-    type: ScheduleRef,
-    description: "One of the caller's schedules by its integer id",
-    authScopes: authScopesOf(SCOPE.scrape),
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (query, _root, args, ctx) => ctx.services.schedules.getOwned(ctx.actor, args.id, query),
-  }),
-);
-
-export const deletedSchedule = answerFrom(z.object({ deleted: z.literal(true), schedule_id: id }), { deleted: null, schedule_id: 'databaseId' });
-export const DeletedScheduleRef = answerObject<{ id: number }>('DeletedSchedule', deletedSchedule);

@@ -3,10 +3,10 @@
 // viewer's webhooks and their delivery logs. Register, test and delete are declared in
 // automation.operations.ts. The secret is write-only: `has_secret` says whether one is set.
 import { z } from 'zod';
-import { builder, nodeId } from '../../graphql/builder.js';
+import { builder } from '../../graphql/builder.js';
+import { newestFirst, policyNode } from '../../graphql/owned-rows.js';
 import { answerDescription, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
-import { authScopesOf, MASTER_KEY } from '../access/index.js';
 import { webhookDeliveryPolicy, webhookPolicy } from './automation.access.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
 import type { Webhook, WebhookDelivery } from '../../generated/prisma/client.js';
@@ -35,11 +35,7 @@ export const delivery = answerFrom(
 );
 
 export const WebhookDeliveryRef = builder.prismaNode('WebhookDelivery', {
-  id: { field: 'id' },
-  // A missing or foreign id is a null node, as relay has it (not Prisma's not-found error, a 500).
-  nullable: true,
-  authScopes: webhookDeliveryPolicy.authScopes,
-  findUnique: (id, ctx) => ({ id: nodeId(id), AND: webhookDeliveryPolicy.nodeWhere(ctx) }),
+  ...policyNode(webhookDeliveryPolicy),
   description: answerDescription(delivery),
   fields: (t) => ({
     databaseId: t.exposeInt('id'),
@@ -59,11 +55,7 @@ export const webhookFields = {
 export const webhook = answerFrom(z.object({ id, ...webhookFields }).meta({ id: 'Webhook', description: 'A webhook; its secret is never shown' }), { id: 'databaseId' });
 
 export const WebhookRef = builder.prismaNode('Webhook', {
-  id: { field: 'id' },
-  // A missing or foreign id is a null node, as relay has it (not Prisma's not-found error, a 500).
-  nullable: true,
-  authScopes: webhookPolicy.authScopes,
-  findUnique: (id, ctx) => ({ id: nodeId(id), AND: webhookPolicy.nodeWhere(ctx) }),
+  ...policyNode(webhookPolicy),
   description: answerDescription(webhook),
   fields: (t) => ({
     ...answerFields(t, webhook, {
@@ -82,25 +74,7 @@ export const WebhookRef = builder.prismaNode('Webhook', {
 });
 
 builder.prismaObjectField(AccountRef, 'webhooks', (t) =>
-  t.relatedConnection('webhooks', {
-    type: WebhookRef,
-    description: "The account's webhooks, newest first (master key only)",
-    authScopes: webhookPolicy.authScopes,
-    cursor: 'id',
-    ...WEBHOOKS_PAGE,
-    totalCount: true,
-    query: (_args, ctx) => ({ where: webhookPolicy.where(ctx.actor), orderBy: { id: 'desc' } }),
-  }),
-);
-
-builder.queryField('webhook', (t) =>
-  t.prismaField({
-    type: WebhookRef,
-    description: "One of the caller's webhooks by its integer id",
-    authScopes: authScopesOf(MASTER_KEY),
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (query, _root, args, ctx) => ctx.services.webhooks.getOwned(ctx.actor, args.id, query),
-  }),
+  t.relatedConnection('webhooks', { type: WebhookRef, description: "The account's webhooks, newest first (master key only)", ...newestFirst(webhookPolicy, WEBHOOKS_PAGE) }),
 );
 
 export const webhookTestResult = z.object({
@@ -112,6 +86,3 @@ export const webhookTestResult = z.object({
   duration_ms: count,
 });
 export const WebhookTestResultRef = answerObject<WebhookTestResult>('WebhookTestResult', webhookTestResult);
-
-export const deletedWebhook = answerFrom(z.object({ deleted: z.literal(true), webhook_id: id }), { deleted: null, webhook_id: 'databaseId' });
-export const DeletedWebhookRef = answerObject<{ id: number }>('DeletedWebhook', deletedWebhook);

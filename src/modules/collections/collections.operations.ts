@@ -1,13 +1,16 @@
 // The collection operations, each declared once (docs/architecture.md): create one, add items, delete
-// one, share one, and the lists over relay connections (the caller's collections, one collection with
-// its items; their fields are in collections.schema.ts); all `media` scope. GraphQL fields and REST
-// rows are made from these; the rules live in collections.service.ts. Shapes are ours where the spec
-// leaves them open (README "Media: collections").
+// one, share one, the lists over relay connections (the caller's collections, one collection with
+// its items; their fields are in collections.schema.ts) and one by id (GraphQL); all `media` scope.
+// GraphQL fields and REST rows are made from these; the rules live in collections.service.ts. Shapes
+// are ours where the spec leaves them open (README "Media: collections").
 import { defineMutation, defineOperations } from '../../graphql/operation.js';
 import { SCOPE } from '../access/index.js';
 import { defineConnectionList } from '../../graphql/connection-list.js';
+import { deletedObject, withDeleted } from '../../graphql/common-answers.js';
+import { ownedRowQuery } from '../../graphql/owned-rows.js';
+import { collectionPolicy } from './collections.access.js';
 import { withTrashed } from '../media/media.schema.js';
-import { AddCollectionItemsRef, collection, collectionAnswer, collectionItem, CollectionRef, CollectionShareRef, DeletedCollectionRef } from './collections.schema.js';
+import { AddCollectionItemsRef, collection, collectionAnswer, collectionItem, CollectionRef, CollectionShareRef } from './collections.schema.js';
 import { addItemsSchema, COLLECTION_ITEMS_PAGE, COLLECTIONS_PAGE, collectionSchema, shareSchema } from './collections.input.js';
 
 export const collectionOperations = defineOperations({
@@ -45,12 +48,12 @@ export const collectionOperations = defineOperations({
     description: 'Deletes a collection (its media items stay in the library)',
     key: SCOPE.media,
     ids: { id: 'collection' },
-    output: DeletedCollectionRef,
+    output: deletedObject('DeletedCollection', 'collection_id'),
     run: ({ ctx, actor, id }) => ctx.services.collections.delete(actor, id),
     rest: {
       route: 'DELETE /api/media/collections/:id',
       summary: 'Delete a collection (its media items stay in the library)',
-      shape: (answer) => ({ deleted: true, collection_id: answer.collection_id }),
+      shape: withDeleted,
     },
   }),
   shareCollection: defineMutation({
@@ -92,4 +95,5 @@ export const collectionOperations = defineOperations({
       shape: (answer) => ({ ...answer, items: (answer.items as unknown[]).map(withTrashed) }),
     },
   }),
+  collection: ownedRowQuery(collectionPolicy, CollectionRef, (ctx, actor, id, query) => ctx.services.collections.get(actor, id, query)),
 });

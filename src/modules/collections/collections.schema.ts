@@ -3,10 +3,10 @@
 // viewer's collections and one collection with its items (relay connections). The operations on them
 // are declared in collections.operations.ts. Thin: the rules live in collections.service.ts.
 import { z } from 'zod';
-import { builder, nodeId } from '../../graphql/builder.js';
+import { builder } from '../../graphql/builder.js';
+import { newestFirst, policyNode } from '../../graphql/owned-rows.js';
 import { answerDescription, answerFields, answerObject } from '../../graphql/answer-object.js';
 import { answerFrom, count, graphqlSources, id, timestamp } from '../../platform/wire.js';
-import { authScopesOf, SCOPE } from '../access/index.js';
 import { collectionPolicy } from './collections.access.js';
 import type { Context } from '../../graphql/context.js';
 import { AccountRef } from '../accounts/accounts.schema.js';
@@ -15,7 +15,6 @@ import { mediaItem, MediaRef } from '../media/media.schema.js';
 import { camelCase } from '../../graphql/operation-args.js';
 import { COLLECTION_ITEMS_PAGE, COLLECTIONS_PAGE } from './collections.input.js';
 
-const media = authScopesOf(SCOPE.media);
 const shareUrl = (c: Collection) => (c.shareToken ? galleryPath(c.shareToken) : null);
 const shareLink = (c: Collection, ctx: Context) => (c.shareToken ? ctx.baseUrl + galleryPath(c.shareToken) : null);
 const passwordProtected = (c: Collection) => c.shareToken !== null && c.sharePasswordHash !== null;
@@ -53,11 +52,7 @@ const CollectionItemRef = builder.prismaObject('CollectionItem', {
 });
 
 export const CollectionRef = builder.prismaNode('Collection', {
-  id: { field: 'id' },
-  // A missing or foreign id is a null node, as relay has it (not Prisma's not-found error, a 500).
-  nullable: true,
-  authScopes: collectionPolicy.authScopes,
-  findUnique: (id, ctx) => ({ id: nodeId(id), AND: collectionPolicy.nodeWhere(ctx) }),
+  ...policyNode(collectionPolicy),
   description: answerDescription(collection),
   fields: (t) => ({
     ...answerFields(t, collection, {
@@ -80,25 +75,7 @@ export const CollectionRef = builder.prismaNode('Collection', {
 });
 
 builder.prismaObjectField(AccountRef, 'collections', (t) =>
-  t.relatedConnection('collections', {
-    type: CollectionRef,
-    description: "The account's collections, newest first",
-    authScopes: media,
-    cursor: 'id',
-    ...COLLECTIONS_PAGE,
-    totalCount: true,
-    query: (_args, ctx) => ({ where: collectionPolicy.where(ctx.actor), orderBy: { id: 'desc' } }),
-  }),
-);
-
-builder.queryField('collection', (t) =>
-  t.prismaField({
-    type: CollectionRef,
-    description: "One of the caller's collections by its integer id",
-    authScopes: media,
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (query, _root, args, ctx) => ctx.services.collections.get(ctx.actor, args.id, query),
-  }),
+  t.relatedConnection('collections', { type: CollectionRef, description: "The account's collections, newest first", ...newestFirst(collectionPolicy, COLLECTIONS_PAGE) }),
 );
 
 export const addedItems = answerFrom(z.object({ collection_id: id, added: count, already_in: count, item_count: count }), {
@@ -133,6 +110,3 @@ export const CollectionShareRef = answerObject<Share>('CollectionShare', collect
   }),
   more: (t) => ({ collection: t.field({ type: CollectionRef, resolve: (r) => r.collection }) }),
 });
-
-export const deletedCollection = answerFrom(z.object({ deleted: z.literal(true), collection_id: id }), { deleted: null, collection_id: 'databaseId' });
-export const DeletedCollectionRef = answerObject<{ id: number }>('DeletedCollection', deletedCollection);

@@ -5,12 +5,11 @@
 // rules live in community.service.ts and claims.service.ts.
 import { z } from 'zod';
 import { defineMutation, defineOperations, defineQuery } from '../../graphql/operation.js';
-import { reviewDecision, reviewRows } from '../../graphql/review-rows.js';
+import { decisionEnum, reviewDecision, reviewRows } from '../../graphql/review-rows.js';
 import { ADMIN_TOKEN, ANY_KEY, MASTER_KEY, SCOPE } from '../access/index.js';
 import { answerFrom, balance, count, held, id } from '../../platform/wire.js';
 import { communityItemPolicy } from './community.access.js';
 import {
-  ClaimDecisionEnum,
   ClaimKindEnum,
   ClaimPageRef,
   ClaimStatusEnum,
@@ -243,7 +242,7 @@ export const communityOperations = defineOperations({
     key: ADMIN_TOKEN,
     ids: { id: 'ownership claim' },
     input: z.object({ decision: reviewDecision }),
-    args: { decision: ClaimDecisionEnum },
+    args: { decision: decisionEnum('OwnershipClaimDecision') },
     output: OwnershipClaimRef,
     run: ({ ctx, id, input }) => ctx.services.claims.review(id, input.decision),
     rest: reviewRows(

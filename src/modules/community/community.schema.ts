@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { builder, nodeId } from '../../graphql/builder.js';
 import { answerDescription, answeredBy, answerEnum, answerFields, answerObject, handleOf } from '../../graphql/answer-object.js';
 import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
+import { answerPage } from '../../graphql/common-answers.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import { fromMinor } from '../ledger/index.js';
 import { ImageObjectRef } from '../image-objects/image-objects.schema.js';
@@ -22,7 +23,6 @@ export const PeriodEnum = answerEnum('LeaderboardPeriod', { values: LEADERBOARD_
 export const ClaimKindEnum = answerEnum('OwnershipClaimKind', { values: CLAIM_KINDS });
 // Wiki subjects' statuses have the same values: their field names its enum itself (wiki.schema.ts).
 export const ClaimStatusEnum = answerEnum('OwnershipClaimStatus', { values: CLAIM_STATUSES });
-export const ClaimDecisionEnum = builder.enumType('OwnershipClaimDecision', { values: ['approved', 'rejected'] as const });
 
 export const communityItem = answerFrom(
   z
@@ -121,8 +121,7 @@ export const OwnershipClaimRef = answeredBy(builder.prismaNode('OwnershipClaim',
 }), ownershipClaim);
 
 /** A page of community items (the public search; the caller's own adds their balance). */
-export const communityPage = z.object({ items: z.array(communityItem), total: count, limit: count, offset: count });
-export const CommunityPageRef = answerObject<{ items: CommunityItem[]; total: number; limit: number; offset: number; balance?: number; held?: number }>('CommunityPage', communityPage, {
+export const CommunityPageRef = answerPage<{ balance?: number; held?: number }>('CommunityPage', 'items', communityItem, {
   more: (t) => ({
     balance: t.float({ nullable: true, description: "The caller's spendable coins, held coins not included (myCommunity only)", resolve: (p) => p.balance ?? null }),
     held: t.float({ nullable: true, description: "The caller's coins held by pending transfers, beside balance (myCommunity only)", resolve: (p) => p.held ?? null }),
@@ -207,5 +206,4 @@ export const portfolio = answerFrom(
 );
 export const PortfolioRef = answerObject<Portfolio>('Portfolio', portfolio);
 
-export const claimPage = z.object({ claims: z.array(ownershipClaim), total: count, limit: count, offset: count });
-export const ClaimPageRef = answerObject<{ claims: OwnershipClaim[]; total: number; limit: number; offset: number }>('OwnershipClaimPage', claimPage);
+export const ClaimPageRef = answerPage('OwnershipClaimPage', 'claims', ownershipClaim);

@@ -7,8 +7,9 @@ import { z } from 'zod';
 import { defineMutation, defineOperations, defineQuery } from '../../graphql/operation.js';
 import { ANY_KEY, MASTER_KEY, SCOPE } from '../access/index.js';
 import { answerFrom, id } from '../../platform/wire.js';
+import { paging } from '../../graphql/common-answers.js';
 import { CommunityItemRef } from '../community/community.schema.js';
-import { ActionEnum, ChangesInput, intelPost, IntelPostRef, PageRef, pageFields, paging, PolicyEnum, PostResultRef, ProposalStatusEnum, ResolutionRef } from './intel.schema.js';
+import { ActionEnum, ChangesInput, intelPost, IntelPostRef, PageRef, pageFields, PolicyEnum, PostResultRef, ProposalStatusEnum, ResolutionRef } from './intel.schema.js';
 import { INTEL_POLICIES, intelPageSchema, policySchema, postSchema, proposalsSchema, resolveSchema, type IntelChanges } from './intel.input.js';
 
 /** The image (a community item) a path's id names. */

@@ -2,9 +2,11 @@
 // and the GraphQL type made from it (src/graphql/answer-object.ts). The operations on them are
 // declared in intel.operations.ts.
 import { z } from 'zod';
-import { builder, nodeId } from '../../graphql/builder.js';
+import { builder } from '../../graphql/builder.js';
+import { policyNode } from '../../graphql/owned-rows.js';
 import { answerEnum, answerFields, answerObject, handleOf } from '../../graphql/answer-object.js';
-import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
+import { answerFrom, balance, held, id, timestamp } from '../../platform/wire.js';
+import { paging } from '../../graphql/common-answers.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import { CommunityItemRef } from '../community/community.schema.js';
 import { communityItem } from '../community/community.schema.js';
@@ -58,10 +60,7 @@ export const intelPost = answerFrom(
 type Post = IntelPost & { item: { accountId: number } };
 
 export const IntelPostRef = builder.prismaNode('IntelPost', {
-  id: { field: 'id' },
-  nullable: true,
-  authScopes: intelPostPolicy.authScopes,
-  findUnique: (id, ctx) => ({ id: nodeId(id), AND: intelPostPolicy.nodeWhere(ctx) }),
+  ...policyNode(intelPostPolicy),
   description: 'Image intel: a comment on a community item, or a proposal of changes to its metadata',
   fields: (t) =>
     answerFields<Post, typeof intelPost>(t, intelPost, {
@@ -114,7 +113,6 @@ export const ResolutionRef = answerObject<IntelResolution>('IntelResolution', in
 });
 
 export const pageFields = { item_id: id, policy: z.enum(INTEL_POLICIES).describe("the image's intel policy") };
-export const paging = { total: count, limit: count, offset: count };
 export const intelPage = z.object({ ...pageFields, posts: z.array(intelPost), ...paging });
 export const PageRef = answerObject<IntelPage>('IntelPage', intelPage, {
   fields: () => ({ item_id: { resolve: (p) => p.item.id }, policy: { resolve: (p) => p.item.intelPolicy } }),

@@ -3,7 +3,9 @@
 // the caller's jobs, and live updates of one job. GET /api/jobs/{job_id} is written by hand
 // (rest-shim/routes/jobs.routes.ts): its answer takes one of several shapes.
 import { z } from 'zod';
-import { builder, nodeId } from '../../graphql/builder.js';
+import { builder } from '../../graphql/builder.js';
+import { defineOperations } from '../../graphql/operation.js';
+import { newestFirst, ownedRowQuery, policyNode } from '../../graphql/owned-rows.js';
 import { answerEnum, answerFields } from '../../graphql/answer-object.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
 import type { Asset } from '../../generated/prisma/client.js';
@@ -31,11 +33,7 @@ export const asset = answerFrom(
 );
 
 export const AssetRef = builder.prismaNode('Asset', {
-  id: { field: 'id' },
-  // A missing or foreign id is a null node, as relay has it (not Prisma's not-found error, a 500).
-  nullable: true,
-  authScopes: assetPolicy.authScopes,
-  findUnique: (id, ctx) => ({ id: nodeId(id), AND: assetPolicy.nodeWhere(ctx) }),
+  ...policyNode(assetPolicy),
   fields: (t) => ({
     ...answerFields(t, asset, {
       download_url: {
@@ -64,11 +62,7 @@ const jobOutline = answerFrom(
 );
 
 export const JobRef = builder.prismaNode('Job', {
-  id: { field: 'id' },
-  // A missing or foreign id is a null node, as relay has it (not Prisma's not-found error, a 500).
-  nullable: true,
-  authScopes: jobPolicy.authScopes,
-  findUnique: (id, ctx) => ({ id: nodeId(id), AND: jobPolicy.nodeWhere(ctx) }),
+  ...policyNode(jobPolicy),
   fields: (t) => ({
     ...answerFields(t, jobOutline, {
       error: { description: 'Why the job failed' },
@@ -87,29 +81,16 @@ export const JobRef = builder.prismaNode('Job', {
   }),
 });
 
-builder.queryField('job', (t) =>
-  t.prismaField({
-    type: JobRef,
-    description: "One of the caller's jobs by its integer id",
-    authScopes: authScopesOf(SCOPE.scrape),
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (query, _root, args, ctx) => ctx.services.jobs.getOwned(ctx.actor, args.id, query),
-  }),
-);
+defineOperations({ job: ownedRowQuery(jobPolicy, JobRef, (ctx, actor, id, query) => ctx.services.jobs.getOwned(actor, id, query)) });
 
 builder.prismaObjectField(AccountRef, 'jobs', (t) =>
   t.relatedConnection('jobs', {
     description: "The account's jobs, newest first",
-    authScopes: authScopesOf(SCOPE.scrape),
-    cursor: 'id',
-    maxSize: 200,
-    defaultSize: 50,
-    totalCount: true,
     args: { state: t.arg({ type: JobStateEnum }), kind: t.arg.string() },
-    query: (args, ctx) => ({
-      where: { AND: [jobPolicy.where(ctx.actor), { ...(args.state ? { state: args.state } : {}), ...(args.kind ? { kind: args.kind } : {}) }] },
-      orderBy: { id: 'desc' },
-    }),
+    ...newestFirst(jobPolicy, { maxSize: 200, defaultSize: 50 }, (args: { state?: string | null; kind?: string | null }) => ({
+      ...(args.state ? { state: args.state } : {}),
+      ...(args.kind ? { kind: args.kind } : {}),
+    })),
   }),
 );
 

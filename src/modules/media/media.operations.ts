@@ -3,17 +3,23 @@
 // rename, delete), upload, search, one item (read, change, trash, restore, purge, retag) and mirrors
 // (all `media` scope). GraphQL fields and REST rows are made from these; the rules live in
 // media.service.ts, folders.service.ts and the ledger's credits.service.ts. Shapes are ours (README
-// "Media"). media.schema.ts keeps the search connection.
+// "Media"). The search is also a relay connection (mediaConnection), made from its declaration.
+import { resolveOffsetConnection } from '@pothos/plugin-relay';
 import { z } from 'zod';
+import { builder } from '../../graphql/builder.js';
 import { defineMutation, defineOperations, defineQuery } from '../../graphql/operation.js';
-import { SCOPE } from '../access/index.js';
+import { authScopesOf, SCOPE } from '../access/index.js';
+import { inputFields, snakeInput } from '../../graphql/operation-args.js';
 import { prismaSelection } from '../../graphql/prisma-selection.js';
-import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
-import { BulkActionEnum, BulkResultRef, folder, folderSummary, FolderRef, FolderWithCountRef, MediaKindEnum, mediaItem, mediaPage, MediaPageRef, MediaRef, mirror, MirrorRef, TagActionEnum, UploadResultRef, withTrashed } from './media.schema.js';
+import { deletedAnswer, pageAnswer, paging, withDeleted } from '../../graphql/common-answers.js';
+import { answerFrom, id, timestamp } from '../../platform/wire.js';
+import { BulkActionEnum, BulkResultRef, folder, folderSummary, FolderRef, FolderWithCountRef, MediaKindEnum, mediaItem, MediaPageRef, MediaRef, mirror, MirrorRef, TagActionEnum, UploadResultRef, withTrashed } from './media.schema.js';
 import { CreditsRef } from '../ledger/ledger.schema.js';
 import { bulkSchema, listSchema, mirrorSchema, pageSchema, searchSchema, tagChangeSchema, updateSchema, uploadFormSchema } from './media.input.js';
 import { nameSchema as folderName } from './folders.service.js';
 
+/** A page of the library or of the trash. */
+const libraryPage = pageAnswer('items', mediaItem);
 const withTrashedItems = (answer: Record<string, unknown>) => ({ ...answer, items: (answer.items as unknown[]).map(withTrashed) });
 /** `{ media: <the item> }`, the answer of the rows on one item. */
 const mediaAnswer = answerFrom(z.object({ media: mediaItem }), { media: '' });
@@ -30,8 +36,8 @@ export const mediaOperations = defineOperations({
     output: MediaPageRef,
     run: ({ ctx, actor, input: { trashed, ...page } }) => ctx.services.media.list(actor, page, trashed ?? false),
     rest: [
-      { route: 'GET /api/media/list', operationName: 'ListMedia', summary: 'The library, newest first (limit default 50, max 200; offset)', fixed: { trashed: false }, response: z.object(mediaPage), shape: withTrashedItems, cache: { domain: 'media' } },
-      { route: 'GET /api/media/trash', summary: 'Trashed items, most recently trashed first', fixed: { trashed: true }, response: z.object(mediaPage), shape: withTrashedItems, cache: { domain: 'media' } },
+      { route: 'GET /api/media/list', operationName: 'ListMedia', summary: 'The library, newest first (limit default 50, max 200; offset)', fixed: { trashed: false }, response: libraryPage, shape: withTrashedItems, cache: { domain: 'media' } },
+      { route: 'GET /api/media/trash', summary: 'Trashed items, most recently trashed first', fixed: { trashed: true }, response: libraryPage, shape: withTrashedItems, cache: { domain: 'media' } },
     ],
   }),
   bulkMedia: defineMutation({
@@ -63,9 +69,7 @@ export const mediaOperations = defineOperations({
         total_added: z.int(),
         total_spent: z.int(),
         entries: z.array(answerFrom(z.object({ id, amount: z.int(), action: z.string(), reference: z.string().nullable(), created_at: timestamp }), { id: 'databaseId' })),
-        total: count,
-        limit: count,
-        offset: count,
+        ...paging,
       }),
     },
   }),
@@ -124,8 +128,8 @@ export const mediaOperations = defineOperations({
     rest: {
       route: 'DELETE /api/media/folders/:id',
       summary: 'Delete a folder; its items stay in the library, outside any folder',
-      response: answerFrom(z.object({ deleted: z.literal(true), folder_id: id }), { deleted: null, folder_id: 'databaseId' }),
-      shape: (answer) => ({ deleted: true, folder_id: answer.folder_id }),
+      response: deletedAnswer('folder_id'),
+      shape: withDeleted,
     },
   }),
   trashMedia: defineMutation({
@@ -247,3 +251,19 @@ export const mediaOperations = defineOperations({
     },
   }),
 });
+
+/** The search as a relay connection: mediaSearch's filters as its arguments, relay's page instead of limit and offset. */
+const searchFilters = inputFields(mediaOperations.mediaSearch).filter((arg) => arg.field !== 'limit' && arg.field !== 'offset');
+builder.queryField('mediaConnection', (t) =>
+  t.connection({
+    type: MediaRef,
+    description: 'The same search as mediaSearch, as a relay connection',
+    authScopes: authScopesOf(SCOPE.media),
+    args: Object.fromEntries(searchFilters.map((arg) => [arg.name, t.arg({ type: arg.type as never })])),
+    resolve: (_root, args, ctx) =>
+      resolveOffsetConnection({ args, defaultSize: 50, maxSize: 200 }, async ({ limit, offset }) => {
+        const page = await ctx.services.media.search(ctx.actor!, { ...snakeInput(mediaOperations.mediaSearch, args), limit: Math.min(limit, 200), offset });
+        return page.items;
+      }),
+  }),
+);

@@ -1,15 +1,13 @@
 // The media library as callers see it, stated once: each answer object (REST names,
-// src/platform/wire.ts) and the GraphQL type made from it (src/graphql/answer-object.ts), and the one
-// field not declared in media.operations.ts: the search as a relay connection. Thin: the rules live
-// in the services.
-import { resolveOffsetConnection } from '@pothos/plugin-relay';
+// src/platform/wire.ts) and the GraphQL type made from it (src/graphql/answer-object.ts). The
+// operations are declared in media.operations.ts. Thin: the rules live in the services.
 import { z } from 'zod';
-import { builder, nodeId } from '../../graphql/builder.js';
+import { builder } from '../../graphql/builder.js';
+import { policyNode } from '../../graphql/owned-rows.js';
 import { answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
-import { authScopesOf, SCOPE } from '../access/index.js';
+import { paging } from '../../graphql/common-answers.js';
 import { folderPolicy, mediaItemPolicy } from './media.access.js';
-import type { Context } from '../../graphql/context.js';
 import { mediaFileUrl } from './media-urls.js';
 import type { MediaItem, Page } from './media.service.js';
 import { BULK_ACTIONS, MEDIA_KINDS, TAG_ACTIONS } from './media.input.js';
@@ -73,11 +71,7 @@ export const mirror = answerFrom(z.object({ id, url: z.string(), created_at: tim
 
 export const FolderRef = builder.prismaNode('MediaFolder', {
   variant: 'Folder',
-  id: { field: 'id' },
-  // A missing or foreign id is a null node, as relay has it (not Prisma's not-found error, a 500).
-  nullable: true,
-  authScopes: folderPolicy.authScopes,
-  findUnique: (id, ctx) => ({ id: nodeId(id), AND: folderPolicy.nodeWhere(ctx) }),
+  ...policyNode(folderPolicy),
   fields: (t) => ({
     ...answerFields(t, folder),
     itemCount: t.relationCount('items', { where: { trashedAt: null } }),
@@ -86,11 +80,7 @@ export const FolderRef = builder.prismaNode('MediaFolder', {
 
 export const MediaRef = builder.prismaNode('MediaItem', {
   variant: 'Media',
-  id: { field: 'id' },
-  // A missing or foreign id is a null node, as relay has it (not Prisma's not-found error, a 500).
-  nullable: true,
-  authScopes: mediaItemPolicy.authScopes,
-  findUnique: (id, ctx) => ({ id: nodeId(id), AND: mediaItemPolicy.nodeWhere(ctx) }),
+  ...policyNode(mediaItemPolicy),
   fields: (t) => ({
     ...answerFields(t, mediaItem, {
       url: { resolve: (m: MediaItem, _a, ctx) => mediaFileUrl(ctx, m, 'original') },
@@ -103,9 +93,8 @@ export const MediaRef = builder.prismaNode('MediaItem', {
   }),
 });
 
-/** A page of the library or of a search (`query` is the search's). */
-export const mediaPage = { items: z.array(mediaItem), total: count, limit: count, offset: count };
-export const mediaSearchPage = z.object({ query: z.string().nullable(), ...mediaPage });
+/** A page of a search (the library's is the same without `query`). */
+export const mediaSearchPage = z.object({ query: z.string().nullable(), items: z.array(mediaItem), ...paging });
 export const MediaPageRef = answerObject<Page & { query?: string | null }>('MediaPage', mediaSearchPage, { description: 'A page of media items with the total that match' });
 
 export const mediaUpload = answerFrom(
@@ -119,42 +108,3 @@ export const BulkResultRef = answerObject<{ action: string; items: MediaItem[] }
 
 export const FolderWithCountRef = answerObject<FolderWithCount>('FolderSummary', folderSummary);
 export const MirrorRef = answerObject<{ id: number; url: string; createdAt: Date }>('MediaMirror', mirror);
-
-const actor = (ctx: Context) => ctx.actor!;
-
-interface SearchFilterArgs {
-  q?: string | null;
-  tag?: string | null;
-  group?: string | null;
-  folderId?: number | null;
-  type?: (typeof MEDIA_KINDS)[number] | null;
-  color?: string | null;
-}
-
-/** The GraphQL search arguments as the service's search input (shared by the page and the connection). */
-function searchFilters(args: SearchFilterArgs) {
-  return {
-    q: args.q ?? undefined,
-    tag: args.tag ?? undefined,
-    group: args.group ?? undefined,
-    folder_id: args.folderId ?? undefined,
-    type: args.type ?? undefined,
-    color: args.color ?? undefined,
-  };
-}
-const media = authScopesOf(SCOPE.media);
-
-
-builder.queryFields((t) => ({
-  mediaConnection: t.connection({
-    type: MediaRef,
-    description: 'The same search as mediaSearch, as a relay connection',
-    authScopes: media,
-    args: { q: t.arg.string(), tag: t.arg.string(), group: t.arg.string(), folderId: t.arg.int(), type: t.arg({ type: MediaKindEnum }), color: t.arg.string() },
-    resolve: (_root, args, ctx) =>
-      resolveOffsetConnection({ args, defaultSize: 50, maxSize: 200 }, async ({ limit, offset }) => {
-        const page = await ctx.services.media.search(actor(ctx), { ...searchFilters(args), limit: Math.min(limit, 200), offset });
-        return page.items;
-      }),
-  }),
-}));

@@ -8,11 +8,9 @@ import { defineMutation, defineOperations, defineQuery } from '../../graphql/ope
 import { SCOPE } from '../access/index.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
 import { defineConnectionList } from '../../graphql/connection-list.js';
-import { AddStockItemsRef, DeletedStockListRef, RemovedStockItemRef, stockItem, StockItemInput, stockList, stockListAnswer, StockListJoinRef, StockListRef, StockListShareRef, StockSaveRef } from './stock-lists.schema.js';
+import { deletedObject, withDeleted } from '../../graphql/common-answers.js';
+import { AddStockItemsRef, RemovedStockItemRef, stockItem, StockItemInput, stockList, stockListAnswer, StockListJoinRef, StockListRef, StockListShareRef, StockSaveRef } from './stock-lists.schema.js';
 import { addItemsSchema, joinSchema, listSchema, shareSchema, STOCK_ITEMS_PAGE, STOCK_LISTS_PAGE } from './stock-lists.input.js';
-
-/** `deleted: true` is the answer's own, not the result's. */
-const deleted = <T extends Record<string, unknown>>(answer: T) => ({ deleted: true as const, ...answer });
 
 // In the order the README lists the rows.
 export const stockListOperations = defineOperations({
@@ -54,12 +52,12 @@ export const stockListOperations = defineOperations({
     description: 'Deletes a stock list with its items and memberships (owner only)',
     key: SCOPE.media,
     ids: { id: 'stock list' },
-    output: DeletedStockListRef,
+    output: deletedObject('DeletedStockList', 'list_id'),
     run: ({ ctx, actor, id }) => ctx.services.stockLists.delete(actor, id),
     rest: {
       route: 'DELETE /api/media/stock/lists/:id',
       summary: 'Delete a stock list with its items and memberships (owner only; saved media stay)',
-      shape: deleted,
+      shape: withDeleted,
       errors: { 403: 'a member, not the owner' },
     },
   }),
@@ -100,7 +98,7 @@ export const stockListOperations = defineOperations({
     rest: {
       route: 'DELETE /api/media/stock/items/:id',
       summary: 'Remove an item from its stock list (the owner any item, a member the items it added)',
-      shape: deleted,
+      shape: withDeleted,
       errors: { 403: 'a member removing an item another account added' },
     },
   }),

@@ -3,7 +3,8 @@
 // (src/graphql/answer-object.ts), and the lists the viewer owns or joined (a connection on Account).
 // The operations are declared in stock-lists.operations.ts. Thin: the rules live in stock-lists.service.ts.
 import { z } from 'zod';
-import { builder, nodeId } from '../../graphql/builder.js';
+import { builder } from '../../graphql/builder.js';
+import { policyNode } from '../../graphql/owned-rows.js';
 import { answerDescription, answerEnum, answerFields, answerObject, handleOf } from '../../graphql/answer-object.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
 import { authScopesOf, SCOPE } from '../access/index.js';
@@ -81,11 +82,7 @@ const StockListMemberRef = builder.prismaObject('StockListMember', {
 });
 
 export const StockListRef = builder.prismaNode('StockList', {
-  id: { field: 'id' },
-  // A missing or foreign id is a null node, as relay has it (not Prisma's not-found error, a 500).
-  nullable: true,
-  authScopes: stockListPolicy.authScopes,
-  findUnique: (id, ctx) => ({ id: nodeId(id), AND: stockListPolicy.nodeWhere(ctx) }),
+  ...policyNode(stockListPolicy),
   description: answerDescription(stockList),
   fields: (t) => ({
     ...answerFields(t, stockList, {
@@ -143,9 +140,6 @@ export const AddStockItemsRef = answerObject<{ list: StockList; added: StockItem
 
 export const removedItem = answerFrom(z.object({ deleted: z.literal(true), item_id: id, list_id: id }), { deleted: null, item_id: 'databaseId', list_id: 'listId' });
 export const RemovedStockItemRef = answerObject<StockItem>('RemovedStockItem', removedItem);
-
-export const deletedList = answerFrom(z.object({ deleted: z.literal(true), list_id: id }), { deleted: null, list_id: 'databaseId' });
-export const DeletedStockListRef = answerObject<{ id: number }>('DeletedStockList', deletedList);
 
 const savedItem = answerFrom(z.object({ item_id: id, url: z.string(), status: z.enum(SAVE_STATUSES), media_id: id.nullable(), error: z.string().nullable() }), {
   item_id: 'item.databaseId',

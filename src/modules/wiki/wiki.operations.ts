@@ -5,12 +5,11 @@
 // follows.service.ts. Shapes the spec leaves "not shown" are ours (README "Wiki").
 import { z } from 'zod';
 import { defineMutation, defineOperations, defineQuery } from '../../graphql/operation.js';
-import { reviewDecision, reviewRows } from '../../graphql/review-rows.js';
+import { decisionEnum, reviewDecision, reviewRows } from '../../graphql/review-rows.js';
 import { ADMIN_TOKEN, ANY_KEY, SCOPE } from '../access/index.js';
 import { answerFrom } from '../../platform/wire.js';
 import {
   ContributionRef,
-  DecisionEnum,
   FollowedPageRef,
   FollowRef,
   QueryResultRef,
@@ -161,7 +160,7 @@ export const wikiOperations = defineOperations({
   adminReviewWikiSubject: defineMutation({
     key: ADMIN_TOKEN,
     input: bySlug.extend({ decision: reviewDecision }),
-    args: { decision: DecisionEnum },
+    args: { decision: decisionEnum('WikiSubjectDecision') },
     output: WikiSubjectRef,
     run: ({ ctx, input }) => ctx.services.wiki.review(input.slug, input.decision),
     rest: reviewRows(

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
 import { answerDescription, answeredBy, answerEnum, answerFields, answerObject, handleOf } from '../../graphql/answer-object.js';
+import { answerPage } from '../../graphql/common-answers.js';
 import { camelCase } from '../../graphql/operation-args.js';
 import { answerFrom, balance, count, held, id, timestamp } from '../../platform/wire.js';
 import { ANY_KEY, authScopesOf } from '../access/index.js';
@@ -19,7 +20,6 @@ export const SubjectStatusEnum = builder.enumType('WikiSubjectStatus', { values:
 answerEnum('WikiPhotoStatus', { values: MEDIA_STATUSES });
 export const SubjectSortEnum = builder.enumType('WikiSubjectSort', { values: SUBJECT_SORTS });
 export const VoteEnum = builder.enumType('WikiVoteChoice', { values: VOTES });
-export const DecisionEnum = builder.enumType('WikiSubjectDecision', { values: ['approved', 'rejected'] as const });
 
 /** A wiki photo as answered (challenge votes answer it too). */
 export const wikiPhotoSchema = answerFrom(
@@ -95,8 +95,7 @@ export const WikiSubjectRef = answeredBy(builder.prismaObject('WikiSubject', {
   }),
 }), wikiSubjectSchema);
 
-export const subjectPage = z.object({ subjects: z.array(wikiSubjectSchema), total: count, limit: count, offset: count });
-export const SubjectPageRef = answerObject<{ subjects: WikiSubject[]; total: number; limit: number; offset: number }>('WikiSubjectPage', subjectPage);
+export const SubjectPageRef = answerPage('WikiSubjectPage', 'subjects', wikiSubjectSchema);
 
 export const wikiContribution = z.object({ duplicate: z.boolean(), photo: wikiPhotoSchema });
 export const ContributionRef = answerObject<{ media: WikiMedia; duplicate: boolean }>('WikiContribution', wikiContribution, {
@@ -143,8 +142,7 @@ const followedSubject = answerFrom(
 type Followed = WikiSubject & { followedAt: Date };
 answerObject<Followed>('FollowedSubject', followedSubject, { more: (t) => ({ subject: t.field({ type: WikiSubjectRef, resolve: (s) => s }) }) });
 
-export const followedPage = z.object({ subjects: z.array(followedSubject), total: count, limit: count, offset: count });
-export const FollowedPageRef = answerObject<{ subjects: Followed[]; total: number; limit: number; offset: number }>('FollowedSubjectPage', followedPage);
+export const FollowedPageRef = answerPage('FollowedSubjectPage', 'subjects', followedSubject);
 
 const SubjectEventTypeEnum = builder.enumType('SubjectEventType', { values: ['photo_verified', 'proposal_merged'] as const });
 

@@ -1,0 +1,25 @@
+// Answers many modules give alike, each with the GraphQL type made from it (answer-object.ts): an
+// offset page of items, and the confirmation of a delete.
+import { z } from 'zod';
+import { answerObject } from './answer-object.js';
+import { answerFrom, count, id } from '../platform/wire.js';
+
+/** An offset page's figures after its items: how many match in all, and the page asked for. */
+export const paging = { total: count, limit: count, offset: count };
+
+/** An offset page's answer: `<items>` (one answer each), then the paging figures. */
+export const pageAnswer = <K extends string, S extends z.ZodType>(items: K, item: S) =>
+  z.object({ [items]: z.array(item), ...paging } as Record<K, z.ZodArray<S>> & typeof paging);
+
+/** The object type of an offset page made from its answer (pageAnswer); `options` as answerObject takes them. */
+export const answerPage = <Shape = Record<string, unknown>>(name: string, items: string, item: z.ZodType, options?: Parameters<typeof answerObject<Shape>>[2]) =>
+  answerObject<Shape>(name, pageAnswer(items, item), options);
+
+/** A delete's answer `{ deleted: true, <idKey>: <the id> }`: the result has the id only (`databaseId`). */
+export const deletedAnswer = (idKey: string) => answerFrom(z.object({ deleted: z.literal(true), [idKey]: id }), { deleted: null, [idKey]: 'databaseId' });
+
+/** The object type of a delete's answer (deletedAnswer). */
+export const deletedObject = (name: string, idKey: string) => answerObject<{ id: number }>(name, deletedAnswer(idKey));
+
+/** A delete's REST answer: `deleted: true` is the row's own, before the answer read from the result. */
+export const withDeleted = (answer: Record<string, unknown>) => ({ deleted: true as const, ...answer });
