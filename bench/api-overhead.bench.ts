@@ -21,7 +21,8 @@ import { AppError, Forbidden } from '../src/platform/errors.js';
 import { requestLog } from '../src/http/request-log.js';
 import { sendError, sendJson } from '../src/http/respond.js';
 import { subKeyStatus } from '../src/modules/api-keys/sub-keys.service.js';
-import { apiKeysRoutes } from '../rest-shim/routes/api-keys.routes.js';
+import { restRoutesOf } from '../rest-shim/derive.js';
+import { apiKeysOperations } from '../src/modules/api-keys/api-keys.operations.js';
 import type { SubKeyFieldsFragment } from '../rest-shim/generated/operations.js';
 import { writeResultsSection } from './results.js';
 import { autocannon, type LoadResult } from './autocannon.js';
@@ -36,7 +37,7 @@ const HUGE = 1_000_000_000; // fits the INTEGER limits of consume_quota
 const TARGET_SHIM_RATIO = 0.75;
 const TARGET_AUTH_P50_MS = 1;
 
-const listSubKeysRoute = apiKeysRoutes.find((route) => route.method === 'GET')!;
+const listSubKeysRoute = restRoutesOf(apiKeysOperations).find((route) => route.method === 'GET')!;
 
 /** A listed sub-key as the shim answers it, read from its GraphQL node by the row's own shape. */
 function subKeyJson(node: SubKeyFieldsFragment): unknown {

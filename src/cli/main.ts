@@ -1,5 +1,5 @@
 // Operator CLI: `npm run cli -- <command>`. Talks to a running service's admin REST routes (the
-// accounts, ledger and economy operations; the reward settings' rows in rest-shim/routes/ledger.routes.ts)
+// accounts, ledger and economy operations; the reward settings' rows in src/modules/ledger/ledger.operations.ts)
 // over HTTP and prints one JSON line per command. `backup` saves GET /api/admin/backup to a file;
 // `restore` works offline, on a data folder no service has open (src/platform/backup.ts).
 import { createWriteStream, existsSync, readFileSync, statSync } from 'node:fs';

@@ -2,14 +2,11 @@
 // offset page of items, and the confirmation of a delete.
 import { z } from 'zod';
 import { answerObject } from './answer-object.js';
-import { answerFrom, count, id } from '../platform/wire.js';
+import { answerFrom, id, pageCounts } from '../platform/wire.js';
 
-/** An offset page's figures after its items: how many match in all, and the page asked for. */
-export const paging = { total: count, limit: count, offset: count };
-
-/** An offset page's answer: `<items>` (one answer each), then the paging figures. */
+/** An offset page's answer: `<items>` (one answer each), then the page's counts (pageCounts). */
 export const pageAnswer = <K extends string, S extends z.ZodType>(items: K, item: S) =>
-  z.object({ [items]: z.array(item), ...paging } as Record<K, z.ZodArray<S>> & typeof paging);
+  z.object({ [items]: z.array(item), ...pageCounts } as Record<K, z.ZodArray<S>> & typeof pageCounts);
 
 /** The object type of an offset page made from its answer (pageAnswer); `options` as answerObject takes them. */
 export const answerPage = <Shape = Record<string, unknown>>(name: string, items: string, item: z.ZodType, options?: Parameters<typeof answerObject<Shape>>[2]) =>

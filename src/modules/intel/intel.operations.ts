@@ -6,8 +6,7 @@
 import { z } from 'zod';
 import { defineMutation, defineOperations, defineQuery } from '../../graphql/operation.js';
 import { ANY_KEY, MASTER_KEY, SCOPE } from '../access/index.js';
-import { answerFrom, id } from '../../platform/wire.js';
-import { paging } from '../../graphql/common-answers.js';
+import { answerFrom, id, pageCounts } from '../../platform/wire.js';
 import { CommunityItemRef } from '../community/community.schema.js';
 import { ActionEnum, ChangesInput, intelPost, IntelPostRef, PageRef, pageFields, PolicyEnum, PostResultRef, ProposalStatusEnum, ResolutionRef } from './intel.schema.js';
 import { INTEL_POLICIES, intelPageSchema, policySchema, postSchema, proposalsSchema, resolveSchema, type IntelChanges } from './intel.input.js';
@@ -101,7 +100,7 @@ export const intelOperations = defineOperations({
       ...imagePath,
       summary:
         "An image's proposals, oldest first: status (pending by default, merged, rejected), limit, offset; all of them for its owner, the caller's own (and merged ones) for others",
-      response: answerFrom(z.object({ ...pageFields, proposals: z.array(intelPost), ...paging }), { proposals: 'posts' }),
+      response: answerFrom(z.object({ ...pageFields, proposals: z.array(intelPost), ...pageCounts }), { proposals: 'posts' }),
     },
   }),
 });

@@ -5,8 +5,7 @@ import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
 import { policyNode } from '../../graphql/owned-rows.js';
 import { answerEnum, answerFields, answerObject, handleOf } from '../../graphql/answer-object.js';
-import { answerFrom, balance, held, id, timestamp } from '../../platform/wire.js';
-import { paging } from '../../graphql/common-answers.js';
+import { answerFrom, balance, held, id, pageCounts, timestamp } from '../../platform/wire.js';
 import { balanceFields } from '../ledger/ledger.schema.js';
 import { CommunityItemRef } from '../community/community.schema.js';
 import { communityItem } from '../community/community.schema.js';
@@ -113,7 +112,7 @@ export const ResolutionRef = answerObject<IntelResolution>('IntelResolution', in
 });
 
 export const pageFields = { item_id: id, policy: z.enum(INTEL_POLICIES).describe("the image's intel policy") };
-export const intelPage = z.object({ ...pageFields, posts: z.array(intelPost), ...paging });
+export const intelPage = z.object({ ...pageFields, posts: z.array(intelPost), ...pageCounts });
 export const PageRef = answerObject<IntelPage>('IntelPage', intelPage, {
   fields: () => ({ item_id: { resolve: (p) => p.item.id }, policy: { resolve: (p) => p.item.intelPolicy } }),
 });

@@ -11,8 +11,8 @@ import { defineMutation, defineOperations, defineQuery } from '../../graphql/ope
 import { authScopesOf, SCOPE } from '../access/index.js';
 import { inputFields, snakeInput } from '../../graphql/operation-args.js';
 import { prismaSelection } from '../../graphql/prisma-selection.js';
-import { deletedAnswer, pageAnswer, paging, withDeleted } from '../../graphql/common-answers.js';
-import { answerFrom, id, timestamp } from '../../platform/wire.js';
+import { deletedAnswer, pageAnswer, withDeleted } from '../../graphql/common-answers.js';
+import { answerFrom, id, pageCounts, timestamp } from '../../platform/wire.js';
 import { BulkActionEnum, BulkResultRef, folder, folderSummary, FolderRef, FolderWithCountRef, MediaKindEnum, mediaItem, MediaPageRef, MediaRef, mirror, MirrorRef, TagActionEnum, UploadResultRef, withTrashed } from './media.schema.js';
 import { CreditsRef } from '../ledger/ledger.schema.js';
 import { bulkSchema, listSchema, mirrorSchema, pageSchema, searchSchema, tagChangeSchema, updateSchema, uploadFormSchema } from './media.input.js';
@@ -69,7 +69,7 @@ export const mediaOperations = defineOperations({
         total_added: z.int(),
         total_spent: z.int(),
         entries: z.array(answerFrom(z.object({ id, amount: z.int(), action: z.string(), reference: z.string().nullable(), created_at: timestamp }), { id: 'databaseId' })),
-        ...paging,
+        ...pageCounts,
       }),
     },
   }),

@@ -5,8 +5,7 @@ import { z } from 'zod';
 import { builder } from '../../graphql/builder.js';
 import { policyNode } from '../../graphql/owned-rows.js';
 import { answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
-import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
-import { paging } from '../../graphql/common-answers.js';
+import { answerFrom, count, id, pageCounts, timestamp } from '../../platform/wire.js';
 import { folderPolicy, mediaItemPolicy } from './media.access.js';
 import { mediaFileUrl } from './media-urls.js';
 import type { MediaItem, Page } from './media.service.js';
@@ -94,7 +93,7 @@ export const MediaRef = builder.prismaNode('MediaItem', {
 });
 
 /** A page of a search (the library's is the same without `query`). */
-export const mediaSearchPage = z.object({ query: z.string().nullable(), items: z.array(mediaItem), ...paging });
+export const mediaSearchPage = z.object({ query: z.string().nullable(), items: z.array(mediaItem), ...pageCounts });
 export const MediaPageRef = answerObject<Page & { query?: string | null }>('MediaPage', mediaSearchPage, { description: 'A page of media items with the total that match' });
 
 export const mediaUpload = answerFrom(
