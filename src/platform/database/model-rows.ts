@@ -3,6 +3,9 @@
 // again in WebAssembly, 13-25% of a list's CPU (bench/RESULTS.md), where the driver sends the text.
 import { getDatamodel } from '../../generated/pothos-prisma-types.js';
 
+// Columns are read by their field names: a model with a field mapped to another column (@map, as
+// ApiKey.requestBudget) is not for this (the Pothos datamodel it reads does not carry column names).
+
 /** Field types whose driver value (node-pg's and PGlite's) is already Prisma's. */
 const AS_IS = new Set(['Int', 'String', 'Boolean', 'Float']);
 
