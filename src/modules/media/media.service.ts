@@ -8,6 +8,7 @@ import { Conflict, Forbidden, NotFound, Unavailable } from '../../platform/error
 import type { UrlSigner } from '../../platform/url-signer.js';
 import { MEDIA_VARIANTS, linkStillValid, mediaFilePath, type MediaVariant } from './media-urls.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
+import { modelRows } from '../../platform/database/model-rows.js';
 import type { BlobStore } from '../../platform/storage/blob-store.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
@@ -18,6 +19,8 @@ import { bulkSchema, mirrorSchema, pageSchema, searchSchema, tagChangeSchema, up
 import type { z } from 'zod';
 
 export type { MediaItem };
+
+const MEDIA_ROWS = modelRows<MediaItem>('MediaItem');
 
 /**
  * Lab distance (CIE76, ΔE*ab) under which a dominant colour counts as near the one searched for;
@@ -173,11 +176,13 @@ export class MediaService {
 
   async list(actor: Actor, input: { limit?: number; offset?: number }, trashed = false): Promise<Page> {
     const { limit, offset } = parseInput(pageSchema, input);
-    const where = { AND: mediaItemPolicy.where(actor), trashedAt: trashed ? { not: null } : null };
-    const [items, total] = await Promise.all([
-      this.db.prisma.mediaItem.findMany({ where, orderBy: trashed ? [{ trashedAt: 'desc' }, { id: 'desc' }] : { id: 'desc' }, take: limit, skip: offset }),
-      this.countMatching([mediaItemSql(actor), trashed ? Prisma.sql`"trashedAt" IS NOT NULL` : Prisma.sql`"trashedAt" IS NULL`]),
-    ]);
+    const conditions = Prisma.join([mediaItemSql(actor), trashed ? Prisma.sql`"trashedAt" IS NOT NULL` : Prisma.sql`"trashedAt" IS NULL`], ' AND ');
+    // The page on the driver: the library's most read list, with nothing kept its first answer after
+    // every change (ANSWER_CACHE_MB), where Prisma's compile of the same findMany was most of its cost.
+    const page = Prisma.sql`SELECT ${Prisma.raw(MEDIA_ROWS.columns)} FROM "MediaItem" WHERE ${conditions}
+      ORDER BY ${Prisma.raw(trashed ? '"trashedAt" DESC, "id" DESC' : '"id" DESC')} LIMIT ${limit} OFFSET ${offset}`;
+    const [rows, total] = await Promise.all([this.db.query(page.text, page.values), this.countMatching([conditions])]);
+    const items = rows.map(MEDIA_ROWS.row);
     return { items, total, limit, offset };
   }
 
