@@ -1,54 +1,17 @@
-// renderPage on a gallery built by script: images added from a JSON list, lazy loading on
-// scroll, infinite scroll and a CSS background set by script. The static extractors find nothing
-// in the HTML as served; rendered, every image is found. Then the budget, the restart after a crash
+// renderPage on a gallery built by script (test/fixtures/script-gallery.ts): images added from a
+// JSON list, lazy loading on scroll, infinite scroll and a CSS background set by script. The static
+// extractors find nothing in the HTML as served; rendered, every image is found. Then the budget, the restart after a crash
 // or past the memory limit, shutdown, and the 503 without Chromium. One browser for the file.
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserUnavailable, Renderer, type RenderedPage } from '../../src/modules/render/index.js';
 import { extractPageResources } from '../../src/modules/scrape/page-resources.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { chromiumAvailable } from '../helpers/browser.js';
+import { startScriptGallery, type ScriptGallery } from '../fixtures/script-gallery.js';
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 const PAGES = 4;
 const PER_PAGE = 6;
-
-// Each image is a tall tile, so later ones are only in view after scrolling; the sentinel under the
-// grid asks for the next page of the list when it comes into view.
-const GALLERY = `<!doctype html><html><head><title>gallery</title>
-<style>.tile { display:block; width:300px; height:300px; } #hero { width:100%; height:200px; }</style></head>
-<body><div id="hero"></div><div id="grid"></div><div id="sentinel">loading</div><a href="/about">about</a>
-<script>
-document.getElementById('hero').style.backgroundImage = 'url(' + '/img/' + 'hero.png)';
-const lazy = new IntersectionObserver((entries) => {
-  for (const e of entries) if (e.isIntersecting) { e.target.src = e.target.dataset.later; lazy.unobserve(e.target); }
-});
-let page = 0;
-let loading = false;
-async function more() {
-  if (loading || page >= ${PAGES}) return;
-  loading = true;
-  page++;
-  const items = await (await fetch('/api/images?page=' + page)).json();
-  for (const item of items) {
-    const img = document.createElement('img');
-    img.className = 'tile';
-    img.dataset.later = item;
-    document.getElementById('grid').appendChild(img);
-    lazy.observe(img);
-  }
-  loading = false;
-  if (page >= ${PAGES}) document.getElementById('sentinel').textContent = 'end';
-}
-new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) more(); }).observe(document.getElementById('sentinel'));
-</script></body></html>`;
-
-function imageUrl(origin: string, page: number, i: number): string {
-  return `${origin}/img/p${page}-${i}.png`;
-}
 
 /** Every image a rendered page yields: the DOM's, the responses', and what the static extractors find in its final HTML. */
 function imagesOf(rendered: RenderedPage): Set<string> {
@@ -57,39 +20,26 @@ function imagesOf(rendered: RenderedPage): Set<string> {
 }
 
 describe.runIf(chromiumAvailable)('renderPage', () => {
-  let server: Server;
+  let gallery: ScriptGallery;
   let origin: string;
   let renderer: Renderer;
   const settings = loadConfig({}).render;
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      const url = new URL(req.url!, 'http://x');
-      if (url.pathname === '/gallery') return void res.setHeader('content-type', 'text/html').end(GALLERY);
-      if (url.pathname === '/api/images') {
-        const page = Number(url.searchParams.get('page'));
-        return void res.setHeader('content-type', 'application/json').end(JSON.stringify(Array.from({ length: PER_PAGE }, (_, i) => `/img/p${page}-${i}.png`)));
-      }
-      if (url.pathname.startsWith('/img/')) return void res.setHeader('content-type', 'image/png').end(PNG);
-      res.statusCode = 404;
-      res.end();
-    });
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    gallery = await startScriptGallery({ pages: PAGES, perPage: PER_PAGE });
+    origin = gallery.origin;
     renderer = new Renderer({ settings: { ...settings, concurrency: 2 }, allowPrivateAddresses: ['127.0.0.1'], userAgent: 'render-test', logger: createLogger('silent') });
   });
 
   afterAll(async () => {
     await renderer?.close();
-    server?.closeAllConnections();
-    server?.close();
+    gallery?.close();
   });
 
-  const all = () => [`${origin}/img/hero.png`, ...Array.from({ length: PAGES }, (_, p) => Array.from({ length: PER_PAGE }, (_, i) => imageUrl(origin, p + 1, i))).flat()];
+  const all = () => gallery.imagePaths.map((path) => origin + path);
 
   it('finds every image of a script-built gallery, where the HTML as served has none', async () => {
-    expect(extractPageResources(GALLERY, `${origin}/gallery`).resources).toEqual([]);
+    expect(extractPageResources(gallery.html, `${origin}/gallery`).resources).toEqual([]);
     const rendered = await renderer.renderPage(`${origin}/gallery`);
     expect(rendered.ended).toBe('settled');
     expect(rendered.status).toBe(200);

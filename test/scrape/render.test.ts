@@ -2,72 +2,25 @@
 // runs (a JSON list, lazy loading, infinite scroll, a background set by script): the plain scrape
 // finds nothing there, the rendered one stores every image, through the same filters and dedupe.
 // Without Chromium, render: true answers 503 and says how to install it; plain scrapes still run.
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { waitForJob } from '../helpers/jobs.js';
 import { chromiumAvailable } from '../helpers/browser.js';
+import { startScriptGallery, type ScriptGallery } from '../fixtures/script-gallery.js';
 import { loadConfig } from '../../src/config.js';
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
-const PAGES = 3;
-const PER_PAGE = 4;
-
-const GALLERY = `<!doctype html><html><head><title>gallery</title><style>.tile { display:block; width:300px; height:400px; } #hero { height:200px; }</style></head>
-<body><div id="hero"></div><div id="grid"></div><div id="sentinel">loading</div><a href="/second">more</a>
-<script>
-document.getElementById('hero').style.backgroundImage = 'url(/img/' + 'hero.png)';
-const lazy = new IntersectionObserver((entries) => {
-  for (const e of entries) if (e.isIntersecting) { e.target.src = e.target.dataset.later; lazy.unobserve(e.target); }
-});
-let page = 0, loading = false;
-async function more() {
-  if (loading || page >= ${PAGES}) return;
-  loading = true;
-  page++;
-  for (const item of await (await fetch('/api/images?page=' + page)).json()) {
-    const img = document.createElement('img');
-    img.className = 'tile';
-    img.dataset.later = item;
-    document.getElementById('grid').appendChild(img);
-    lazy.observe(img);
-  }
-  loading = false;
-}
-new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) more(); }).observe(document.getElementById('sentinel'));
-</script></body></html>`;
-
 const defaults = loadConfig({});
-let site: Server;
+let site: ScriptGallery;
 let origin: string;
 
 beforeAll(async () => {
-  site = createServer((req, res) => {
-    const url = new URL(req.url!, 'http://x');
-    if (url.pathname === '/robots.txt') return void res.end('User-agent: *\nAllow: /\n');
-    if (url.pathname === '/gallery') return void res.setHeader('content-type', 'text/html').end(GALLERY);
-    if (url.pathname === '/api/images') {
-      const page = Number(url.searchParams.get('page'));
-      return void res.setHeader('content-type', 'application/json').end(JSON.stringify(Array.from({ length: PER_PAGE }, (_, i) => `/img/p${page}-${i}.png`)));
-    }
-    // Distinct bytes per image (after the PNG's end), so dedupe by hash keeps each.
-    if (url.pathname.startsWith('/img/')) return void res.setHeader('content-type', 'image/png').end(Buffer.concat([PNG, Buffer.from(url.pathname)]));
-    res.statusCode = 404;
-    res.end();
-  });
-  site.listen(0, '127.0.0.1');
-  await once(site, 'listening');
-  origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  site = await startScriptGallery({ pages: 3, perPage: 4 });
+  origin = site.origin;
 });
 
-afterAll(() => {
-  site.closeAllConnections();
-  site.close();
-});
+afterAll(() => site.close());
 
-const expected = () => ['/img/hero.png', ...Array.from({ length: PAGES }, (_, p) => Array.from({ length: PER_PAGE }, (_, i) => `/img/p${p + 1}-${i}.png`)).flat()].sort();
+const expected = () => site.imagePaths;
 
 describe.runIf(chromiumAvailable)('POST /api/scrape with render: true', () => {
   let t: TestApp;
