@@ -161,8 +161,9 @@ export class Renderer {
 
   /** Closes every browser and the guard proxy; later renders are refused. */
   async close(): Promise<void> {
+    // Pages still waiting for their turn are not dropped (their callers would wait forever): they
+    // run next and are refused at once, since no browser is launched once closed.
     this.closed = true;
-    this.queue.clear();
     const launching = this.current;
     this.current = null;
     this.currentLive = null;
