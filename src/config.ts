@@ -12,6 +12,7 @@ import { ledgerEnvShape, rewardsConfigFrom, type RewardsConfig } from './modules
 import { apiKeysEnvShape } from './modules/api-keys/api-keys.settings.js';
 import { jobsConfigFrom, jobsEnvShape, type JobsConfig } from './modules/jobs/jobs.settings.js';
 import { scrapeConfigFrom, scrapeEnvShape, type ScrapeConfig } from './modules/scrape/scrape.settings.js';
+import { renderConfigFrom, renderEnvShape, type RenderConfig } from './modules/render/render.settings.js';
 import { automationConfigFrom, automationEnvShape, type ExportsConfig, type SchedulesConfig, type WebhooksConfig } from './modules/automation/automation.settings.js';
 import { visionConfigFrom, visionEnvShape, type VisionConfig } from './modules/vision/vision.settings.js';
 import { imagingConfigFrom, imagingEnvShape, type TransformConfig, type WatermarkConfig } from './modules/imaging/imaging.settings.js';
@@ -71,6 +72,8 @@ export const envSchema = z.object({
   FETCH_MAX_REDIRECTS: z.coerce.number().int().min(0).max(20).default(5).describe('redirect hops followed, each checked again'),
   SCRAPE_USER_AGENT: z.string().min(1).default('ImageServiceBot/0.1 (+https://github.com/; respects robots.txt)').describe('User-Agent of every outgoing request, matched against robots.txt'),
   ...scrapeEnvShape,
+  // Pages rendered in headless Chromium (docs/rest-api.md "Scrape").
+  ...renderEnvShape,
   ...automationEnvShape,
   ...visionEnvShape,
   ...imagingEnvShape,
@@ -129,6 +132,8 @@ export interface Config {
   /** allowPrivateAddresses: false (default), true, or a list of addresses (development and tests). */
   fetch: { allowPrivateAddresses: boolean | string[]; timeoutMs: number; maxRedirects: number; userAgent: string };
   scrape: ScrapeConfig;
+  /** Pages rendered in headless Chromium: the browser, pages at once, one page's budget. */
+  render: RenderConfig;
   webhooks: WebhooksConfig;
   schedules: SchedulesConfig;
   /** Exports to WordPress and Shopify: the destination's secret is sealed with secretKey while its job runs. */
@@ -205,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       : undefined,
     fetch: { allowPrivateAddresses: e.FETCH_ALLOW_PRIVATE, timeoutMs: e.FETCH_TIMEOUT_MS, maxRedirects: e.FETCH_MAX_REDIRECTS, userAgent: e.SCRAPE_USER_AGENT },
     scrape: scrapeConfigFrom(e),
+    render: renderConfigFrom(e),
     ...automationConfigFrom(e),
     ...imagingConfigFrom(e),
     economy: economyConfigFrom(e),

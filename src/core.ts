@@ -109,6 +109,7 @@ export async function buildCore(config: Config, logger: Logger, opening?: Promis
       await automation?.stop();
       await services.queue.stop();
       await services.crawler.close();
+      await services.renderer.close();
       await services.fetcher.close();
       await services.vision.close();
       await events.close();

@@ -17,6 +17,7 @@ import { setupLedger } from './modules/ledger/index.js';
 import { setupVision } from './modules/vision/index.js';
 import { setupJobs } from './modules/jobs/index.js';
 import { setupScrape } from './modules/scrape/index.js';
+import { setupRender } from './modules/render/index.js';
 import { setupAutomation } from './modules/automation/index.js';
 import { setupMedia } from './modules/media/index.js';
 import { setupImaging } from './modules/imaging/index.js';
@@ -57,10 +58,12 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
 
   const ledger = setupLedger({ db, settings: config.rewards });
   const { vision } = setupVision({ ...platform, ...ledger, settings: config.vision, maxBytes: config.uploadMaxBytes });
+  const render = setupRender({ logger, settings: config.render, allowPrivateAddresses: config.fetch.allowPrivateAddresses, userAgent: config.fetch.userAgent });
   const jobs = setupJobs({ ...platform, settings: config.jobs, redis: config.redisUrl ? { url: config.redisUrl, prefix: config.redisPrefix } : undefined });
   const scrape = setupScrape({
     ...platform,
     ...jobs,
+    ...render,
     settings: { fetch: config.fetch, scrape: config.scrape, dataDir: config.dataDir, s3: config.s3, logLevel: config.logLevel },
     withheldEnv: CONFIG_VARIABLES,
     labeler: async (image, accountId) => (await vision.analyze({ image, task: 'describe', payer: accountId })).labels,
@@ -117,6 +120,7 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     ...setupApiKeys({ ...platform, ...accounts, perAccount: config.subKeysPerAccount }),
     ...jobs,
     ...scrape,
+    ...render,
     ...automation,
     ...featured,
     vision,

@@ -15,6 +15,7 @@ import { extractPageResources, type FoundResource } from './page-resources.js';
 import { filenameFor, sniffType, type ResourceKind } from './asset-types.js';
 import { RobotsRules } from './robots.js';
 import type { ScrapeInput } from './scrape.input.js';
+import type { RenderedPage, Renderer } from '../render/index.js';
 
 /** What a crawl needs of its process: built once per process, shared by its crawls. */
 export interface CrawlDependencies {
@@ -25,6 +26,8 @@ export interface CrawlDependencies {
   userAgent: string;
   /** FETCH_MAX_REDIRECTS: the page budget keeps room for them (PageBudget). */
   maxRedirects: number;
+  /** Loads pages in headless Chromium, for `render: true` (the job's process only). */
+  renderer?: Pick<Renderer, 'renderPage'>;
 }
 
 /** One stored file, as the job handler records it (the job id is the handler's to add). */
@@ -145,6 +148,7 @@ class ScrapeRun {
     if (!isStart && !(await this.robots.isAllowed(url))) return;
     const share = await this.pageBudget.take();
     if (share === 0) return;
+    if (this.input.render) return this.renderPage(url, isStart, nextLevel, share);
     let fetched;
     // A request that failed may have followed redirects first: it counts for its whole share.
     let used = share;
@@ -189,6 +193,47 @@ class ScrapeRun {
     for (const resource of resources) this.schedule(resource);
     if (nextLevel) {
       for (const link of links) {
+        if (sameSite(link, this.input.url) && !this.seenPages.has(link)) {
+          this.seenPages.add(link);
+          nextLevel.push(link);
+        }
+      }
+    }
+  }
+
+  /**
+   * render: true. The page is loaded in the browser under the host's politeness (its own requests go
+   * through the browser's egress proxy, by the same address policy); its images are what the final
+   * DOM shows (srcset, CSS backgrounds), what the static extractors find in that DOM, and the image
+   * responses the page fetched. Each is then downloaded like any asset, so filters, size limits and
+   * dedupe by hash apply the same. A rendered page counts as one page request.
+   */
+  private async renderPage(url: string, isStart: boolean, nextLevel: string[] | null, share: number): Promise<void> {
+    const renderer = this.deps.renderer;
+    let rendered: RenderedPage | null = null;
+    try {
+      if (!renderer) throw new AppError('render: true needs the browser, which this process does not run', 503, ErrorCode.Unavailable);
+      rendered = await this.onHost(url, () => !this.stopped && !this.hooks.signal.aborted, () => renderer.renderPage(url, { signal: this.hooks.signal }));
+    } catch (error) {
+      this.checkAborted();
+      if (isStart) throw error;
+      return;
+    } finally {
+      this.pageBudget.settle(share, rendered ? 1 : 0);
+    }
+    if (!rendered) return;
+    if (rendered.status >= 400) {
+      if (isStart) throw new AppError(`the page ${url} answered HTTP ${rendered.status}`, 400, ErrorCode.PageUnavailable);
+      return;
+    }
+    this.counts.pagesFetched++;
+    this.seenPages.add(rendered.url);
+    this.report();
+    const { resources, links } = extractPageResources(rendered.html, rendered.url);
+    for (const resource of resources) this.schedule(resource);
+    for (const image of [...rendered.images, ...rendered.fetchedImages.map((fetched) => fetched.url)]) this.schedule({ url: image, kind: 'image' });
+    if (nextLevel) {
+      for (const link of new Set([...links, ...rendered.links])) {
         if (sameSite(link, this.input.url) && !this.seenPages.has(link)) {
           this.seenPages.add(link);
           nextLevel.push(link);
@@ -293,13 +338,7 @@ class ScrapeRun {
    * null, holding nothing, when `stillWanted` says no once the slots are there.
    */
   private async fetchOnHost(url: string, maxBytes: number, stillWanted: () => boolean, maxRedirects?: number): Promise<{ response: FetchedResponse; release: () => void } | null> {
-    const host = new URL(url).host;
-    let pending = this.hosts.get(host);
-    if (!pending) {
-      pending = this.hostLane(url);
-      this.hosts.set(host, pending);
-    }
-    const lane = await pending;
+    const lane = await this.laneOf(url);
     return lane.queue.add(async () => {
       // Long waits for the host's turn happen before taking a body slot; the check after it covers
       // a wait for that slot that brought two requests closer again.
@@ -319,9 +358,30 @@ class ScrapeRun {
     });
   }
 
+  /** Runs `work` (a rendered page) in the host's lane: its concurrency and its delay between starts. */
+  private async onHost<T>(url: string, stillWanted: () => boolean, work: () => Promise<T>): Promise<T | null> {
+    const lane = await this.laneOf(url);
+    const result = await lane.queue.add(async () => {
+      if (lane.delayMs > 0) await waitForTurn(lane, true);
+      return stillWanted() ? work() : null;
+    });
+    return result ?? null;
+  }
+
   /** Waits for one of the job's body slots; resolves with the function that gives it back. */
   private takeBodySlot(): Promise<() => void> {
     return new Promise((taken) => void this.bodySlots.add(() => new Promise<void>((release) => taken(release))));
+  }
+
+  /** The host's lane, made on the first request to it. */
+  private laneOf(url: string): Promise<HostLane> {
+    const host = new URL(url).host;
+    let pending = this.hosts.get(host);
+    if (!pending) {
+      pending = this.hostLane(url);
+      this.hosts.set(host, pending);
+    }
+    return pending;
   }
 
   private async hostLane(url: string): Promise<HostLane> {

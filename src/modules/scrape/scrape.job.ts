@@ -26,13 +26,15 @@ export interface ScrapeJobDependencies {
   db: Database;
   blobs: BlobStore;
   crawler: Crawler;
+  /** Where crawls with `render: true` run (inline, with the process's browser). */
+  renderCrawler: Crawler;
   /** How long a completed scrape answers identical ones (0: never). */
   cacheSeconds: number;
   /** Labels for an image (ai_labeling), from the vision module; the job's account pays as for any analysis. */
   labeler: (image: Buffer, accountId: number) => Promise<string[]>;
 }
 
-export function createScrapeHandler({ db, blobs, crawler, cacheSeconds, labeler }: ScrapeJobDependencies): JobHandler {
+export function createScrapeHandler({ db, blobs, crawler, renderCrawler, cacheSeconds, labeler }: ScrapeJobDependencies): JobHandler {
   return async (job, context) => {
     const input = scrapeInputSchema.parse(job.input);
     if (!input.force) {
@@ -43,7 +45,7 @@ export function createScrapeHandler({ db, blobs, crawler, cacheSeconds, labeler 
     // go first (with the temp files its unfinished writes left), as a site may have changed since.
     if (job.attempts > 1) await blobs.deletePrefix(jobFilesPrefix(job.id));
     await db.prisma.asset.deleteMany({ where: { jobId: job.id } });
-    return crawler.crawl(job.id, input, {
+    return (input.render ? renderCrawler : crawler).crawl(job.id, input, {
       signal: context.signal,
       progress: (counts) => context.progress(counts),
       saveAssets: async (assets) => {

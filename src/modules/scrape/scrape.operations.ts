@@ -19,6 +19,7 @@ export const scrapeOperations = defineOperations({
       operationName: 'StartScrape',
       summary: 'Start a scrape job (sniper: the page; crawl: same-site links to crawl_depth)',
       successStatus: 202,
+      errors: { 503: 'render: true, and Chromium is not installed on the server (the message says how to install it)' },
       ...queuedJobAnswer('scrape'),
     },
   }),

@@ -17,6 +17,8 @@ export class ScrapeService {
     private readonly jobs: JobsService,
     private readonly queue: JobQueue,
     private readonly urlRefusal: UrlRefusal,
+    /** Throws (503, BrowserUnavailable) when pages cannot be rendered here: Chromium is missing. */
+    private readonly renderCheck: () => void = () => {},
   ) {}
 
   /** A URL the crawler would refuse (a private address, a localhost name) is the caller's 400 now, not a failed job later. */
@@ -28,6 +30,7 @@ export class ScrapeService {
   async start(actor: Actor, input: Record<string, unknown>): Promise<Job> {
     const options = parseInput(scrapeInputSchema, input);
     this.checkUrl(options.url);
+    if (options.render) this.renderCheck();
     const job = await this.jobs.create(actor, SCRAPE_JOB_KIND, options, scrapeCacheKey(options));
     await this.jobs.enqueueOrWithdraw(this.queue, job);
     return job;
@@ -40,6 +43,7 @@ export class ScrapeService {
   async record(tx: Prisma.TransactionClient, actor: Actor, input: Record<string, unknown>): Promise<Job> {
     const options = parseInput(scrapeInputSchema, input);
     this.checkUrl(options.url);
+    if (options.render) this.renderCheck();
     return this.jobs.createIn(tx, actor, SCRAPE_JOB_KIND, options, scrapeCacheKey(options));
   }
 

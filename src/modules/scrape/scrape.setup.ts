@@ -14,7 +14,7 @@ declare module '../../platform/service-registry.js' {
   }
 }
 
-export interface ScrapeSetup extends Pick<Services, 'db' | 'blobs' | 'logger' | 'fetcher' | 'jobs' | 'jobRunner' | 'queue'> {
+export interface ScrapeSetup extends Pick<Services, 'db' | 'blobs' | 'logger' | 'fetcher' | 'jobs' | 'jobRunner' | 'queue' | 'renderer'> {
   settings: CrawlProcessSettings;
   /** Configuration variables a crawl process does not inherit (it gets its settings over IPC). */
   withheldEnv: readonly string[];
@@ -22,13 +22,14 @@ export interface ScrapeSetup extends Pick<Services, 'db' | 'blobs' | 'logger' | 
   labeler: (image: Buffer, accountId: number) => Promise<string[]>;
 }
 
-export function setupScrape({ db, blobs, logger, fetcher, jobs, jobRunner, queue, settings, withheldEnv, labeler }: ScrapeSetup): Pick<Services, 'crawler' | 'scrape'> {
+export function setupScrape({ db, blobs, logger, fetcher, jobs, jobRunner, queue, renderer, settings, withheldEnv, labeler }: ScrapeSetup): Pick<Services, 'crawler' | 'scrape'> {
   const { scrape: limits } = settings;
-  const scrape = new ScrapeService(jobs, queue, (url) => fetcher.refusal(url));
+  const scrape = new ScrapeService(jobs, queue, (url) => fetcher.refusal(url), () => renderer.assertAvailable());
+  const inline = { fetcher, blobs, logger, scrape: limits, userAgent: settings.fetch.userAgent, maxRedirects: settings.fetch.maxRedirects };
   const crawler: Crawler =
-    limits.isolation === 'process'
-      ? new CrawlProcessPool({ settings, withheldEnv, maxHeapMb: limits.processMaxHeapMb, idleMs: limits.processIdleMs, logger })
-      : inlineCrawler({ fetcher, blobs, logger, scrape: limits, userAgent: settings.fetch.userAgent, maxRedirects: settings.fetch.maxRedirects });
-  jobRunner.register(SCRAPE_JOB_KIND, createScrapeHandler({ db, blobs, crawler, cacheSeconds: limits.cacheSeconds, labeler }));
+    limits.isolation === 'process' ? new CrawlProcessPool({ settings, withheldEnv, maxHeapMb: limits.processMaxHeapMb, idleMs: limits.processIdleMs, logger }) : inlineCrawler(inline);
+  // Rendered crawls run here, beside the process's one browser (itself a process of its own).
+  const renderCrawler = inlineCrawler({ ...inline, renderer });
+  jobRunner.register(SCRAPE_JOB_KIND, createScrapeHandler({ db, blobs, crawler, renderCrawler, cacheSeconds: limits.cacheSeconds, labeler }));
   return { crawler, scrape };
 }

@@ -124,7 +124,7 @@ function sameAddress(listed: string, address: Address): boolean {
   return ipaddr.isValid(text) && ipaddr.process(text).toNormalizedString() === ipaddr.process(address.toString()).toNormalizedString();
 }
 
-function unbracket(host: string): string {
+export function unbracket(host: string): string {
   return host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
 }
 
@@ -140,7 +140,8 @@ export class AddressRefused extends Error {
 }
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-type Resolver = (hostname: string, options: LookupOptions & { all: true }, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+/** dns.lookup's shape with all: true; tests pass their own to play a rebinding DNS server. */
+export type Resolver = (hostname: string, options: LookupOptions & { all: true }, callback: (error: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
 
 const systemResolver: Resolver = (hostname, options, callback) => dns.lookup(hostname, options, callback);
 

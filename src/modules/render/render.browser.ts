@@ -1,0 +1,527 @@
+// Renders pages that build their images by script, in one headless Chromium shared by the process
+// (Debian's `chromium`, driven by playwright-core). Safety: the browser's only way out is an
+// EgressProxy (src/platform/http/egress-proxy.ts) that connects by SafeFetcher's address policy;
+// each page gets a fresh browser context with a proxy of its own, which carries the page's budget
+// and is closed with it. Downloads, service workers, popups and dialogs are off. The browser is
+// launched on first use, launched again after a crash, and replaced once it grows past its memory
+// limit (the old one closes when its pages are done).
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import PQueue from 'p-queue';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { AppError, ErrorCode, Unavailable } from '../../platform/errors.js';
+import { EgressProxy, REFUSED_HEADER } from '../../platform/http/egress-proxy.js';
+import { hostRefusal, type PrivateAddressAllowance, type Resolver } from '../../platform/http/address-policy.js';
+import { FetchFailed, FetchRefused } from '../../platform/http/safe-fetch.js';
+import type { Logger } from '../../platform/logger.js';
+import type { RenderBudget, RenderConfig } from './render.settings.js';
+
+/** Chromium is not installed (or not where RENDER_CHROMIUM_PATH says): render mode answers 503. */
+export class BrowserUnavailable extends Unavailable {
+  constructor(path: string, detail?: string) {
+    super(
+      `rendering pages needs Chromium, which is not available at ${path}${detail ? ` (${detail})` : ''}: install it (Debian/Ubuntu: apt-get install chromium) or point RENDER_CHROMIUM_PATH at it`,
+    );
+  }
+}
+
+/** An image response the page itself received. */
+export interface FetchedImage {
+  url: string;
+  contentType: string;
+}
+
+export interface RenderedPage {
+  /** The URL the page ended on (after redirects). */
+  url: string;
+  /** HTTP status of the page's document. */
+  status: number;
+  /** The final DOM, serialised: the static extractors (srcset, data-src, JSON-LD ...) read it. */
+  html: string;
+  /** Image URLs in the DOM: current sources of images and CSS backgrounds (computed style). */
+  images: string[];
+  /** Image responses the page fetched, in order. */
+  fetchedImages: FetchedImage[];
+  /** http(s) links of the final DOM (crawl mode follows them). */
+  links: string[];
+  /** What ended the scrolling, and what the page used. */
+  ended: 'settled' | 'time' | 'scrollSteps' | 'requests' | 'bytes';
+  scrollSteps: number;
+  requests: number;
+  bytes: number;
+}
+
+export interface RendererOptions {
+  settings: RenderConfig;
+  allowPrivateAddresses: PrivateAddressAllowance;
+  userAgent: string;
+  logger: Logger;
+  /** Name resolution of the egress proxy (tests play a rebinding DNS server with it). */
+  resolve?: Resolver;
+}
+
+export interface RenderRequest {
+  /** Narrows the configured budget for this page. */
+  budget?: Partial<RenderBudget>;
+  /** Aborted when the job stops: the page is closed at once. */
+  signal?: AbortSignal;
+}
+
+// Off the network except through the proxy: no QUIC (UDP), WebRTC only through the proxy (so no UDP
+// at all), no background traffic, and no name resolution in the browser (the proxy resolves).
+const CHROMIUM_ARGS = [
+  '--disable-quic',
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--webrtc-ip-handling-policy=disable_non_proxied_udp',
+  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-domain-reliability',
+  '--disable-sync',
+  '--dns-prefetch-disable',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--mute-audio',
+];
+const VIEWPORT = { width: 1280, height: 900 };
+/** Network quiet this long after a scroll step counts as settled. */
+const QUIET_MS = 300;
+/** The most one scroll step waits for the network to go quiet (a long poll never does). */
+const MAX_SETTLE_MS = 3000;
+/** Kept back from the time budget for reading the DOM and closing the page. */
+const SNAPSHOT_RESERVE_MS = 1500;
+
+interface LiveBrowser {
+  browser: Browser;
+  pages: number;
+  /** Replaced (memory, crash): no new pages; closed once its pages are done. */
+  retired: boolean;
+}
+
+export class Renderer {
+  private readonly queue: PQueue;
+  private current: Promise<LiveBrowser> | null = null;
+  /** What `current` resolved to. */
+  private currentLive: LiveBrowser | null = null;
+  private readonly live = new Set<LiveBrowser>();
+  /** The launch-level proxy: refuses everything, so only a page's own proxy lets anything out. */
+  private guard: Promise<EgressProxy> | null = null;
+  private closed = false;
+  /** Browsers launched so far (a restart adds one). */
+  launches = 0;
+
+  constructor(private readonly options: RendererOptions) {
+    this.queue = new PQueue({ concurrency: options.settings.concurrency });
+  }
+
+  /** Whether Chromium is where the settings say; render requests answer 503 otherwise. */
+  get available(): boolean {
+    return existsSync(this.options.settings.chromiumPath);
+  }
+
+  /** Throws BrowserUnavailable when Chromium is missing (for a request's early 503). */
+  assertAvailable(): void {
+    if (!this.available) throw new BrowserUnavailable(this.options.settings.chromiumPath);
+  }
+
+  /** Loads `url` in a fresh context, scrolls until no new images appear or the budget ends, and reads what the page shows. */
+  async renderPage(url: string, request: RenderRequest = {}): Promise<RenderedPage> {
+    const target = checkedUrl(url, this.options.allowPrivateAddresses);
+    this.assertAvailable();
+    const budget = { ...this.options.settings.budget, ...request.budget };
+    const page = await this.queue.add(async () => {
+      request.signal?.throwIfAborted();
+      const live = await this.browser();
+      live.pages++;
+      try {
+        return await this.renderIn(live.browser, target, budget, request.signal);
+      } finally {
+        live.pages--;
+        await this.afterPage(live);
+      }
+    });
+    return page!;
+  }
+
+  /** Resident memory of the browser and all its processes, in MB (null before the first launch). */
+  async memoryMb(): Promise<number | null> {
+    const live = this.current && (await this.current.catch(() => null));
+    return live ? browserMemoryMb(live.browser) : null;
+  }
+
+  /** The OS process id of the browser in use (tests end it to check the restart). */
+  async browserPid(): Promise<number | null> {
+    const live = this.current && (await this.current.catch(() => null));
+    if (!live) return null;
+    const processes = await processInfo(live.browser);
+    return processes.find((p) => p.type === 'browser')?.id ?? null;
+  }
+
+  /** Closes every browser and the guard proxy; later renders are refused. */
+  async close(): Promise<void> {
+    // Pages still waiting for their turn are not dropped (their callers would wait forever): they
+    // run next and are refused at once, since no browser is launched once closed.
+    this.closed = true;
+    const launching = this.current;
+    this.current = null;
+    this.currentLive = null;
+    await launching?.catch(() => {});
+    await Promise.allSettled([...this.live].map((live) => live.browser.close()));
+    this.live.clear();
+    const guard = await this.guard?.catch(() => null);
+    await guard?.close();
+  }
+
+  private async browser(): Promise<LiveBrowser> {
+    if (this.closed) throw new Unavailable('the service is stopping: no more pages are rendered');
+    const launching = (this.current ??= this.launch().catch((error: unknown) => {
+      this.current = null;
+      throw error;
+    }));
+    const live = await launching;
+    if (this.current === launching) this.currentLive = live;
+    // Crashed, and its 'disconnected' event not handled yet: the page goes to a new one.
+    if (!live.browser.isConnected()) {
+      this.retire(live);
+      return this.browser();
+    }
+    return live;
+  }
+
+  private async launch(): Promise<LiveBrowser> {
+    const { chromiumPath } = this.options.settings;
+    this.guard ??= EgressProxy.listen({ allowPrivateAddresses: false, maxConnections: 0 });
+    const guard = await this.guard;
+    let browser: Browser;
+    try {
+      browser = await chromium.launch({
+        executablePath: chromiumPath,
+        headless: true,
+        // Gives --proxy-server and --proxy-bypass-list=<-loopback>: loopback goes through the proxy too.
+        proxy: { server: guard.url },
+        args: CHROMIUM_ARGS,
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+        timeout: 30_000,
+      });
+    } catch (error) {
+      if (!existsSync(chromiumPath)) throw new BrowserUnavailable(chromiumPath);
+      throw new BrowserUnavailable(chromiumPath, `it did not start: ${String((error as Error).message ?? error).split('\n')[0]}`);
+    }
+    this.launches++;
+    const live: LiveBrowser = { browser, pages: 0, retired: false };
+    this.live.add(live);
+    browser.on('disconnected', () => {
+      this.live.delete(live);
+      if (!live.retired && !this.closed) this.options.logger.warn({ launches: this.launches }, 'the rendering browser went away; the next page starts a new one');
+      this.retire(live);
+    });
+    if (this.closed) {
+      await browser.close();
+      throw new Unavailable('the service is stopping: no more pages are rendered');
+    }
+    return live;
+  }
+
+  /** No new pages on `live`; the next one launches a fresh browser. */
+  private retire(live: LiveBrowser): void {
+    live.retired = true;
+    if (this.currentLive === live) {
+      this.current = null;
+      this.currentLive = null;
+    }
+  }
+
+  private async afterPage(live: LiveBrowser): Promise<void> {
+    if (!live.retired && live.browser.isConnected()) {
+      const used = await browserMemoryMb(live.browser).catch(() => null);
+      if (used !== null && used > this.options.settings.maxBrowserMemoryMb) {
+        this.options.logger.info({ memoryMb: Math.round(used), limitMb: this.options.settings.maxBrowserMemoryMb }, 'the rendering browser passed its memory limit; it is replaced');
+        this.retire(live);
+      }
+    }
+    if (live.retired && live.pages === 0 && live.browser.isConnected()) {
+      this.live.delete(live);
+      await live.browser.close().catch(() => {});
+    }
+  }
+
+  private async renderIn(browser: Browser, url: URL, budget: RenderBudget, signal?: AbortSignal): Promise<RenderedPage> {
+    const deadline = performance.now() + budget.timeMs;
+    let ended: RenderedPage['ended'] | null = null;
+    const proxy = await EgressProxy.listen({
+      allowPrivateAddresses: this.options.allowPrivateAddresses,
+      resolve: this.options.resolve,
+      maxConnections: budget.maxRequests,
+      maxBytes: budget.maxBytes,
+      onExhausted: (what) => (ended ??= what === 'bytes' ? 'bytes' : 'requests'),
+    });
+    let context: BrowserContext | undefined;
+    const abort = () => void context?.close().catch(() => {});
+    signal?.addEventListener('abort', abort, { once: true });
+    try {
+      context = await browser.newContext({
+        proxy: { server: proxy.url },
+        acceptDownloads: false,
+        serviceWorkers: 'block',
+        permissions: [],
+        userAgent: this.options.userAgent,
+        viewport: VIEWPORT,
+      });
+      // Popups are off: window.open answers null, and any page the context opens anyway is closed.
+      await context.addInitScript(() => {
+        window.open = () => null;
+      });
+      const page = await context.newPage();
+      // A link with target=_blank still opens a tab; it is closed, and the page brought back to the
+      // front, where its animation frames and observers run again.
+      context.on('page', (other) => {
+        if (other !== page) void other.close().then(() => page.bringToFront()).catch(() => {});
+      });
+      page.on('dialog', (dialog) => void dialog.dismiss().catch(() => {}));
+      page.on('filechooser', () => {}); // never answered: nothing is uploaded
+
+      const network = new NetworkWatch(page, budget.maxRequests, () => (ended ??= 'requests'));
+      const fetchedImages: FetchedImage[] = [];
+      const seenImages = new Set<string>();
+      page.on('response', (response) => {
+        const contentType = response.headers()['content-type'] ?? '';
+        const isImage = contentType.startsWith('image/') || response.request().resourceType() === 'image';
+        const responseUrl = response.url();
+        if (isImage && response.status() >= 200 && response.status() < 300 && /^https?:/.test(responseUrl) && !seenImages.has(responseUrl)) {
+          seenImages.add(responseUrl);
+          fetchedImages.push({ url: responseUrl, contentType: contentType.split(';')[0]!.trim() });
+        }
+      });
+
+      const left = () => deadline - performance.now() - SNAPSHOT_RESERVE_MS;
+      let status = 0;
+      try {
+        const response = await page.goto(url.href, { waitUntil: 'load', timeout: Math.max(1, left()) });
+        status = response?.status() ?? 200;
+        const refused = response?.headers()[REFUSED_HEADER];
+        if (refused) throw new FetchRefused(`${new URL(response.url()).origin}/`, refused);
+      } catch (error) {
+        signal?.throwIfAborted();
+        if (error instanceof FetchRefused) throw error;
+        if (network.documentAnswered === null) throw startFailure(url, error, proxy);
+        ended ??= 'time'; // the document came but the page never finished loading: read what is there
+        status = network.documentAnswered;
+      }
+
+      let steps = 0;
+      if (!ended) {
+        let before = await countImages(page, seenImages.size);
+        for (;;) {
+          if (ended) break;
+          if (left() <= 0) {
+            ended = 'time';
+            break;
+          }
+          if (steps >= budget.scrollSteps) {
+            ended = 'scrollSteps';
+            break;
+          }
+          const atBottom = await page.evaluate(() => {
+            const scroller = document.scrollingElement ?? document.documentElement;
+            const bottom = scroller.scrollTop + window.innerHeight >= scroller.scrollHeight - 2;
+            window.scrollBy(0, window.innerHeight);
+            return bottom;
+          });
+          steps++;
+          await settle(page, network, left);
+          const after = await countImages(page, seenImages.size);
+          if (atBottom && after.images <= before.images && after.height <= before.height) {
+            ended ??= 'settled';
+            break;
+          }
+          before = after;
+        }
+      }
+      signal?.throwIfAborted();
+      const snapshot = await page.evaluate(readPage);
+      return {
+        url: page.url(),
+        status,
+        html: snapshot.html,
+        images: snapshot.images,
+        fetchedImages,
+        links: snapshot.links,
+        ended: ended ?? 'settled',
+        scrollSteps: steps,
+        requests: network.requests,
+        bytes: proxy.stats.bytes,
+      };
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new AppError('the job was stopped', 500, ErrorCode.JobStopped);
+      throw error;
+    } finally {
+      signal?.removeEventListener('abort', abort);
+      await context?.close().catch(() => {});
+      await proxy.close();
+      if (proxy.stats.refused > 0) this.options.logger.debug({ url: url.origin, refused: proxy.stats.reasons }, 'the rendered page was refused connections');
+    }
+  }
+}
+
+/** Requests of a page: how many, how many in flight, and when the network last went quiet. */
+class NetworkWatch {
+  requests = 0;
+  inFlight = 0;
+  /** Status of the main document once it answered. */
+  documentAnswered: number | null = null;
+  private quietWaiters: Array<() => void> = [];
+
+  constructor(page: Page, maxRequests: number, overBudget: () => void) {
+    const done = () => {
+      this.inFlight = Math.max(0, this.inFlight - 1);
+      if (this.inFlight === 0) for (const wake of this.quietWaiters.splice(0)) wake();
+    };
+    page.on('request', () => {
+      this.requests++;
+      this.inFlight++;
+      if (this.requests > maxRequests) overBudget();
+    });
+    page.on('requestfinished', done);
+    page.on('requestfailed', done);
+    page.on('response', (response) => {
+      if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) this.documentAnswered = response.status();
+    });
+  }
+
+  /** Resolves once no request is in flight (at once when none is). */
+  idle(): Promise<void> {
+    if (this.inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.quietWaiters.push(resolve));
+  }
+}
+
+/**
+ * After a scroll: let observers and scripts react (two animation frames), then wait until the network
+ * has been quiet for QUIET_MS (a lazy loader's request can start just after the last one ends), or
+ * the time budget ends.
+ */
+async function settle(page: Page, network: NetworkWatch, budgetLeft: () => number): Promise<void> {
+  const stepEnd = performance.now() + MAX_SETTLE_MS;
+  const left = () => Math.min(budgetLeft(), stepEnd - performance.now());
+  // Two animation frames (observers run between them); a hidden page has none, so a short timer ends the wait there.
+  const frames = () =>
+    page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          setTimeout(resolve, 200);
+          requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+        }),
+    );
+  const until = (promise: Promise<unknown>) => {
+    let timer: NodeJS.Timeout | undefined;
+    return Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, left()))))]).finally(() => clearTimeout(timer));
+  };
+  await until(frames());
+  for (;;) {
+    if (left() <= 0) return;
+    await until(network.idle());
+    const requestsBefore = network.requests;
+    await until(new Promise((resolve) => setTimeout(resolve, Math.min(QUIET_MS, Math.max(0, left())))));
+    if (network.requests === requestsBefore && network.inFlight === 0) return;
+  }
+}
+
+/** Images the page has shown so far (DOM sources and responses) and its height: a step that adds neither found nothing new. */
+async function countImages(page: Page, responses: number): Promise<{ images: number; height: number }> {
+  const dom = await page.evaluate(() => ({
+    images: new Set([...document.images].map((img) => img.currentSrc || img.src).filter(Boolean)).size,
+    height: (document.scrollingElement ?? document.documentElement).scrollHeight,
+  }));
+  return { images: dom.images + responses, height: dom.height };
+}
+
+/** Runs in the page: the DOM as HTML, image URLs (CSS backgrounds by computed style), links. */
+function readPage(): { html: string; images: string[]; links: string[] } {
+  const images = new Set<string>();
+  const http = (value: string | null | undefined) => {
+    if (!value) return;
+    try {
+      const url = new URL(value, document.baseURI);
+      if (url.protocol === 'http:' || url.protocol === 'https:') {
+        url.hash = '';
+        images.add(url.href);
+      }
+    } catch {
+      // not a URL
+    }
+  };
+  for (const img of document.images) http(img.currentSrc || img.src);
+  for (const video of document.querySelectorAll('video[poster]')) http(video.getAttribute('poster'));
+  for (const image of document.querySelectorAll('svg image')) http(image.getAttribute('href') ?? image.getAttribute('xlink:href'));
+  const elements = document.querySelectorAll('body *');
+  const limit = Math.min(elements.length, 20_000);
+  for (let i = 0; i < limit; i++) {
+    const style = getComputedStyle(elements[i]!);
+    for (const value of [style.backgroundImage, style.getPropertyValue('content')]) {
+      if (!value || value === 'none' || !value.includes('url(')) continue;
+      for (const match of value.matchAll(/url\(\s*(['"]?)(.*?)\1\s*\)/g)) http(match[2]);
+    }
+  }
+  const links = new Set<string>();
+  for (const anchor of document.querySelectorAll('a[href], area[href]')) {
+    const href = (anchor as HTMLAnchorElement).href;
+    if (/^https?:/.test(href)) links.add(href.split('#')[0]!);
+  }
+  return { html: document.documentElement.outerHTML, images: [...images], links: [...links] };
+}
+
+/** Only http(s) pages without credentials, and no address the policy refuses by its spelling. */
+function checkedUrl(input: string, allowPrivate: PrivateAddressAllowance): URL {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw new FetchRefused(JSON.stringify(input.slice(0, 200)), 'not a valid URL');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchRefused(`a ${url.protocol} URL`, 'only http: and https: URLs can be rendered');
+  if (url.username || url.password) throw new FetchRefused(url.origin + '/', 'URLs with credentials (user:password@) are not allowed');
+  const refusal = hostRefusal(url.hostname, allowPrivate);
+  if (refusal) throw new FetchRefused(url.origin + '/', refusal);
+  return url;
+}
+
+/** The start page never answered: refused by the policy (as the plain fetcher says it), or failed. */
+function startFailure(url: URL, error: unknown, proxy: EgressProxy): AppError {
+  const origin = `${url.protocol}//${url.host}/`;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const refused = proxy.stats.reasons.find((r) => r.host === host);
+  if (refused) return new FetchRefused(origin, refused.reason);
+  const message = String((error as Error).message ?? error).split('\n')[0]!;
+  return new FetchFailed(origin, /Timeout/i.test(message) ? 'the page did not load within the time budget' : message.replace(/^page\.goto: /, ''));
+}
+
+interface ProcessInfo {
+  type: string;
+  id: number;
+}
+
+async function processInfo(browser: Browser): Promise<ProcessInfo[]> {
+  const session = await browser.newBrowserCDPSession();
+  try {
+    const { processInfo: processes } = (await session.send('SystemInfo.getProcessInfo')) as { processInfo: ProcessInfo[] };
+    return processes;
+  } finally {
+    await session.detach().catch(() => {});
+  }
+}
+
+/** Proportional set size (shared pages split between sharers) of the browser's processes, in MB; Linux only. */
+async function browserMemoryMb(browser: Browser): Promise<number | null> {
+  const processes = await processInfo(browser);
+  let kb = 0;
+  for (const { id } of processes) {
+    const text = await readFile(`/proc/${id}/smaps_rollup`, 'utf8').catch(() => null);
+    const pss = text && /^Pss:\s+(\d+) kB/m.exec(text);
+    if (pss) kb += Number(pss[1]);
+  }
+  return kb === 0 ? null : kb / 1024;
+}
