@@ -30,7 +30,7 @@ export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000).describe('HTTP port (REST, GraphQL and WebSocket subscriptions share it)'),
   HOST: z.string().default('0.0.0.0').describe('interface to listen on'),
   DATA_DIR: z.string().default('./data').describe("embedded database (`db/`), stored files (`files/`), `admin-token`, `initial-account.json`; folders are created 0700 and stored files written 0600 (the service's user only)"),
-  DATABASE_URL: z.string().url().optional().describe('PostgreSQL URL; when set it replaces the embedded database. `?schema=NAME` selects a schema'),
+  DATABASE_URL: z.string().url().optional().describe('PostgreSQL URL; when set it replaces the embedded database. `?schema=NAME` selects a schema, created at start when missing (or the start says how to create it)'),
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional().meta({ description: 'operator token for the admin API and CLI (16+ characters). Unset: generated at first start into `DATA_DIR/admin-token` (mode 0600)', shownDefault: 'generated' }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`'),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024).describe('largest uploaded file (413 beyond)'),
