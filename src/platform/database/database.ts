@@ -52,10 +52,18 @@ async function openPGlite(dir?: string, progress?: (message: string) => void): P
   if (dir) await ensurePGliteFiles(dir, { progress });
   const pglite = await PGlite.create(dir ? join(dir) : undefined, { startParams: PGLITE_START_PARAMS });
   let statements = 0;
-  for (const method of ['query', 'exec'] as const) {
+  // PGlite 0.4 checks that it is open only before a statement waits for its lock: one still waiting
+  // when close() comes then runs on the stopped backend, in a synchronous loop that never ends and
+  // blocks the whole process (electric-sql/pglite#1058). So calls are refused from the moment close
+  // begins, and close waits, holding both locks, for those already queued.
+  let closing: Promise<void> | undefined;
+  const locks = pglite as unknown as Record<'_runExclusiveTransaction' | '_runExclusiveQuery', <T>(fn: () => Promise<T>) => Promise<T>>;
+  const exclusive = <T>(lock: keyof typeof locks, fn: () => Promise<T>): Promise<T> => locks[lock](fn);
+  for (const method of ['query', 'exec', 'transaction'] as const) {
     const original = pglite[method].bind(pglite) as (...args: unknown[]) => unknown;
     (pglite as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
-      statements++;
+      if (closing) return Promise.reject(new Error('the embedded database is closed'));
+      if (method !== 'transaction') statements++;
       return original(...args);
     };
   }
@@ -79,13 +87,14 @@ async function openPGlite(dir?: string, progress?: (message: string) => void): P
       // A checkpoint first, so the tar's table files are current (recovery then replays little).
       await pglite.exec('CHECKPOINT');
       // query(), exec() and transaction() all hold this lock while they run, so none runs meanwhile.
-      const exclusive = (pglite as unknown as { _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T> })._runExclusiveTransaction.bind(pglite);
-      return exclusive(() => pglite.dumpDataDir('none'));
+      return exclusive('_runExclusiveTransaction', () => pglite.dumpDataDir('none'));
     },
-    close: async () => {
-      await prisma.$disconnect();
-      await pglite.close();
-    },
+    close: () =>
+      (closing ??= (async () => {
+        await prisma.$disconnect();
+        // Both locks are first come, first served: every statement queued before this one has run.
+        await exclusive('_runExclusiveTransaction', () => exclusive('_runExclusiveQuery', () => pglite.close()));
+      })()),
   };
 }
 
