@@ -10,6 +10,7 @@ import { boolish } from './platform/env.js';
 import { quotaEnvShape, tiersFrom, type TierLimits } from './modules/quota/quota.settings.js';
 import { ledgerEnvShape, rewardsConfigFrom, type RewardsConfig } from './modules/ledger/ledger.settings.js';
 import { apiKeysEnvShape } from './modules/api-keys/api-keys.settings.js';
+import { accountsEnvShape, signupConfigFrom, type SignupConfig } from './modules/accounts/accounts.settings.js';
 import { jobsConfigFrom, jobsEnvShape, type JobsConfig } from './modules/jobs/jobs.settings.js';
 import { scrapeConfigFrom, scrapeEnvShape, type ScrapeConfig } from './modules/scrape/scrape.settings.js';
 import { automationConfigFrom, automationEnvShape, type ExportsConfig, type SchedulesConfig, type WebhooksConfig } from './modules/automation/automation.settings.js';
@@ -52,6 +53,7 @@ export const envSchema = z.object({
     .refine((v) => v.trim() === '*' || v.split(',').every((o) => /^https?:\/\/[^/\s,]+$/.test(o.trim())), 'CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example.org')
     .describe('browser origins that may call `/graphql` and the REST routes: `*` (any) or a comma list (`https://app.example.org,https://admin.example.org`). Never with credentials: keys travel in a header, not in cookies'),
   ...apiKeysEnvShape,
+  ...accountsEnvShape,
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional().describe('Redis (`redis://` or `rediss://`): jobs go through BullMQ and subscriptions through Redis, so several processes share them'),
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'REDIS_PREFIX: letters, digits and _ . : - only').default('image-service').describe("namespace of this deployment's queue and channels in Redis"),
   ...jobsEnvShape,
@@ -119,6 +121,8 @@ export interface Config {
   trustProxy: boolean;
   graphql: { maxDepth: number; maxAliases: number; maxCost: number; corsOrigins: '*' | string[] };
   subKeysPerAccount: number;
+  /** The sign-up page of referral links: whether visitors may create their account there. */
+  signup: SignupConfig;
   redisUrl?: string;
   /** Namespace of this deployment's queues and channels in Redis. */
   redisPrefix: string;
@@ -188,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       corsOrigins: e.CORS_ORIGINS.trim() === '*' ? '*' : e.CORS_ORIGINS.split(',').map((o) => o.trim()),
     },
     subKeysPerAccount: e.SUB_KEYS_PER_ACCOUNT,
+    signup: signupConfigFrom(e),
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     runWorkers: e.RUN_WORKERS,
