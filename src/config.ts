@@ -10,6 +10,7 @@ import { boolish } from './platform/env.js';
 import { quotaEnvShape, tiersFrom, type TierLimits } from './modules/quota/quota.settings.js';
 import { ledgerEnvShape, rewardsConfigFrom, type RewardsConfig } from './modules/ledger/ledger.settings.js';
 import { apiKeysEnvShape } from './modules/api-keys/api-keys.settings.js';
+import { accountsEnvShape, signupConfigFrom, type SignupConfig } from './modules/accounts/accounts.settings.js';
 import { jobsConfigFrom, jobsEnvShape, type JobsConfig } from './modules/jobs/jobs.settings.js';
 import { scrapeConfigFrom, scrapeEnvShape, type ScrapeConfig } from './modules/scrape/scrape.settings.js';
 import { renderConfigFrom, renderEnvShape, type RenderConfig } from './modules/render/render.settings.js';
@@ -31,7 +32,7 @@ export const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(4000).describe('HTTP port (REST, GraphQL and WebSocket subscriptions share it)'),
   HOST: z.string().default('0.0.0.0').describe('interface to listen on'),
   DATA_DIR: z.string().default('./data').describe("embedded database (`db/`), stored files (`files/`), `admin-token`, `initial-account.json`; folders are created 0700 and stored files written 0600 (the service's user only)"),
-  DATABASE_URL: z.string().url().optional().describe('PostgreSQL URL; when set it replaces the embedded database. `?schema=NAME` selects a schema'),
+  DATABASE_URL: z.string().url().optional().describe('PostgreSQL URL; when set it replaces the embedded database. `?schema=NAME` selects a schema, created at start when missing (or the start says how to create it)'),
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional().meta({ description: 'operator token for the admin API and CLI (16+ characters). Unset: generated at first start into `DATA_DIR/admin-token` (mode 0600)', shownDefault: 'generated' }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info').describe('`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`'),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(25 * 1024 * 1024).describe('largest uploaded file (413 beyond)'),
@@ -53,6 +54,7 @@ export const envSchema = z.object({
     .refine((v) => v.trim() === '*' || v.split(',').every((o) => /^https?:\/\/[^/\s,]+$/.test(o.trim())), 'CORS_ORIGINS must be * or a comma-separated list of origins such as https://app.example.org')
     .describe('browser origins that may call `/graphql` and the REST routes: `*` (any) or a comma list (`https://app.example.org,https://admin.example.org`). Never with credentials: keys travel in a header, not in cookies'),
   ...apiKeysEnvShape,
+  ...accountsEnvShape,
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'REDIS_URL must start with redis:// or rediss://').optional().describe('Redis (`redis://` or `rediss://`): jobs go through BullMQ and subscriptions through Redis, so several processes share them'),
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'REDIS_PREFIX: letters, digits and _ . : - only').default('image-service').describe("namespace of this deployment's queue and channels in Redis"),
   ...jobsEnvShape,
@@ -122,6 +124,8 @@ export interface Config {
   trustProxy: boolean;
   graphql: { maxDepth: number; maxAliases: number; maxCost: number; corsOrigins: '*' | string[] };
   subKeysPerAccount: number;
+  /** The sign-up page of referral links: whether visitors may create their account there. */
+  signup: SignupConfig;
   redisUrl?: string;
   /** Namespace of this deployment's queues and channels in Redis. */
   redisPrefix: string;
@@ -193,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       corsOrigins: e.CORS_ORIGINS.trim() === '*' ? '*' : e.CORS_ORIGINS.split(',').map((o) => o.trim()),
     },
     subKeysPerAccount: e.SUB_KEYS_PER_ACCOUNT,
+    signup: signupConfigFrom(e),
     redisUrl: e.REDIS_URL,
     redisPrefix: e.REDIS_PREFIX,
     runWorkers: e.RUN_WORKERS,

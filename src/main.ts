@@ -1,7 +1,7 @@
 // `npm start`: the whole service in one process.
 import { loadConfig } from './config.js';
 import { createLogger } from './platform/logger.js';
-import { openMigratedDatabase } from './platform/database/startup.js';
+import { exitOnStartupError, openMigratedDatabase } from './platform/database/startup.js';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
@@ -10,7 +10,7 @@ const logger = createLogger(config.logLevel);
 const database = openMigratedDatabase(config, logger);
 database.catch(() => {}); // its error is thrown where buildApp awaits it
 const { buildApp } = await import('./app.js');
-const app = await buildApp(config, { logger, database });
+const app = await buildApp(config, { logger, database }).catch(exitOnStartupError);
 const url = await app.start();
 app.logger.info({ url, graphql: `${url}/graphql`, database: config.databaseUrl ? 'postgresql' : 'pglite' }, 'service started');
 // Since the process began (module loading included): what a person waiting for the first start sees.

@@ -3,6 +3,7 @@
 import { loadConfig } from './config.js';
 import { createLogger } from './platform/logger.js';
 import { buildCore } from './core.js';
+import { exitOnStartupError } from './platform/database/startup.js';
 
 const config = loadConfig();
 if (!config.databaseUrl || !config.redisUrl) {
@@ -10,7 +11,7 @@ if (!config.databaseUrl || !config.redisUrl) {
   process.exit(1);
 }
 const logger = createLogger(config.logLevel);
-const core = await buildCore(config, logger);
+const core = await buildCore(config, logger).catch(exitOnStartupError);
 await core.startBackground({ workers: true });
 logger.info({ concurrency: config.jobs.concurrency, queue: core.services.queue.kind }, 'worker started');
 

@@ -22,6 +22,7 @@ import { mediaFilesRouter } from './media-files.js';
 import { sharedFilesRouter } from './shared-files.js';
 import { galleryRouter } from './gallery.js';
 import { signupRouter } from './signup.js';
+import type { SignupConfig } from '../modules/accounts/accounts.settings.js';
 import { transformRouter } from './transform.js';
 import { docsRouter } from './docs.js';
 import { sendError, sendJson } from './respond.js';
@@ -34,12 +35,13 @@ export interface HttpAppSettings {
   bodyLimit: string;
   uploadMaxBytes: number;
   graphql: { corsOrigins: '*' | string[] };
+  signup: SignupConfig;
 }
 
 /** The services the routers here use: the health check's database, the key check, the file and gallery routes. */
 export type HttpServices = Pick<
   Services,
-  'db' | 'queue' | 'generation' | 'adminToken' | 'auth' | 'accounts' | 'media' | 'blobs' | 'community' | 'wiki' | 'transforms' | 'watermarks' | 'gallery' | 'collections' | 'signer' | 'logger'
+  'db' | 'queue' | 'generation' | 'adminToken' | 'auth' | 'accounts' | 'media' | 'blobs' | 'community' | 'wiki' | 'transforms' | 'watermarks' | 'gallery' | 'collections' | 'signer' | 'logger' | 'quota'
 >;
 
 export interface HttpAppOptions {
@@ -118,7 +120,7 @@ export function createHttpApp({ config, logger, yoga, services, rest, telegramWe
   app.use(sharedFilesRouter(services));
   // Public HTML page of a shared collection (its own urlencoded parser for the password form).
   app.use(galleryRouter(services));
-  app.use(signupRouter(services));
+  app.use(signupRouter(services, { ...config.signup, publicBaseUrl: config.publicBaseUrl }));
   app.use(transformRouter(services));
 
   const matchers = rest.routes.map((r) => ({ method: r.method, matches: match(r.path) }));

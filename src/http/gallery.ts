@@ -16,7 +16,7 @@ import { galleryPath } from '../modules/collections/collections.service.js';
 import { GALLERY_COOKIE } from '../modules/collections/gallery.service.js';
 import { signedMediaPath } from '../modules/media/media-urls.js';
 import { html, type SafeHtml } from './html.js';
-import { errorPage, layout, PAGE_CSP, PAGE_HEADERS, send } from './page.js';
+import { errorPage, guardedPage, layout, PAGE_CSP, PAGE_HEADERS, send } from './page.js';
 
 /** The gallery's Content-Security-Policy: the service's page policy (images from the same origin only). */
 export const GALLERY_CSP = PAGE_CSP;
@@ -31,23 +31,15 @@ export function galleryRouter(services: GalleryDeps): Router {
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 });
 
-  router.get('/gallery/:token', (req, res) => guarded(res, services, () => showGallery(services, req, res)));
+  router.get('/gallery/:token', (req, res) => guardedPage(res, services.logger, 'Gallery', () => showGallery(services, req, res)));
   router.post(
     '/gallery/:token',
     (req: Request, res: Response, next: NextFunction) => form(req, res, (error?: unknown) => (error ? send(res, 400, errorPage('That request could not be read.', 'Gallery')) : next())),
-    (req, res) => guarded(res, services, () => checkPassword(services, req, res)),
+    (req, res) => guardedPage(res, services.logger, 'Gallery', () => checkPassword(services, req, res)),
   );
   return router;
 }
 
-async function guarded(res: Response, services: GalleryDeps, handle: () => Promise<void>): Promise<void> {
-  try {
-    await handle();
-  } catch (error) {
-    services.logger.error({ err: error }, 'gallery page failed');
-    if (!res.headersSent) send(res, 500, errorPage('Something went wrong. Please try again later.', 'Gallery'));
-  }
-}
 
 async function showGallery(services: GalleryDeps, req: Request, res: Response): Promise<void> {
   const token = String(req.params.token);

@@ -2,6 +2,7 @@
 // strict security headers (no scripts at all, images from this origin only, no framing), every
 // value escaped by html.ts.
 import type { Response } from 'express';
+import type { Logger } from '../platform/logger.js';
 import { html, SafeHtml } from './html.js';
 
 export const PAGE_CSP = "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -42,8 +43,8 @@ nav.pages a { color: var(--accent); }
 .card h1 { font-size: 22px; }
 .card p { color: var(--muted); margin: 0 0 18px; }
 label { display: block; font-weight: 600; font-size: 14px; margin-bottom: 6px; }
-input[type=password] { width: 100%; padding: 10px 12px; font: inherit; border: 1px solid var(--line); border-radius: 8px; background: #fff; }
-input[type=password]:focus { outline: 2px solid var(--accent); outline-offset: 1px; border-color: var(--accent); }
+input[type=password], input[type=text] { width: 100%; padding: 10px 12px; font: inherit; border: 1px solid var(--line); border-radius: 8px; background: #fff; }
+input[type=password]:focus, input[type=text]:focus { outline: 2px solid var(--accent); outline-offset: 1px; border-color: var(--accent); }
 button { margin-top: 14px; width: 100%; padding: 10px 14px; font: inherit; font-weight: 600; color: #fff; background: var(--accent); border: 0; border-radius: 8px; cursor: pointer; }
 .card .error { margin: 0 0 14px; padding: 9px 12px; border-radius: 8px; background: #fdecec; color: #a11b1b; font-size: 14px; }
 pre, code { font: 13px/1.5 ui-monospace, SFMono-Regular, Menlo, monospace; }
@@ -71,4 +72,14 @@ ${body}
 
 export function errorPage(message: string, title: string): SafeHtml {
   return layout(title, html`<div class="card"><h1>${title}</h1><p>${message}</p></div>`);
+}
+
+/** Runs a page's handler; an unexpected error is logged and answered with the page's 500. */
+export async function guardedPage(res: Response, logger: Logger, title: string, handle: () => Promise<void>): Promise<void> {
+  try {
+    await handle();
+  } catch (error) {
+    logger.error({ err: error }, `${title.toLowerCase()} page failed`);
+    if (!res.headersSent) send(res, 500, errorPage('Something went wrong. Please try again later.', title));
+  }
 }

@@ -34,4 +34,28 @@ describe.runIf(chromiumAvailable)('GraphiQL in Chromium', () => {
       await close();
     }
   });
+
+  it('opens with the welcome query, which answers data once the key is in the Headers pane', { timeout: 90_000 }, async () => {
+    const { browser, close } = await launchBrowser();
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${t.url}/graphql`, { waitUntil: 'load' });
+      await page.waitForSelector('.graphiql-container', { timeout: 60_000 });
+      // The Headers pane is open and empty; the key goes there as its comment says.
+      const headers = page.locator('.graphiql-editor-tool .graphiql-editor').last();
+      await headers.click();
+      await page.keyboard.press('ControlOrMeta+A');
+      await page.keyboard.insertText(JSON.stringify({ 'X-API-Key': t.ownerKey }));
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.url().startsWith(`${t.url}/graphql`) && r.request().method() === 'POST' && (r.request().postData() ?? '').includes('Welcome')),
+        page.click('.graphiql-execute-button'),
+      ]);
+      const body = await response.json();
+      expect(body.errors).toBeUndefined();
+      expect(body.data.viewer).toMatchObject({ handle: 'owner', jobs: { totalCount: 0 } });
+      expect(response.request().headers()['x-api-key']).toBe(t.ownerKey);
+    } finally {
+      await close();
+    }
+  });
 });

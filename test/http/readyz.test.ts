@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { startS3rver } from '../helpers/s3.js';
 import type { LocalBlobStore } from '../../src/platform/storage/local-blob-store.js';
+import { READINESS_CHECK_TIMEOUT_MS } from '../../src/http/readiness.js';
 
 describe('GET /readyz, embedded', () => {
   let t: TestApp;
@@ -44,6 +45,25 @@ describe('GET /readyz, embedded', () => {
       renameSync(moved, root);
     }
     expect((await t.request('GET', '/readyz')).status).toBe(200);
+  });
+});
+
+describe('GET /readyz with a closed database', () => {
+  it('answers 503 naming the database within its deadline, the other checks still passing', async () => {
+    const t = await startTestApp();
+    try {
+      await t.app.services.db.close();
+      const started = performance.now();
+      const res = await t.request('GET', '/readyz');
+      expect(performance.now() - started).toBeLessThan(READINESS_CHECK_TIMEOUT_MS + 1_000);
+      expect(res.status).toBe(503);
+      expect(res.body.error).toMatch(/^not ready: database \((pglite|postgres)\): /);
+      expect(res.body.checks.database.ok).toBe(false);
+      expect(res.body.checks.queue.ok).toBe(true);
+      expect(res.body.checks.blobs.ok).toBe(true);
+    } finally {
+      await t.stop().catch(() => {});
+    }
   });
 });
 

@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 // Each database's driver is loaded when that database is opened: a process holds one of them.
 import type { PrismaPg } from '@prisma/adapter-pg';
+import type { Pool } from 'pg';
 import { PrismaClient } from '../../generated/prisma/client.js';
 
 export type { PrismaClient };
@@ -51,10 +52,18 @@ async function openPGlite(dir?: string, progress?: (message: string) => void): P
   if (dir) await ensurePGliteFiles(dir, { progress });
   const pglite = await PGlite.create(dir ? join(dir) : undefined, { startParams: PGLITE_START_PARAMS });
   let statements = 0;
-  for (const method of ['query', 'exec'] as const) {
+  // PGlite 0.4 checks that it is open only before a statement waits for its lock: one still waiting
+  // when close() comes then runs on the stopped backend, in a synchronous loop that never ends and
+  // blocks the whole process (electric-sql/pglite#1058). So calls are refused from the moment close
+  // begins, and close waits, holding both locks, for those already queued.
+  let closing: Promise<void> | undefined;
+  const locks = pglite as unknown as Record<'_runExclusiveTransaction' | '_runExclusiveQuery', <T>(fn: () => Promise<T>) => Promise<T>>;
+  const exclusive = <T>(lock: keyof typeof locks, fn: () => Promise<T>): Promise<T> => locks[lock](fn);
+  for (const method of ['query', 'exec', 'transaction'] as const) {
     const original = pglite[method].bind(pglite) as (...args: unknown[]) => unknown;
     (pglite as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
-      statements++;
+      if (closing) return Promise.reject(new Error('the embedded database is closed'));
+      if (method !== 'transaction') statements++;
       return original(...args);
     };
   }
@@ -78,13 +87,14 @@ async function openPGlite(dir?: string, progress?: (message: string) => void): P
       // A checkpoint first, so the tar's table files are current (recovery then replays little).
       await pglite.exec('CHECKPOINT');
       // query(), exec() and transaction() all hold this lock while they run, so none runs meanwhile.
-      const exclusive = (pglite as unknown as { _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T> })._runExclusiveTransaction.bind(pglite);
-      return exclusive(() => pglite.dumpDataDir('none'));
+      return exclusive('_runExclusiveTransaction', () => pglite.dumpDataDir('none'));
     },
-    close: async () => {
-      await prisma.$disconnect();
-      await pglite.close();
-    },
+    close: () =>
+      (closing ??= (async () => {
+        await prisma.$disconnect();
+        // Both locks are first come, first served: every statement queued before this one has run.
+        await exclusive('_runExclusiveTransaction', () => exclusive('_runExclusiveQuery', () => pglite.close()));
+      })()),
   };
 }
 
@@ -95,7 +105,8 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
   url.searchParams.delete('schema');
   // random_page_cost 1.1 (PostgreSQL's default of 4 assumes spinning disks): without it the planner
   // prefers a sequential scan to the full-text GIN index and library search gets 4x slower.
-  const options = [`-c random_page_cost=1.1`, schema ? `-c search_path=${quoteIdent(schema)}` : ''].filter(Boolean).join(' ');
+  // The server splits `options` at spaces; a backslash keeps one (a schema name may hold spaces).
+  const options = [`-c random_page_cost=1.1`, schema ? `-c search_path=${quoteIdent(schema).replace(/[\\ ]/g, '\\$&')}` : ''].filter(Boolean).join(' ');
   // A connection that cannot be made within 15 s, or a query a frozen server never answers within
   // 30 s, fails the request (503) instead of holding it forever. (15 s, not less: a busy server can
   // be slow to hand out a connection, and a job's final write must not fail for that.)
@@ -104,6 +115,14 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
   // An idle connection the server closes (restart, failover) must not crash the process: the pool
   // drops it and opens a new one on the next query.
   pool.on('error', () => {});
+  if (schema) {
+    try {
+      await ensureSchema(pool, schema);
+    } catch (error) {
+      await pool.end().catch(() => {});
+      throw error;
+    }
+  }
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema }) });
   const query = async <T>(sql: string, params?: unknown[]) => (await pool.query(sql, params as unknown[])).rows as T[];
   return {
@@ -129,6 +148,31 @@ async function openPostgres(databaseUrl: string): Promise<Database> {
       await pool.end();
     },
   };
+}
+
+/** A start that cannot go on for a reason the operator fixes: src/main.ts prints its message alone, without a stack. */
+export class StartupError extends Error {
+  override name = 'StartupError';
+}
+
+/**
+ * The schema `?schema=` names, created when missing (migrations would otherwise fail with "no schema
+ * has been selected to create in"). Looked up first: CREATE SCHEMA IF NOT EXISTS wants the CREATE
+ * privilege on the database even when the schema exists.
+ */
+async function ensureSchema(pool: Pool, schema: string): Promise<void> {
+  const found = await pool.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema]);
+  if (found.rowCount) return;
+  try {
+    await pool.query(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}`);
+  } catch (error) {
+    if ((error as { code?: string }).code !== '42501') throw error; // insufficient_privilege
+    const [{ role, database }] = (await pool.query<{ role: string; database: string }>('SELECT current_user AS role, current_database() AS database')).rows as [{ role: string; database: string }];
+    throw new StartupError(
+      `DATABASE_URL names schema "${schema}" (?schema=), which does not exist in database "${database}", and role "${role}" may not create it: create it as the database's owner with  CREATE SCHEMA ${quoteIdent(schema)} AUTHORIZATION ${quoteIdent(role)};  then start again`,
+      { cause: error },
+    );
+  }
 }
 
 /** A timestamp(3) column as JSON gives it back (to_jsonb: UTC without a zone) as a Date. */

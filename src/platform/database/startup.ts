@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from '../../config.js';
 import type { Logger } from '../logger.js';
-import { openDatabase, type Database } from './database.js';
+import { openDatabase, StartupError, type Database } from './database.js';
 import { MIGRATIONS_DIR, migrate, readMigrations } from './migrate.js';
 
 export async function openMigratedDatabase(config: Config, logger: Logger): Promise<Database> {
@@ -25,4 +25,11 @@ export async function openMigratedDatabase(config: Config, logger: Logger): Prom
     throw error;
   }
   return db;
+}
+
+/** A process's start failed: a StartupError is the operator's to fix, so its one line is printed without a stack. */
+export function exitOnStartupError(error: unknown): never {
+  if (!(error instanceof StartupError)) throw error;
+  console.error(error.message);
+  process.exit(1);
 }
