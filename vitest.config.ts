@@ -1,8 +1,11 @@
 // Every test runs on embedded PGlite; with TEST_DATABASE_URL set, the database-backed tests run a
 // second time against that PostgreSQL server (project "postgres").
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-const shared = { testTimeout: 30_000, hookTimeout: 60_000 };
+// Time limits with room for files running side by side (below): a worker shares the cores with the
+// others, so a test or a service start can take twice as long as when it runs alone.
+const shared = { testTimeout: 60_000, hookTimeout: 120_000 };
 const postgres = process.env.TEST_DATABASE_URL
   ? [
       {
@@ -24,6 +27,12 @@ export default defineConfig({
   // friends reject our GraphQLErrors (`instanceof` across two copies). Use the one Node uses.
   resolve: { alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }] },
   test: {
+    // Files run in parallel: each starts its own service on port 0 with its own database (in-memory
+    // PGlite, or a fresh PostgreSQL database), temporary folders and Redis prefix. Most of a file's
+    // time is spent waiting (on PostgreSQL, HTTP, child processes), so more workers than cores pays:
+    // vitest's default (cores - 1) is a single worker on a 2-core machine. Each worker holds a service
+    // and its database (about 1 GB at most), so 4 on 2 cores; more on bigger machines.
+    maxWorkers: Math.max(4, availableParallelism()),
     projects: [{ extends: true, test: { ...shared, name: 'pglite', include: ['test/**/*.test.ts'] } }, ...postgres],
   },
 });

@@ -128,6 +128,17 @@ describe(`the built service${distributed ? ' (API process + worker process, Post
   it('reads nothing large before authentication: keyless 200 MB bodies and 50 MB socket messages leave RSS within 100 MB of where it was', async () => {
     const api = processes[0]!.child.pid!;
     const sampling = sampleProcessTree(api);
+    // The sockets first: each must be refused for its size (1009) within the 3 s the server gives a
+    // socket to send connection_init, which 600 MB of uploads arriving at once on a busy machine
+    // (parallel test files) could otherwise hold up until the init timeout (4408) closes it first.
+    const messages = await Promise.all([1, 2, 3].map(async () => {
+      const socket = new WebSocket(base.replace('http', 'ws') + '/graphql', 'graphql-transport-ws');
+      await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+      const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+      socket.send(Buffer.alloc(50 * 1024 * 1024, 0x20));
+      return closed;
+    }));
+    expect(messages).toEqual([1009, 1009, 1009]);
     const offers = ['/api/media/upload', '/api/vision/analyze', '/graphql'].map(async (path) => {
       let sent = 0;
       const upload = new AbortController();
@@ -144,19 +155,11 @@ describe(`the built service${distributed ? ' (API process + worker process, Post
       upload.abort();
       return { path, status };
     });
-    const messages = [1, 2, 3].map(async () => {
-      const socket = new WebSocket(base.replace('http', 'ws') + '/graphql', 'graphql-transport-ws');
-      await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-      const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
-      socket.send(Buffer.alloc(50 * 1024 * 1024, 0x20));
-      return closed;
-    });
     expect(await Promise.all(offers)).toEqual([
       { path: '/api/media/upload', status: 401 },
       { path: '/api/vision/analyze', status: 401 },
       { path: '/graphql', status: 401 },
     ]);
-    expect(await Promise.all(messages)).toEqual([1009, 1009, 1009]);
     const { root } = sampling.stop();
     expect(root.peakRssMb - root.baselineRssMb).toBeLessThan(100);
   });
