@@ -31,8 +31,8 @@ export default defineConfig({
     // PGlite, or a fresh PostgreSQL database), temporary folders and Redis prefix. Most of a file's
     // time is spent waiting (on PostgreSQL, HTTP, child processes), so more workers than cores pays:
     // vitest's default (cores - 1) is a single worker on a 2-core machine. Each worker holds a service
-    // and its database (about 1 GB at most), so 4 on 2 cores; more on bigger machines.
-    maxWorkers: Math.max(4, availableParallelism()),
+    // and its database (about 1 GB at most), so 3 on 2 cores (4 contended on a loaded machine); more on bigger machines.
+    maxWorkers: Math.max(3, availableParallelism()),
     projects: [{ extends: true, test: { ...shared, name: 'pglite', include: ['test/**/*.test.ts'] } }, ...postgres],
   },
 });
