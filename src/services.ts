@@ -90,7 +90,7 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
   const economy = createEconomy({ ...platform, ...ledger, config: config.economy });
   const generation = createGeneration({ ...platform, ...ledger, ...jobs, ...media, styles: economy.styles, config: config.generation });
   jobs.jobRunner.register(GENERATION_JOB_KIND, generation.handler);
-  const featured = setupFeatured({ fetcher, maxPageBytes: config.scrape.maxPageBytes });
+  const featured = setupFeatured({ fetcher, ...render, maxPageBytes: config.scrape.maxPageBytes });
   const mirrors = setUpMirrors({ ...platform, ...jobs, ...imageObjects, ...ledger, settings: config.mirrors, limits });
   // POST /api/media/mirror records a URL only once the same photo was found there.
   media.media.useMirrorCheck((item, url) => mirrors.checkMediaMirror(item, url));

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_FETCH, startTestApp, type TestApp } from '../helpers/app.js';
 import { waitForJob } from '../helpers/jobs.js';
+import { chromiumAvailable } from '../helpers/browser.js';
 import { startFixtureSite, type FixtureSite } from '../fixtures/site.js';
 import { nextOccurrence } from '../../src/modules/automation/schedule-time.js';
 
@@ -53,6 +54,7 @@ describe('POST /api/automation/schedules', () => {
       max_files: 100,
       sniper_mode: true,
       ai_labeling: false,
+      render: false,
       enabled: true,
       last_run_at: null,
       last_job_id: null,
@@ -215,6 +217,26 @@ describe('the scheduler', () => {
     expect(new Date(schedule.next_run).getTime()).toBeLessThanOrEqual(Date.now() + 24 * HOUR);
     expect(schedule.next_run).toMatch(/T02:00:00\.000Z$/);
     expect(new Date(schedule.last_run_at).getTime()).toBeGreaterThan(due.getTime());
+  });
+
+  // Creating it needs Chromium (503 without: test/featured/featured-render.test.ts).
+  it.runIf(chromiumAvailable)('passes render: true to the scrape job of each run, which loads the page in the browser', async () => {
+    const account = await t.createAccount('rendered');
+    const created = await create(account.key, { url: `${site.url}/gallery/3`, name: 'rendered', schedule: 'daily', render: true });
+    expect(created.render).toBe(true);
+    const plain = await create(account.key, { url: `${site.url}/`, name: 'plain', schedule: 'daily' });
+    expect(plain.render).toBe(false);
+    const due = new Date(Date.now() - HOUR);
+    await t.app.services.db.prisma.schedule.updateMany({ where: { accountId: account.id }, data: { nextRunAt: due } });
+    await t.app.services.schedules.tick();
+    const jobs = await jobsOf(account.id);
+    expect(jobs.map((job) => [(job.input as { url: string }).url, (job.input as { render: boolean }).render]).sort()).toEqual([
+      [`${site.url}/`, false],
+      [`${site.url}/gallery/3`, true],
+    ]);
+    for (const job of jobs) expect((await waitForJob(t, account.key, job.id, 60_000)).body.status).toBe('completed');
+    const listed = await t.request('GET', '/api/automation/schedules', { key: account.key });
+    expect(listed.body.schedules.map((s: { name: string; render: boolean }) => [s.name, s.render]).sort()).toEqual([['plain', false], ['rendered', true]]);
   });
 
   it('leaves schedules alone that are not due or disabled', async () => {

@@ -32,6 +32,7 @@ const createScheduleInput = createScheduleSchema.safeExtend({
   day_of_week: createFields.day_of_week.describe('0 = Monday to 6 = Sunday; weekly schedules only (default 0)'),
   max_files: createFields.max_files.describe('Most assets per run; default 100'),
   ai_labeling: createFields.ai_labeling.describe('default false'),
+  render: createFields.render.describe('each run loads its pages in headless Chromium (as a scrape with render: true); default false. 503 when Chromium is not installed'),
 }).describe('Fields of POST /api/automation/schedules (same names in camelCase, same defaults)');
 
 /** Both export rows answer with the job to poll (the scrape answer's shape). */
@@ -112,9 +113,9 @@ export const automationOperations = defineOperations({
     run: ({ ctx, actor, input }) => ctx.services.schedules.create(actor, input),
     rest: {
       route: 'POST /api/automation/schedules',
-      summary: 'Create a recurring scrape: url, name, schedule (daily, weekly, monthly), hour (UTC), day_of_week, max_files, sniper_mode, ai_labeling',
+      summary: 'Create a recurring scrape: url, name, schedule (daily, weekly, monthly), hour (UTC), day_of_week, max_files, sniper_mode, ai_labeling, render',
       response: answerFrom(z.object({ schedule_id: id, next_run, ...scheduleFieldsButNextRun }), { schedule_id: 'databaseId', ...scheduleSources }),
-      errors: { 409: 'the account has as many schedules as it may' },
+      errors: { 409: 'the account has as many schedules as it may', 503: 'render: true, and Chromium is not installed on the server' },
       successStatus: 201,
     },
   }),

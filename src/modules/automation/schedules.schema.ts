@@ -22,6 +22,7 @@ export const scheduleFields = {
   max_files: z.int().nullable(),
   sniper_mode: z.boolean(),
   ai_labeling: z.boolean(),
+  render: z.boolean().describe('each run loads its pages in headless Chromium'),
   enabled: z.boolean(),
   next_run: timestamp.nullable().describe('null while disabled'),
   last_run_at: timestamp.nullable(),

@@ -38,6 +38,7 @@ export const createSchema = z
     max_files: scrapeFields.max_files,
     sniper_mode: scrapeFields.sniper_mode,
     ai_labeling: scrapeFields.ai_labeling,
+    render: scrapeFields.render,
   })
   .superRefine((value, ctx) => {
     if (value.day_of_week !== undefined && value.schedule !== 'weekly') {
@@ -63,6 +64,7 @@ export interface CreateScheduleInput {
   max_files?: number;
   sniper_mode?: boolean;
   ai_labeling?: boolean;
+  render?: boolean;
 }
 
 export function recurrenceOf(schedule: Pick<Schedule, 'frequency' | 'hour' | 'dayOfWeek'>) {
@@ -88,6 +90,8 @@ export class SchedulesService {
   async create(actor: Actor, input: CreateScheduleInput, now = new Date()): Promise<Schedule> {
     const data = parseInput(createSchema, input);
     this.scrape.checkUrl(data.url);
+    // Refused now (503), not at every run: this server cannot render pages.
+    if (data.render) this.scrape.checkRender();
     const dayOfWeek = data.schedule === 'weekly' ? (data.day_of_week ?? DEFAULT_DAY_OF_WEEK) : null;
     return createWithinCap(this.db, {
       name: 'schedules',
@@ -106,6 +110,7 @@ export class SchedulesService {
           maxFiles: data.max_files,
           sniperMode: data.sniper_mode,
           aiLabeling: data.ai_labeling,
+          render: data.render,
           enabled: true,
           nextRunAt: nextOccurrence({ frequency: data.schedule, hour: data.hour, dayOfWeek }, now),
         },
@@ -170,6 +175,7 @@ export class SchedulesService {
           max_files: schedule.maxFiles ?? undefined,
           sniper_mode: schedule.sniperMode,
           ai_labeling: schedule.aiLabeling,
+          render: schedule.render,
           // A scheduled run wants the page as it is now, not a recent cached scrape.
           force: true,
         });

@@ -15,7 +15,10 @@ export const featuredOperations = defineOperations({
     rest: {
       route: 'GET /api/featured-image',
       summary: "A page's featured image with a score; all=true ranks every candidate; min_score drops weaker ones",
-      errors: { 400: 'a missing or malformed url, or a page that answers an error or is not HTML' },
+      errors: {
+        400: 'a missing or malformed url, or a page that answers an error or is not HTML',
+        503: 'render=true, and Chromium is not installed on the server (the message says how to install it)',
+      },
     },
   }),
 });

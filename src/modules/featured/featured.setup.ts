@@ -8,6 +8,6 @@ declare module '../../platform/service-registry.js' {
   }
 }
 
-export function setupFeatured({ fetcher, maxPageBytes }: Pick<Services, 'fetcher'> & { maxPageBytes: number }): Pick<Services, 'featured'> {
-  return { featured: new FeaturedService(fetcher, maxPageBytes) };
+export function setupFeatured({ fetcher, renderer, maxPageBytes }: Pick<Services, 'fetcher' | 'renderer'> & { maxPageBytes: number }): Pick<Services, 'featured'> {
+  return { featured: new FeaturedService(fetcher, maxPageBytes, renderer) };
 }

@@ -21,6 +21,11 @@ export class ScrapeService {
     private readonly renderCheck: () => void = () => {},
   ) {}
 
+  /** render: true is the caller's 503 now when this server cannot render pages (Chromium is missing). */
+  checkRender(): void {
+    this.renderCheck();
+  }
+
   /** A URL the crawler would refuse (a private address, a localhost name) is the caller's 400 now, not a failed job later. */
   checkUrl(url: string, field = 'url'): void {
     const refusal = this.urlRefusal(url);
@@ -30,7 +35,7 @@ export class ScrapeService {
   async start(actor: Actor, input: Record<string, unknown>): Promise<Job> {
     const options = parseInput(scrapeInputSchema, input);
     this.checkUrl(options.url);
-    if (options.render) this.renderCheck();
+    if (options.render) this.checkRender();
     const job = await this.jobs.create(actor, SCRAPE_JOB_KIND, options, scrapeCacheKey(options));
     await this.jobs.enqueueOrWithdraw(this.queue, job);
     return job;
@@ -43,7 +48,7 @@ export class ScrapeService {
   async record(tx: Prisma.TransactionClient, actor: Actor, input: Record<string, unknown>): Promise<Job> {
     const options = parseInput(scrapeInputSchema, input);
     this.checkUrl(options.url);
-    if (options.render) this.renderCheck();
+    if (options.render) this.checkRender();
     return this.jobs.createIn(tx, actor, SCRAPE_JOB_KIND, options, scrapeCacheKey(options));
   }
 

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Schedule" ADD COLUMN     "render" BOOLEAN NOT NULL DEFAULT false;
+
