@@ -236,7 +236,7 @@ describe('hostile queries', () => {
 describe('the migration', () => {
   it('gives rows stored before it the new behaviour', async () => {
     const database = await createTestDatabase();
-    const db = await openDatabase({ databaseUrl: database.url });
+    const db = await openDatabase({ databaseUrl: database.url, empty: true });
     try {
       const migrations = readMigrations(MIGRATIONS_DIR);
       const at = migrations.findIndex((m) => m.name.endsWith('_search_words'));

@@ -33,7 +33,7 @@ async function database() {
 describe('migrations', () => {
   it('applies every migration once and records them in _prisma_migrations', async () => {
     const { url } = await database();
-    const db = await openDatabase({ databaseUrl: url });
+    const db = await openDatabase({ databaseUrl: url, empty: true });
     cleanups.push(() => db.close());
     const migrations = readMigrations(MIGRATIONS_DIR);
     expect(await migrate(db, migrations)).toEqual(migrations.map((m) => m.name));
@@ -44,7 +44,7 @@ describe('migrations', () => {
 
   it('applies only what a database of an older version lacks, and says so before it does', async () => {
     const { url } = await database();
-    const db = await openDatabase({ databaseUrl: url });
+    const db = await openDatabase({ databaseUrl: url, empty: true });
     cleanups.push(() => db.close());
     const migrations = readMigrations(MIGRATIONS_DIR);
     await migrate(db, migrations.slice(0, -3));
@@ -58,7 +58,7 @@ describe('migrations', () => {
 
   it('refuses to start when an applied migration was edited', async () => {
     const { url } = await database();
-    const db = await openDatabase({ databaseUrl: url });
+    const db = await openDatabase({ databaseUrl: url, empty: true });
     cleanups.push(() => db.close());
     const migrations = readMigrations(MIGRATIONS_DIR);
     await migrate(db, migrations);
@@ -68,7 +68,7 @@ describe('migrations', () => {
 
   it('rolls a failing migration back whole and reports it', async () => {
     const { url } = await database();
-    const db = await openDatabase({ databaseUrl: url });
+    const db = await openDatabase({ databaseUrl: url, empty: true });
     cleanups.push(() => db.close());
     const broken = [{ name: '00000000000000_broken', sql: 'CREATE TABLE "half" (id int); SELECT no_such_function();', checksum: 'x' }];
     await expect(migrate(db, broken)).rejects.toThrow(/migration 00000000000000_broken failed/);
@@ -78,7 +78,7 @@ describe('migrations', () => {
 
   it.runIf(usePostgres)('applies migrations once when several processes start at the same time', async () => {
     const { url } = await database();
-    const handles = await Promise.all(Array.from({ length: 4 }, () => openDatabase({ databaseUrl: url })));
+    const handles = await Promise.all(Array.from({ length: 4 }, () => openDatabase({ databaseUrl: url, empty: true })));
     cleanups.push(async () => {
       await Promise.all(handles.map((h) => h.close()));
     });

@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/platform/database/database.js';
 import { MIGRATIONS_DIR, migrate, readMigrations } from '../../src/platform/database/migrate.js';
-import { ensurePGliteFiles, ensurePGliteTemplate } from '../../src/platform/database/pglite-files.js';
+import { ensurePGliteFiles, ensurePGliteTemplate, memoryImage } from '../../src/platform/database/pglite-files.js';
 import { usePostgres } from '../helpers/database.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -21,8 +21,8 @@ const parent = await mkdtemp(join(tmpdir(), 'pglite-template-'));
 afterAll(() => rm(parent, { recursive: true, force: true }));
 
 /** Everything migrations make, one sorted line per object: equal lists mean the same schema. */
-async function schemaOf(dir: string): Promise<string[]> {
-  const db = await openDatabase({ pgliteDir: dir });
+async function schemaOf(dir?: string): Promise<string[]> {
+  const db = await openDatabase({ pgliteDir: dir }); // no folder: an in-memory database
   try {
     expect(await migrate(db, readMigrations(MIGRATIONS_DIR))).toEqual([]); // nothing left to apply on either path
     const rows = await db.query<{ line: string }>(`
@@ -98,5 +98,21 @@ describe.skipIf(usePostgres)('a new embedded data folder', () => {
 
     // A folder that already holds a database is left as it is, template or not.
     expect(await ensurePGliteFiles(fastDir)).toBe('existing');
+  }, 240_000);
+
+  it('in memory starts from an image of the template: the same schema, and each database its own', async () => {
+    expect(await memoryImage()).not.toBeNull();
+    const slowDir = join(parent, 'slow-for-memory', 'db');
+    await ensurePGliteFiles(slowDir, { template: null });
+    expect(await schemaOf()).toEqual(await schemaOf(slowDir));
+
+    const [one, two] = [await openDatabase({}), await openDatabase({})];
+    try {
+      await one.query(`INSERT INTO "Account" ("handle", "updatedAt") VALUES ('only-in-one', now())`);
+      expect(await one.query(`SELECT 1 FROM "Account" WHERE "handle" = 'only-in-one'`)).toHaveLength(1);
+      expect(await two.query(`SELECT 1 FROM "Account" WHERE "handle" = 'only-in-one'`)).toHaveLength(0);
+    } finally {
+      await Promise.all([one.close(), two.close()]);
+    }
   }, 240_000);
 });

@@ -1,6 +1,5 @@
 // The database port: one Prisma client over either embedded PGlite (default) or PostgreSQL
 // (DATABASE_URL), plus a raw SQL channel for migrations and the few hot-path statements.
-import { join } from 'node:path';
 // Each database's driver is loaded when that database is opened: a process holds one of them.
 import type { PrismaPg } from '@prisma/adapter-pg';
 import type { Pool } from 'pg';
@@ -37,20 +36,25 @@ export interface DatabaseOptions {
   pgliteDir?: string;
   /** Told what a first start is doing (creating the embedded database). */
   progress?: (message: string) => void;
+  /** In memory: an empty database (initdb only) instead of a copy of the migrated template; for migration tests. */
+  empty?: boolean;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPGlite(options.pgliteDir, options.progress);
+  return options.databaseUrl ? openPostgres(options.databaseUrl) : openPGlite(options.pgliteDir, options.progress, options.empty);
 }
 
-async function openPGlite(dir?: string, progress?: (message: string) => void): Promise<Database> {
-  const [{ PGlite }, { PrismaPGlite }, { PGLITE_START_PARAMS, ensurePGliteFiles }] = await Promise.all([
+async function openPGlite(dir?: string, progress?: (message: string) => void, empty = false): Promise<Database> {
+  const [{ PGlite }, { PrismaPGlite }, { PGLITE_START_PARAMS, ensurePGliteFiles, memoryImage }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('pglite-prisma-adapter'),
     import('./pglite-files.js'),
   ]);
   if (dir) await ensurePGliteFiles(dir, { progress });
-  const pglite = await PGlite.create(dir ? join(dir) : undefined, { startParams: PGLITE_START_PARAMS });
+  // In memory: a copy of the migrated template when there is one, instead of initdb and every migration.
+  const image = dir || empty ? null : await memoryImage(progress);
+  // One options object: PGlite.create(undefined, options) ignores the options.
+  const pglite = await PGlite.create({ dataDir: dir, startParams: PGLITE_START_PARAMS, ...(image && { loadDataDir: image }) });
   let statements = 0;
   // PGlite 0.4 checks that it is open only before a statement waits for its lock: one still waiting
   // when close() comes then runs on the stopped backend, in a synchronous loop that never ends and

@@ -13,7 +13,8 @@
 // read-only install) a new folder is created in place as before. Either way the folder then goes
 // through migrate() like any other.
 import { fork } from 'node:child_process';
-import { constants, cpSync, chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { constants, cpSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
@@ -72,12 +73,42 @@ export async function ensurePGliteTemplate(progress?: (message: string) => void)
     rmSync(staging, { recursive: true, force: true });
   }
   for (const entry of readdirSync(cache)) {
-    if (entry.startsWith(TEMPLATE_PREFIX) && join(cache, entry) !== template && !entry.includes('.new-')) rmSync(join(cache, entry), { recursive: true, force: true });
+    const path = join(cache, entry);
+    if (entry.startsWith(TEMPLATE_PREFIX) && path !== template && path !== `${template}.tar` && !entry.includes('.new-') && !entry.includes('.tar.')) rmSync(path, { recursive: true, force: true });
   }
   return template;
 }
 
 const TEMPLATE_PREFIX = 'pglite-template-';
+
+let memoryImageBlob: Promise<Blob | null> | undefined;
+
+/**
+ * The migrated template as a data-folder image for an in-memory database (PGlite's `loadDataDir`),
+ * made beside the template once and read once per process: loading it takes well under a second,
+ * where initdb and every migration take 4-25 s and grow the WebAssembly heap by about 600 MB (the
+ * test suite starts a hundred such databases). Null when there is nowhere to keep a template.
+ */
+export function memoryImage(progress?: (message: string) => void): Promise<Blob | null> {
+  memoryImageBlob ??= (async () => {
+    const template = await ensurePGliteTemplate(progress);
+    if (!template) return null;
+    const file = `${template}.tar`;
+    if (!existsSync(file)) {
+      // Dumped from a copy, in a process of its own: the template itself is never opened, so
+      // processes making the image at the same time do not share a folder.
+      const copy = mkdtempSync(join(tmpdir(), 'pglite-image-'));
+      try {
+        copyFolder(template, join(copy, 'db'));
+        await runChild(join(copy, 'db'), ['--image', file]);
+      } finally {
+        rmSync(copy, { recursive: true, force: true });
+      }
+    }
+    return new Blob([new Uint8Array(readFileSync(file))]);
+  })().catch(() => null); // nowhere writable for it (a read-only install): initdb in memory, as before
+  return memoryImageBlob;
+}
 
 /**
  * Where the template for the current migrations and PGlite version lives: node_modules/.cache of the
@@ -110,8 +141,11 @@ function copyFolder(template: string, dir: string): void {
 }
 
 /** initdb and every migration in `dir`, in a process of its own. */
-async function runCreate(dir: string): Promise<void> {
-  const child = fork(CREATE.entry, [dir], { execArgv: CREATE.execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: {} });
+const runCreate = (dir: string) => runChild(dir, []);
+
+/** pglite-create.ts on `dir` in a process of its own. */
+async function runChild(dir: string, args: string[]): Promise<void> {
+  const child = fork(CREATE.entry, [dir, ...args], { execArgv: CREATE.execArgv, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], env: {} });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
   const code = await new Promise<number | null>((resolve, reject) => {
