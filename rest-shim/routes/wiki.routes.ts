@@ -7,30 +7,11 @@ import { signedFileRoute } from '../signed-file-route.js';
 import { restRoutesOf } from '../derive.js';
 import { id } from '../schemas.js';
 import { wikiOperations } from '../../src/modules/wiki/wiki.operations.js';
-import { wikiPhotoSchema } from '../../src/modules/wiki/wiki.schema.js';
 import { WIKI_FILE_KINDS } from '../../src/modules/wiki/index.js';
 
-/** A wiki photo as the routes answer it (challenge votes answer it too). */
-export { wikiPhotoSchema };
-
-const { wikiSubjects, wikiVerifyQueue, adminWikiSubjects, adminReviewWikiSubject, createWikiSubject, voteWikiPhoto, wikiQuery, contributeWikiPhoto, wikiSubject, followSubject, unfollowSubject, followedSubjects } = wikiOperations;
-
-// In the order the README lists them.
+// The declarations' order is the table's: the README's.
 export const wikiRoutes = [
-  ...restRoutesOf({
-    wikiSubjects,
-    createWikiSubject,
-    wikiVerifyQueue,
-    voteWikiPhoto,
-    wikiQuery,
-    contributeWikiPhoto,
-    wikiSubject,
-    adminWikiSubjects,
-    adminReviewWikiSubject,
-    followSubject,
-    unfollowSubject,
-    followedSubjects,
-  }),
+  ...restRoutesOf(wikiOperations),
   signedFileRoute({
     path: '/wiki/:kind/:id',
     summary: "A wiki photo's file or a subject's featured image by its signed URL",
