@@ -3,6 +3,7 @@
 // change of that state (suspension, tier, revocation, expiry) applies to the very next request.
 // Requests that arrive together for one key share a statement, with the answers they would have
 // had one by one.
+import { currentRequestId, requestScope } from '../../src/platform/logger.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import type { Admitted } from '../../src/modules/quota/admission.service.js';
@@ -16,12 +17,22 @@ afterAll(() => t.stop());
 
 const STATUS = '/api/live-editor/status';
 
-/** The SQL statements of authentication and quota that `fn` made (the status route makes no other). */
+/**
+ * The SQL statements of authentication and quota that `fn` made, over HTTP or calling the service (the
+ * status route makes no other). Statements made outside a request's scope (the service's timers:
+ * quota and ledger sweeps, job recovery, key watch) do not count: they may run at the same moment.
+ */
 async function admissionStatements(fn: () => Promise<void>): Promise<string[]> {
-  const spy = vi.spyOn(t.app.services.db, 'query');
+  const { db } = t.app.services;
+  const query = db.query.bind(db);
+  const seen: string[] = [];
+  const spy = vi.spyOn(db, 'query').mockImplementation((sql: string, params?: unknown[]) => {
+    if (currentRequestId() !== undefined) seen.push(/admit_requests|consume_quota|FROM "ApiKey"/.exec(sql)?.[0] ?? 'other');
+    return query(sql, params);
+  });
   try {
-    await fn();
-    return spy.mock.calls.map(([sql]) => String(sql)).map((sql) => (/admit_requests|consume_quota|FROM "ApiKey"/.exec(sql)?.[0] ?? 'other'));
+    await requestScope.run({ requestId: 'direct call' }, fn); // HTTP requests run in their own scope
+    return seen;
   } finally {
     spy.mockRestore();
   }

@@ -3,7 +3,8 @@
 // made the change: the routes, the workers' code or an operator's SQL (the versions are raised by
 // database triggers). A sub-key's status turns expired on time, with nothing changed.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, type TestApp, type TestResponse } from '../helpers/app.js';
+import { currentRequestId } from '../../src/platform/logger.js';
 import { form, photo } from '../helpers/images.js';
 import { AnswerCache, earliestFuture } from '../../rest-shim/answer-cache.js';
 import type { CachedRoute } from '../../rest-shim/route.js';
@@ -15,20 +16,35 @@ beforeAll(async () => {
 });
 afterAll(() => t.stop());
 
-/** The SQL a request made: the admission statement alone when the answer was kept. */
-async function statementsOf<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-  const query = vi.spyOn(t.app.services.db, 'query');
-  const prismaQuery = vi.spyOn(t.app.services.db.prisma.apiKey, 'findMany');
-  const prismaAccount = vi.spyOn(t.app.services.db.prisma.account, 'findFirst');
+/**
+ * The SQL a request made: the admission statement alone when the answer was kept. Only statements
+ * made while serving this request count (by its X-Request-Id): the service's own timers (quota and
+ * ledger sweeps, job recovery, key watch) may run a statement at the same moment.
+ */
+async function statementsOf(fn: () => Promise<TestResponse>): Promise<{ result: TestResponse; statements: string[] }> {
+  const seen: Array<{ kind: string; requestId: string | undefined }> = [];
+  const record = <A extends unknown[], R>(target: object, method: string, kind: (args: A) => string) => {
+    const original = (target as Record<string, (...args: A) => R>)[method]!.bind(target);
+    return vi.spyOn(target as Record<string, (...args: A) => R>, method).mockImplementation((...args: A) => {
+      seen.push({ kind: kind(args), requestId: currentRequestId() });
+      return original(...args);
+    });
+  };
+  const { db } = t.app.services;
+  const spies = [
+    record(db, 'query', ([sql]: unknown[]) => (/admit_requests/.test(String(sql)) ? 'admit_requests' : 'other')),
+    record(db.prisma.apiKey, 'findMany', () => 'prisma'),
+    record(db.prisma.account, 'findFirst', () => 'prisma'),
+  ];
   try {
     const result = await fn();
-    const statements: string[] = query.mock.calls.map(([sql]) => (/admit_requests/.test(String(sql)) ? 'admit_requests' : 'other'));
-    for (let i = 0; i < prismaQuery.mock.calls.length + prismaAccount.mock.calls.length; i++) statements.push('prisma');
-    return { result, statements };
+    const requestId = result.headers.get('x-request-id');
+    expect(requestId).toBeTruthy();
+    const statements = seen.filter((s) => s.requestId === requestId).map((s) => s.kind);
+    // The order the tests expect: SQL on the driver first, then Prisma's reads.
+    return { result, statements: [...statements.filter((k) => k !== 'prisma'), ...statements.filter((k) => k === 'prisma')] };
   } finally {
-    query.mockRestore();
-    prismaQuery.mockRestore();
-    prismaAccount.mockRestore();
+    for (const spy of spies) spy.mockRestore();
   }
 }
 
