@@ -83,4 +83,15 @@ describe('POST /api/scrape with render: true without Chromium', () => {
     const plain = await t.request('POST', '/api/scrape', { key: t.ownerKey, body: { url: `${origin}/gallery` } });
     expect(plain.status).toBe(202);
   });
+
+  it('refuses a render that is not a boolean with 400 naming the field, before Chromium is looked for', async () => {
+    for (const render of ['yes', 2, null, { on: true }]) {
+      const refused = await t.request('POST', '/api/scrape', { key: t.ownerKey, body: { url: `${origin}/gallery`, render } });
+      expect(refused.status, JSON.stringify(render)).toBe(400);
+      expect(refused.body.error).toMatch(/render/);
+    }
+    const featured = await t.request('GET', `/api/featured-image?url=${encodeURIComponent(`${origin}/gallery`)}&render=sometimes`, { key: t.ownerKey });
+    expect(featured.status).toBe(400);
+    expect(featured.body.error).toMatch(/render/);
+  });
 });
