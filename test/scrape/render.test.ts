@@ -56,6 +56,7 @@ describe.runIf(chromiumAvailable)('POST /api/scrape with render: true', () => {
 
   it('applies the same filters to rendered pages (keyword_filter, max_files)', async () => {
     const filtered = await scrape({ url: `${origin}/gallery`, render: true, keyword_filter: 'p2-' });
+    expect(filtered.body.status, JSON.stringify(filtered.body)).toBe('completed');
     expect(filtered.body.assets.items.map((a: { url: string }) => new URL(a.url).pathname).sort()).toEqual(expected().filter((p) => p.includes('p2-')));
     const capped = await scrape({ url: `${origin}/gallery`, render: true, max_files: 3, force: true });
     expect(capped.body.assets.items).toHaveLength(3);

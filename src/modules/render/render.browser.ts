@@ -90,6 +90,8 @@ const VIEWPORT = { width: 1280, height: 900 };
 const QUIET_MS = 300;
 /** The most one scroll step waits for the network to go quiet (a long poll never does). */
 const MAX_SETTLE_MS = 3000;
+/** Scroll steps at the bottom in a row that bring no new image and no new height before the page counts as settled. */
+const SETTLED_AFTER_QUIET_STEPS = 2;
 /** Kept back from the time budget for reading the DOM and closing the page. */
 const SNAPSHOT_RESERVE_MS = 1500;
 
@@ -274,9 +276,25 @@ export class Renderer {
         userAgent: this.options.userAgent,
         viewport: VIEWPORT,
       });
-      // Popups are off: window.open answers null, and any page the context opens anyway is closed.
+      // Popups are off: window.open answers null, a link or form aimed at another window does
+      // nothing (each popup would cost a tab before it could be closed: 49 of them took 12 s), and
+      // any page the context opens anyway is closed.
       await context.addInitScript(() => {
         window.open = () => null;
+        const opensAnotherWindow = (element: Element) => {
+          const target = (element.getAttribute('target') ?? document.querySelector('base[target]')?.getAttribute('target') ?? '').toLowerCase();
+          if (target === '' || target === '_self' || target === '_top' || target === '_parent') return false;
+          return ![...document.querySelectorAll('iframe[name]')].some((frame) => frame.getAttribute('name')?.toLowerCase() === target);
+        };
+        document.addEventListener(
+          'click',
+          (event) => {
+            const link = event.target instanceof Element ? event.target.closest('a[href], area[href]') : null;
+            if (link && opensAnotherWindow(link)) event.preventDefault();
+          },
+          true,
+        );
+        document.addEventListener('submit', (event) => event.target instanceof HTMLFormElement && opensAnotherWindow(event.target) && event.preventDefault(), true);
       });
       const page = await context.newPage();
       // A link with target=_blank still opens a tab; it is closed, and the page brought back to the
@@ -316,6 +334,7 @@ export class Renderer {
       }
 
       let steps = 0;
+      let quietSteps = 0;
       if (!ended) {
         let before = await countImages(page, seenImages.size);
         for (;;) {
@@ -337,7 +356,10 @@ export class Renderer {
           steps++;
           await settle(page, network, left);
           const after = await countImages(page, seenImages.size);
-          if (atBottom && after.images <= before.images && after.height <= before.height) {
+          // Two quiet steps at the bottom, not one: on a loaded machine a script can append the next
+          // page's tiles after the network went quiet, and one quiet step would stop before them.
+          quietSteps = atBottom && after.images <= before.images && after.height <= before.height ? quietSteps + 1 : 0;
+          if (quietSteps >= SETTLED_AFTER_QUIET_STEPS) {
             ended ??= 'settled';
             break;
           }
