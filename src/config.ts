@@ -31,6 +31,7 @@ export const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development').describe('`production` turns GraphiQL, GraphQL introspection and every "Did you mean ...?" suggestion (fields, enum values) off'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4000).describe('HTTP port (REST, GraphQL and WebSocket subscriptions share it)'),
   HOST: z.string().default('0.0.0.0').describe('interface to listen on'),
+  API_PROCESSES: z.coerce.number().int().min(1).max(64).default(1).describe('API processes `npm start` runs on this machine, sharing `PORT` (node:cluster): more than 1 lets the service use more than one core; needs `DATABASE_URL` and `REDIS_URL`, and `TELEGRAM_MODE` other than `polling` ([Scale-out](scale-out.md#several-api-processes-on-one-machine))'),
   DATA_DIR: z.string().default('./data').describe("embedded database (`db/`), stored files (`files/`), `admin-token`, `initial-account.json`; folders are created 0700 and stored files written 0600 (the service's user only)"),
   DATABASE_URL: z.string().url().optional().describe('PostgreSQL URL; when set it replaces the embedded database. `?schema=NAME` selects a schema, created at start when missing (or the start says how to create it)'),
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional().meta({ description: 'operator token for the admin API and CLI (16+ characters). Unset: generated at first start into `DATA_DIR/admin-token` (mode 0600)', shownDefault: 'generated' }),
@@ -99,6 +100,8 @@ export interface Config {
   env: 'development' | 'production' | 'test';
   port: number;
   host: string;
+  /** API processes `npm start` runs on this machine (src/api-processes.ts). */
+  apiProcesses: number;
   dataDir: string;
   /** PostgreSQL when set; otherwise the embedded PGlite database under dataDir/db (or in memory). */
   databaseUrl?: string;
@@ -175,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     env: e.NODE_ENV,
     port: e.PORT,
     host: e.HOST,
+    apiProcesses: e.API_PROCESSES,
     dataDir: resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     inMemoryDatabase: false,
