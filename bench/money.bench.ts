@@ -14,12 +14,19 @@
 // BENCH_ROUNDS rounds (3), the databases interleaved in each. Before the load, the statements one
 // request of each kind sends are counted (node-pg's queries, PostgreSQL only).
 //
+// With BENCH_PROCESSES above 1 (2) and PostgreSQL, a third service runs beside them: `npm start`'s
+// entry with API_PROCESSES=BENCH_PROCESSES (and REDIS_URL, which it needs) in processes of its own,
+// on a scratch database of its own, measured the same way (convert, unlock, hot; its CPU is that of
+// all its processes, read from /proc). Its hot-account check reads the ledger through a service
+// built in this process on the same database and never started.
+//
 // Run: `npx tsx bench/money.bench.ts` (BENCH_SECONDS 6 per scenario after BENCH_WARMUP_SECONDS 2;
 // BENCH_DATABASES=postgres,pglite; BENCH_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/test,
 // where a database of its own is made and dropped). Writes its section of bench/RESULTS.md.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +45,8 @@ const CALLERS = positiveIntEnv('BENCH_CALLERS', 32);
 const ROUNDS = positiveIntEnv('BENCH_ROUNDS', 3);
 const STYLES = positiveIntEnv('BENCH_STYLES', 400);
 const DATABASES = (process.env.BENCH_DATABASES ?? 'postgres,pglite').split(',') as Array<'postgres' | 'pglite'>;
+const PROCESSES = positiveIntEnv('BENCH_PROCESSES', 2);
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 const HUGE = 1_000_000_000;
@@ -45,6 +54,7 @@ const GRANT = 100_000;
 const CONVERT = 0.01;
 const PRICE = 0.01;
 const LOADER = fileURLToPath(new URL('./money-load.ts', import.meta.url));
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
 /** Targets of issue 22 on PostgreSQL: a share of the bare transfer's rate, and p95 in ms. */
 const TARGETS = { share: 0.3, p95: 100, hotP95: 1000 };
@@ -53,7 +63,12 @@ type Scenario = 'bare' | 'convert' | 'unlock' | 'hot';
 
 interface Service {
   database: 'postgres' | 'pglite';
+  /** The row label: the database, and the processes when more than this one. */
+  label: string;
+  /** The service's application (of the processes apart: one on the same database, never started, for the ledger checks). */
   app: App;
+  /** CPU seconds the service's processes have used so far. */
+  cpuSeconds(): number;
   base: string;
   /** A scratch PostgreSQL database's URL (also for the bare transfers). */
   url?: string;
@@ -85,53 +100,150 @@ async function account(service: Service, coins: number): Promise<Account> {
   return { handle, key: created.body.api_key as string, id: created.body.account_id as number };
 }
 
-async function startService(database: 'postgres' | 'pglite'): Promise<Service> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'money-bench-'));
-  let url: string | undefined;
-  let dropDatabase = async () => {};
-  if (database === 'postgres') {
-    const name = `bench_money_${randomBytes(4).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const target = new URL(PG_URL);
-    target.pathname = `/${name}`;
-    url = target.toString();
-    dropDatabase = async () => {
+const TIER = { daily: HUGE, perMinute: HUGE };
+const PREMIUM_STYLES = Object.fromEntries(Array.from({ length: STYLES }, (_, i) => [`bench-style-${i}`, PRICE]));
+
+/** A scratch database on the PostgreSQL server: its URL and how to drop it. */
+async function scratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `bench_money_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const target = new URL(PG_URL);
+  target.pathname = `/${name}`;
+  return {
+    url: target.toString(),
+    drop: async () => {
       const again = new pg.Client({ connectionString: PG_URL });
       await again.connect();
       await again.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await again.end();
-    };
-  }
-  const tier = { daily: HUGE, perMinute: HUGE };
-  const premiumStyles = Object.fromEntries(Array.from({ length: STYLES }, (_, i) => [`bench-style-${i}`, PRICE]));
+    },
+  };
+}
+
+/** The service as the tests build it, quotas out of reach (url: PostgreSQL; none: PGlite). */
+function benchApp(dataDir: string, url: string | undefined): Promise<App> {
   const config = loadConfig(
     { NODE_ENV: 'production', LOG_LEVEL: 'silent', DATA_DIR: dataDir, ADMIN_TOKEN },
-    { inMemoryDatabase: true, databaseUrl: url, tiers: { standard: tier, pro: tier, enterprise: tier }, economy: { ...DEFAULT_ECONOMY, premiumStyles } },
+    { inMemoryDatabase: true, databaseUrl: url, tiers: { standard: TIER, pro: TIER, enterprise: TIER }, economy: { ...DEFAULT_ECONOMY, premiumStyles: PREMIUM_STYLES } },
   );
-  const app = await buildApp(config, { logger: createLogger('silent') });
+  return buildApp(config, { logger: createLogger('silent') });
+}
+
+async function startService(database: 'postgres' | 'pglite'): Promise<Service> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'money-bench-'));
+  const scratch = database === 'postgres' ? await scratchDatabase() : undefined;
+  const app = await benchApp(dataDir, scratch?.url);
   const base = await app.start(0, '127.0.0.1');
   return {
     database,
+    label: database,
     app,
+    cpuSeconds: () => {
+      const used = process.cpuUsage();
+      return (used.user + used.system) / 1e6;
+    },
     base,
-    url,
+    url: scratch?.url,
     close: async () => {
       await app.stop();
-      await dropDatabase();
+      await scratch?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
 
-/** A load's outcome, with the CPU this process (the service; on PGlite the database too) spent per request meanwhile. */
-async function load(job: Record<string, unknown>): Promise<LoadOutcome & { cpuMs: number }> {
-  const before = process.cpuUsage();
+/** A free TCP port on the loopback interface (API processes share a fixed one). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** CPU seconds of a process and its children (the API processes under their primary), from /proc. */
+function processTreeCpuSeconds(pid: number): number {
+  const ticks = (id: number) => {
+    try {
+      const fields = readFileSync(`/proc/${id}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch {
+      return 0;
+    }
+  };
+  const all = [pid, ...childrenOf(pid)];
+  return all.reduce((sum, id) => sum + ticks(id), 0) / 100; // USER_HZ
+}
+
+/** `npm start`'s entry with API_PROCESSES=PROCESSES on a scratch database, in processes of its own. */
+async function startProcesses(): Promise<Service> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'money-bench-'));
+  const scratch = await scratchDatabase();
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    ADMIN_TOKEN,
+    DATABASE_URL: scratch.url,
+    REDIS_URL,
+    REDIS_PREFIX: `bench-money-${randomBytes(3).toString('hex')}`,
+    API_PROCESSES: String(PROCESSES),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    TIERS: JSON.stringify({ standard: TIER, pro: TIER, enterprise: TIER }),
+    STYLES_PREMIUM: JSON.stringify(PREMIUM_STYLES),
+  };
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const base = `http://127.0.0.1:${port}`;
+  // Started: the primary has forked every API process (the first alone, the others once it
+  // listened), /healthz answers, and they have gone quiet (the last one's start is over).
+  const deadline = Date.now() + 180_000;
+  const apiProcesses = () => childrenOf(child.pid!).filter((id) => readFileSync(`/proc/${id}/cmdline`, 'utf8').includes(MAIN)).length;
+  for (let quiet = 0; quiet < 2; ) {
+    if (child.exitCode !== null) throw new Error(`the API processes exited with ${child.exitCode}`);
+    if (Date.now() > deadline) throw new Error('the API processes did not start in 180 s');
+    const before = processTreeCpuSeconds(child.pid!);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const up = apiProcesses() === PROCESSES && (await fetch(`${base}/healthz`).then((r) => r.ok, () => false));
+    quiet = up && processTreeCpuSeconds(child.pid!) - before < 0.1 ? quiet + 1 : 0;
+  }
+  const app = await benchApp(dataDir, scratch.url);
+  return {
+    database: 'postgres',
+    label: `postgres, ${PROCESSES} API processes`,
+    app,
+    cpuSeconds: () => processTreeCpuSeconds(child.pid!),
+    base,
+    url: scratch.url,
+    close: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      await app.stop();
+      await scratch.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A load's outcome, with the CPU the service's processes (on PGlite the database too) spent per request meanwhile. */
+async function load(service: Service, job: Record<string, unknown>): Promise<LoadOutcome & { cpuMs: number }> {
+  const before = service.cpuSeconds();
   const outcome = await loadOnce(job);
-  const used = process.cpuUsage(before);
-  return { ...outcome, cpuMs: (used.user + used.system) / 1000 / Math.max(1, outcome.total) };
+  return { ...outcome, cpuMs: ((service.cpuSeconds() - before) * 1000) / Math.max(1, outcome.total) };
 }
 
 function loadOnce(job: Record<string, unknown>): Promise<LoadOutcome> {
@@ -219,21 +331,21 @@ async function statementsPerRequest(service: Service): Promise<Array<[string, nu
 type Figures = Record<string, Partial<Record<Scenario, Array<LoadOutcome & { cpuMs: number }>>>>;
 
 async function round(service: Service, figures: Figures, bareUrl: string, problems: string[]): Promise<void> {
-  const mine = (figures[service.database] ??= {});
+  const mine = (figures[service.label] ??= {});
   const record = (scenario: Scenario, outcome: LoadOutcome & { cpuMs: number }) => {
     (mine[scenario] ??= []).push(outcome);
-    console.log(`${service.database} ${scenario}: ${outcome.perSecond.toFixed(0)}/s, p50 ${outcome.p50.toFixed(1)} ms, p95 ${outcome.p95.toFixed(1)} ms, refused ${JSON.stringify(outcome.refused)}, service CPU ${outcome.cpuMs.toFixed(1)} ms/request`);
+    console.log(`${service.label} ${scenario}: ${outcome.perSecond.toFixed(0)}/s, p50 ${outcome.p50.toFixed(1)} ms, p95 ${outcome.p95.toFixed(1)} ms, refused ${JSON.stringify(outcome.refused)}, service CPU ${outcome.cpuMs.toFixed(1)} ms/request`);
   };
-  if (service.database === 'postgres') record('bare', await load({ kind: 'pg', databaseUrl: bareUrl }));
+  if (service.label === 'postgres') record('bare', await load(service, { kind: 'pg', databaseUrl: bareUrl }));
   const converting = await callers(service);
-  record('convert', await load({ kind: 'http', base: service.base, paths: paths('/api/economy/bridge/convert'), keys: converting.map((a) => a.key), body: { coins: CONVERT } }));
+  record('convert', await load(service, { kind: 'http', base: service.base, paths: paths('/api/economy/bridge/convert'), keys: converting.map((a) => a.key), body: { coins: CONVERT } }));
   const unlocking = await callers(service);
-  record('unlock', await load({ kind: 'http', base: service.base, paths: paths('/api/economy/styles/bench-style-{n}/unlock'), keys: unlocking.map((a) => a.key), body: {} }));
+  record('unlock', await load(service, { kind: 'http', base: service.base, paths: paths('/api/economy/styles/bench-style-{n}/unlock'), keys: unlocking.map((a) => a.key), body: {} }));
   const hot = await account(service, GRANT);
-  const outcome = await load({ kind: 'http', base: service.base, paths: paths('/api/economy/bridge/convert'), keys: Array.from({ length: CALLERS }, () => hot.key), body: { coins: CONVERT }, keepAnswers: true });
+  const outcome = await load(service, { kind: 'http', base: service.base, paths: paths('/api/economy/bridge/convert'), keys: Array.from({ length: CALLERS }, () => hot.key), body: { coins: CONVERT }, keepAnswers: true });
   const found = await checkHot(service, hot, outcome);
-  problems.push(...found.map((p) => `${service.database}: hot account: ${p}`));
-  console.log(`${service.database} hot: ${outcome.answers?.length ?? 0} answers checked: ${found.length === 0 ? 'all add up' : found.join('; ')}`);
+  problems.push(...found.map((p) => `${service.label}: hot account: ${p}`));
+  console.log(`${service.label} hot: ${outcome.answers?.length ?? 0} answers checked: ${found.length === 0 ? 'all add up' : found.join('; ')}`);
   delete outcome.answers;
   record('hot', outcome);
 }
@@ -244,36 +356,36 @@ const spread = (values: number[], digits = 0) => {
   return `${sorted[0]!.toFixed(digits)} / ${median(sorted).toFixed(digits)} / ${sorted[sorted.length - 1]!.toFixed(digits)}`;
 };
 
-function report(figures: Figures, statements: Array<[string, number]>, problems: string[], loads: string[]): string {
+function report(figures: Figures, labels: string[], statements: Array<[string, number]>, problems: string[], loads: string[]): string {
   const bare = figures.postgres?.bare ?? [];
   const lines: string[] = [
     '## Money routes next to a bare PostgreSQL transfer',
     '',
     `- Date: ${new Date().toISOString()}; load average (\`uptime\`) before, between rounds and after: ${loads.join('; ')}`,
-    `- Command: \`npx tsx bench/money.bench.ts\`; ${ROUNDS} rounds, ${CALLERS} callers, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s per scenario; the service in the bench's process, the load from a child process`,
+    `- Command: \`npx tsx bench/money.bench.ts\`; ${ROUNDS} rounds, ${CALLERS} callers, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s per scenario; the service in the bench's process${labels.length > DATABASES.length ? ` (and, labelled so, \`npm start\`'s entry with \`API_PROCESSES=${PROCESSES}\` and Redis in processes of its own)` : ''}, the load from a child process`,
     '- bare: `BEGIN; 2 UPDATE; INSERT; COMMIT` from node-pg, pool of 10, each caller its own two rows. convert: 0.01 coins, local partner. unlock: a new premium preset each request. hot: convert, 32 callers on one account',
     '',
-    '| database | scenario | req/s min / median / max | p95 ms min / median / max | median of the per-round shares of bare | service CPU ms/request (median) | target |',
+    '| service | scenario | req/s min / median / max | p95 ms min / median / max | median of the per-round shares of bare | service CPU ms/request (median) | target |',
     '|---|---|--:|--:|--:|--:|---|',
   ];
-  for (const database of DATABASES) {
+  for (const label of labels) {
     for (const scenario of ['bare', 'convert', 'unlock', 'hot'] as const) {
-      const runs = figures[database]?.[scenario];
+      const runs = figures[label]?.[scenario];
       if (!runs || runs.length === 0) continue;
       const shares = runs.map((r, i) => (bare[i] ? r.perSecond / bare[i]!.perSecond : NaN));
       const share = scenario === 'bare' || bare.length === 0 ? '' : `${(median(shares) * 100).toFixed(1)}%`;
       let target = '';
-      if (database === 'postgres' && (scenario === 'convert' || scenario === 'unlock')) {
+      if (label.startsWith('postgres') && (scenario === 'convert' || scenario === 'unlock')) {
         const met = median(shares) >= TARGETS.share && median(runs.map((r) => r.p95)) < TARGETS.p95;
         target = `≥ ${TARGETS.share * 100}%, p95 < ${TARGETS.p95} ms: ${met ? 'met' : '**not met**'}`;
       }
       if (scenario === 'hot') {
-        const met = problems.filter((p) => p.startsWith(database)).length === 0 && median(runs.map((r) => r.p95)) < TARGETS.hotP95;
+        const met = problems.filter((p) => p.startsWith(`${label}:`)).length === 0 && median(runs.map((r) => r.p95)) < TARGETS.hotP95;
         target = `every answer adds up, p95 < ${TARGETS.hotP95} ms: ${met ? 'met' : '**not met**'}`;
       }
       const refused = runs.reduce((n, r) => n + Object.values(r.refused).reduce((a, b) => a + b, 0), 0);
       lines.push(
-        `| ${database} | ${scenario}${refused ? ` (${refused} refused)` : ''} | ${spread(runs.map((r) => r.perSecond))} | ${spread(runs.map((r) => r.p95), 1)} | ${share} | ${scenario === 'bare' ? '' : median(runs.map((r) => r.cpuMs)).toFixed(2)} | ${target} |`,
+        `| ${label} | ${scenario}${refused ? ` (${refused} refused)` : ''} | ${spread(runs.map((r) => r.perSecond))} | ${spread(runs.map((r) => r.p95), 1)} | ${share} | ${scenario === 'bare' ? '' : median(runs.map((r) => r.cpuMs)).toFixed(2)} | ${target} |`,
       );
     }
   }
@@ -308,7 +420,8 @@ async function main(): Promise<void> {
   const loads = [uptime()];
   try {
     for (const database of DATABASES) services.push(await startService(database));
-    const postgres = services.find((s) => s.database === 'postgres');
+    if (PROCESSES > 1 && DATABASES.includes('postgres')) services.push(await startProcesses());
+    const postgres = services.find((s) => s.label === 'postgres');
     const statements = postgres ? await statementsPerRequest(postgres) : [];
     console.log('statements per request:', statements);
     // The bare transfers use tables of their own in the PostgreSQL service's scratch database.
@@ -317,7 +430,13 @@ async function main(): Promise<void> {
       for (const service of services) await round(service, figures, bareUrl ?? '', problems);
       loads.push(uptime());
     }
-    const markdown = report(figures, statements, problems, loads);
+    const markdown = report(
+      figures,
+      services.map((s) => s.label),
+      statements,
+      problems,
+      loads,
+    );
     console.log(`\n${markdown}\n`);
     writeResultsSection('money', markdown);
     if (problems.length > 0) process.exitCode = 1;
