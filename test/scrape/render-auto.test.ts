@@ -30,6 +30,8 @@ const PAGES: Record<string, string> = {
   '/shell2': scripted(['/img/s3.png'], []),
   '/private/shell3': scripted(['/img/secret.png'], []),
   '/shell4': scripted(['/img/s4.png'], []),
+  /** Its script takes the browser where robots.txt disallows. */
+  '/jump': `<html><body><script>location.replace('/private/shell3')</script></body></html>`,
   /** Read as served (it names its images), it links to two pages that need rendering. */
   '/hub': `<html><body>${[1, 2, 3].map((i) => `<img src="/img/h${i}.png">`).join('')}<a href="/shell2">2</a><a href="/shell4">4</a></body></html>`,
   '/plain': `<html><body><h1>Plain</h1>${[1, 2, 3, 4].map((i) => `<img src="/img/p${i}.png">`).join('')}</body></html>`,
@@ -87,7 +89,10 @@ async function scrape(t: TestApp, body: Record<string, unknown>) {
   return { paths: done.body.assets.items.map((a: { url: string }) => new URL(a.url).pathname).sort() as string[], progress: done.body.progress };
 }
 
-describe.runIf(chromiumAvailable)('RENDER_AUTO on', () => {
+/** Rendering on a busy 2-core machine takes tens of seconds; the default 60 s is too close. */
+const SLOW = { timeout: 180_000 };
+
+describe.runIf(chromiumAvailable)('RENDER_AUTO on', SLOW, () => {
   let t: TestApp;
   const pagesRendered = () => t.app.services.renderer.pagesRendered;
 
@@ -139,9 +144,18 @@ describe.runIf(chromiumAvailable)('RENDER_AUTO on', () => {
     expect(paths).toEqual(['/img/s1.png', '/img/s2.png', '/img/s3.png']);
     expect(site.hits.filter((hit) => hit.path.startsWith('/private'))).toEqual([]);
   });
+
+  it('takes nothing from where a rendered page led when robots.txt disallows it', async () => {
+    const explicit = await t.request('POST', '/api/scrape', { key: t.ownerKey, body: { url: `${site.origin}/jump`, render: true } });
+    const failed = await waitForJob(t, t.ownerKey, explicit.body.job_id, 60_000);
+    expect(failed.body.status).toBe('failed');
+    expect(failed.body.error).toMatch(/robots\.txt .* does not allow .*\/private\/shell3, where .*\/jump led/);
+    // RENDER_AUTO: the page as served stands (it names nothing).
+    expect((await scrape(t, { url: `${site.origin}/jump` })).paths).toEqual([]);
+  });
 });
 
-describe.runIf(chromiumAvailable)('rendered pages and the per-host delay', () => {
+describe.runIf(chromiumAvailable)('rendered pages and the per-host delay', SLOW, () => {
   const DELAY_MS = 250;
   let t: TestApp;
 
@@ -188,7 +202,7 @@ describe.runIf(chromiumAvailable)('rendered pages and the per-host delay', () =>
   });
 });
 
-describe('RENDER_AUTO on without Chromium', () => {
+describe('RENDER_AUTO on without Chromium', SLOW, () => {
   let t: TestApp;
   const lines: string[] = [];
 

@@ -15,7 +15,8 @@ import { extractPageResources, type FoundResource, type PageResources } from './
 import { filenameFor, sniffType, type ResourceKind } from './asset-types.js';
 import { RobotsRules } from './robots.js';
 import type { ScrapeInput } from './scrape.input.js';
-import { BrowserUnavailable, type RenderAuto, type RenderedPage, type Renderer } from '../render/index.js';
+// Types only: a crawl process, which never renders, does not load the render module.
+import type { RenderAuto, RenderedPage, Renderer } from '../render/index.js';
 import { shouldAutoRender } from './auto-render.js';
 
 /** What a crawl needs of its process: built once per process, shared by its crawls. */
@@ -243,6 +244,12 @@ class ScrapeRun {
       if (isStart) throw new AppError(`the page ${url} answered HTTP ${rendered.status}`, 400, ErrorCode.PageUnavailable);
       return;
     }
+    // The page may have ended elsewhere (a redirect, or its script navigating): what it shows there
+    // is used only where robots.txt allows.
+    if (!(await this.robots.isAllowed(rendered.url))) {
+      if (isStart) throw new AppError(`robots.txt of ${new URL(rendered.url).host} does not allow fetching ${rendered.url}, where ${url} led`, 400, ErrorCode.RobotsDisallowed);
+      return;
+    }
     this.counts.pagesFetched++;
     this.seenPages.add(rendered.url);
     this.report();
@@ -252,8 +259,8 @@ class ScrapeRun {
   /**
    * RENDER_AUTO chose this page (already fetched and counted): it is rendered as one more page
    * request, under the host's politeness and the page budget. Null, so the page's HTML as served
-   * stands, when the budget is spent or the render fails; once the browser proves unavailable, the
-   * rest of the crawl is not rendered.
+   * stands, when the budget is spent, the render fails or ends where robots.txt disallows; once the
+   * browser proves unavailable, the rest of the crawl is not rendered.
    */
   private async autoRender(url: string): Promise<PageResources | null> {
     // A new request, to where the fetch ended (after redirects): robots.txt is asked again for it.
@@ -265,13 +272,14 @@ class ScrapeRun {
       rendered = await this.render(this.deps.renderer!, url);
     } catch (error) {
       this.checkAborted();
-      if (error instanceof BrowserUnavailable) this.autoRule = null;
+      // 503: no browser here (Chromium gone, the service stopping): the rest is read as served.
+      if (error instanceof AppError && error.status === 503) this.autoRule = null;
       this.deps.logger.warn({ err: error, jobId: this.jobId, url }, 'RENDER_AUTO: the page could not be rendered; its HTML as served is used');
       return null;
     } finally {
       this.pageBudget.settle(share, rendered ? 1 : 0);
     }
-    if (!rendered || rendered.status >= 400) return null;
+    if (!rendered || rendered.status >= 400 || !(await this.robots.isAllowed(rendered.url))) return null;
     this.seenPages.add(rendered.url);
     this.deps.logger.info({ jobId: this.jobId, url, images: rendered.images.length }, 'RENDER_AUTO: page rendered');
     return renderedFinds(rendered);
