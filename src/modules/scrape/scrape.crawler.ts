@@ -264,7 +264,7 @@ class ScrapeRun {
    */
   private async autoRender(url: string): Promise<PageResources | null> {
     // A new request, to where the fetch ended (after redirects): robots.txt is asked again for it.
-    if (!(await this.robots.isAllowed(url))) return null;
+    if (this.full() || !(await this.robots.isAllowed(url))) return null;
     const share = await this.pageBudget.take();
     if (share === 0) return null;
     let rendered: RenderedPage | null = null;
