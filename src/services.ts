@@ -65,6 +65,7 @@ export function createServices({ config, db, events, logger, blobs, adminToken }
     ...jobs,
     ...render,
     settings: { fetch: config.fetch, scrape: config.scrape, dataDir: config.dataDir, s3: config.s3, logLevel: config.logLevel },
+    renderAuto: config.render.auto,
     withheldEnv: CONFIG_VARIABLES,
     labeler: async (image, accountId) => (await vision.analyze({ image, task: 'describe', payer: accountId })).labels,
   });

@@ -348,7 +348,7 @@ export type ScrapeInput = {
   /** default 100 */
   maxFiles?: number | null | undefined;
   minSizeKb?: number | null | undefined;
-  /** load each page in headless Chromium and take the images its scripts add (lazy loading, infinite scroll, galleries built from JSON); slower. 503 when Chromium is not installed */
+  /** load each page in headless Chromium and take the images its scripts add (lazy loading, infinite scroll, galleries built from JSON); slower. 503 when Chromium is not installed. Left out: false, unless the operator turned RENDER_AUTO on */
   render?: boolean | null | undefined;
   /** true (default): this page only; false: follow same-site links */
   sniperMode?: boolean | null | undefined;

@@ -44,7 +44,7 @@ describe.runIf(chromiumAvailable)('POST /api/scrape with render: true', () => {
 
   it('finds nothing on a script-built gallery in plain mode, and every image rendered', async () => {
     const plain = await scrape({ url: `${origin}/gallery` });
-    expect(plain.body.status).toBe('completed');
+    expect(plain.body.status, JSON.stringify(plain.body)).toBe('completed');
     expect(plain.body.assets.items).toEqual([]);
 
     const rendered = await scrape({ url: `${origin}/gallery`, render: true });

@@ -65,6 +65,12 @@ export interface RenderRequest {
   budget?: Partial<RenderBudget>;
   /** Aborted when the job stops: the page is closed at once. */
   signal?: AbortSignal;
+  /**
+   * Awaited just before the page's document is requested: a crawler takes the host's turn here, so
+   * its politeness counts from the navigation, not from the browser's start. The wait is not the
+   * page's time.
+   */
+  beforeNavigation?: () => Promise<void>;
 }
 
 // Off the network except through the proxy: no QUIC (UDP), WebRTC only through the proxy (so no UDP
@@ -113,6 +119,8 @@ export class Renderer {
   private closed = false;
   /** Browsers launched so far (a restart adds one). */
   launches = 0;
+  /** Pages given a browser page so far (tests and logs tell rendered scrapes from plain ones by it). */
+  pagesRendered = 0;
 
   constructor(private readonly options: RendererOptions) {
     this.queue = new PQueue({ concurrency: options.settings.concurrency });
@@ -137,8 +145,9 @@ export class Renderer {
       request.signal?.throwIfAborted();
       const live = await this.browser();
       live.pages++;
+      this.pagesRendered++;
       try {
-        return await this.renderIn(live.browser, target, budget, request.signal);
+        return await this.renderIn(live.browser, target, budget, request);
       } finally {
         live.pages--;
         await this.afterPage(live);
@@ -254,8 +263,8 @@ export class Renderer {
     }
   }
 
-  private async renderIn(browser: Browser, url: URL, budget: RenderBudget, signal?: AbortSignal): Promise<RenderedPage> {
-    const deadline = performance.now() + budget.timeMs;
+  private async renderIn(browser: Browser, url: URL, budget: RenderBudget, { signal, beforeNavigation }: RenderRequest): Promise<RenderedPage> {
+    let deadline = performance.now() + budget.timeMs;
     let ended: RenderedPage['ended'] | null = null;
     const proxy = await EgressProxy.listen({
       allowPrivateAddresses: this.options.allowPrivateAddresses,
@@ -320,6 +329,12 @@ export class Renderer {
 
       const left = () => deadline - performance.now() - SNAPSHOT_RESERVE_MS;
       let status = 0;
+      if (beforeNavigation) {
+        const waitStart = performance.now();
+        await beforeNavigation();
+        signal?.throwIfAborted();
+        deadline += performance.now() - waitStart;
+      }
       try {
         const response = await page.goto(url.href, { waitUntil: 'load', timeout: Math.max(1, left()) });
         status = response?.status() ?? 200;

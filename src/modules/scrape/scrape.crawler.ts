@@ -11,11 +11,13 @@ import type { FetchedResponse, SafeFetcher } from '../../platform/http/safe-fetc
 import type { BlobStore } from '../../platform/storage/blob-store.js';
 import type { Logger } from '../../platform/logger.js';
 import type { JobProgress } from '../jobs/index.js';
-import { extractPageResources, type FoundResource } from './page-resources.js';
+import { extractPageResources, type FoundResource, type PageResources } from './page-resources.js';
 import { filenameFor, sniffType, type ResourceKind } from './asset-types.js';
 import { RobotsRules } from './robots.js';
 import type { ScrapeInput } from './scrape.input.js';
-import type { RenderedPage, Renderer } from '../render/index.js';
+// Types only: a crawl process, which never renders, does not load the render module.
+import type { RenderAuto, RenderedPage, Renderer } from '../render/index.js';
+import { shouldAutoRender } from './auto-render.js';
 
 /** What a crawl needs of its process: built once per process, shared by its crawls. */
 export interface CrawlDependencies {
@@ -28,6 +30,8 @@ export interface CrawlDependencies {
   maxRedirects: number;
   /** Loads pages in headless Chromium, for `render: true` (the job's process only). */
   renderer?: Pick<Renderer, 'renderPage'>;
+  /** RENDER_AUTO, with `renderer`: which pages of a scrape that did not ask for `render` are rendered anyway. */
+  renderAuto?: RenderAuto;
 }
 
 /** One stored file, as the job handler records it (the job id is the handler's to add). */
@@ -89,6 +93,8 @@ class ScrapeRun {
   /** Asset rows written in batches: one insert per row would be half of a large crawl's time. */
   private pendingRows: CrawledAsset[] = [];
   private flushing: Promise<void> = Promise.resolve();
+  /** RENDER_AUTO for this crawl: never when the scrape said `render` either way. */
+  private autoRule: RenderAuto | null;
 
   constructor(
     private readonly deps: CrawlDependencies,
@@ -98,6 +104,7 @@ class ScrapeRun {
   ) {
     this.robots = new RobotsRules(deps.fetcher, deps.userAgent, deps.scrape.respectRobots);
     this.pageBudget = new PageBudget(deps.scrape.maxPages, deps.maxRedirects);
+    this.autoRule = input.render === undefined && deps.renderer && deps.renderAuto?.enabled ? deps.renderAuto : null;
   }
 
   async run(): Promise<Required<JobProgress>> {
@@ -164,17 +171,24 @@ class ScrapeRun {
     }
     if (!fetched) return;
     const { response, release } = fetched;
+    let page: { url: string; html: string } | null;
     try {
-      await this.readPage(url, response, isStart, nextLevel);
+      page = await this.readPage(url, response, isStart);
     } finally {
       release();
     }
+    if (!page) return;
+    const plain = extractPageResources(page.html, page.url);
+    const imagesFound = plain.resources.filter((resource) => resource.kind === 'image').length;
+    const rendered = this.autoRule && shouldAutoRender(page.html, imagesFound, this.autoRule) ? await this.autoRender(page.url) : null;
+    this.take(rendered ?? plain, nextLevel);
   }
 
-  private async readPage(url: string, response: FetchedResponse, isStart: boolean, nextLevel: string[] | null): Promise<void> {
+  /** The page's HTML and where it ended, counted as a fetched page; null when it was no page (a file is kept as an asset). */
+  private async readPage(url: string, response: FetchedResponse, isStart: boolean): Promise<{ url: string; html: string } | null> {
     if (response.status >= 400) {
       if (isStart) throw new AppError(`the page ${url} answered HTTP ${response.status}`, 400, ErrorCode.PageUnavailable);
-      return;
+      return null;
     }
     const contentType = response.headers.get('content-type') ?? '';
     if (!/html|xml/i.test(contentType)) {
@@ -184,12 +198,16 @@ class ScrapeRun {
         this.counts.assetsFound++;
         await this.keep({ url, kind: 'unknown' }, response.body, contentType);
       }
-      return;
+      return null;
     }
     this.counts.pagesFetched++;
     this.seenPages.add(response.url); // reached through a redirect: not fetched again under its own URL
     this.report();
-    const { resources, links } = extractPageResources(response.body.toString('utf8'), response.url);
+    return { url: response.url, html: response.body.toString('utf8') };
+  }
+
+  /** Downloads what a page names and, in crawl mode, queues its same-site links for the next level. */
+  private take({ resources, links }: PageResources, nextLevel: string[] | null): void {
     for (const resource of resources) this.schedule(resource);
     if (nextLevel) {
       for (const link of links) {
@@ -213,7 +231,7 @@ class ScrapeRun {
     let rendered: RenderedPage | null = null;
     try {
       if (!renderer) throw new AppError('render: true needs the browser, which this process does not run', 503, ErrorCode.Unavailable);
-      rendered = await this.onHost(url, () => !this.stopped && !this.hooks.signal.aborted, () => renderer.renderPage(url, { signal: this.hooks.signal }));
+      rendered = await this.render(renderer, url);
     } catch (error) {
       this.checkAborted();
       if (isStart) throw error;
@@ -226,20 +244,50 @@ class ScrapeRun {
       if (isStart) throw new AppError(`the page ${url} answered HTTP ${rendered.status}`, 400, ErrorCode.PageUnavailable);
       return;
     }
+    // The page may have ended elsewhere (a redirect, or its script navigating): what it shows there
+    // is used only where robots.txt allows.
+    if (!(await this.robots.isAllowed(rendered.url))) {
+      if (isStart) throw new AppError(`robots.txt of ${new URL(rendered.url).host} does not allow fetching ${rendered.url}, where ${url} led`, 400, ErrorCode.RobotsDisallowed);
+      return;
+    }
     this.counts.pagesFetched++;
     this.seenPages.add(rendered.url);
     this.report();
-    const { resources, links } = extractPageResources(rendered.html, rendered.url);
-    for (const resource of resources) this.schedule(resource);
-    for (const image of [...rendered.images, ...rendered.fetchedImages.map((fetched) => fetched.url)]) this.schedule({ url: image, kind: 'image' });
-    if (nextLevel) {
-      for (const link of new Set([...links, ...rendered.links])) {
-        if (sameSite(link, this.input.url) && !this.seenPages.has(link)) {
-          this.seenPages.add(link);
-          nextLevel.push(link);
-        }
-      }
+    this.take(renderedFinds(rendered), nextLevel);
+  }
+
+  /**
+   * RENDER_AUTO chose this page (already fetched and counted): it is rendered as one more page
+   * request, under the host's politeness and the page budget. Null, so the page's HTML as served
+   * stands, when the budget is spent, the render fails or ends where robots.txt disallows; once the
+   * browser proves unavailable, the rest of the crawl is not rendered.
+   */
+  private async autoRender(url: string): Promise<PageResources | null> {
+    // A new request, to where the fetch ended (after redirects): robots.txt is asked again for it.
+    if (this.full() || !(await this.robots.isAllowed(url))) return null;
+    const share = await this.pageBudget.take();
+    if (share === 0) return null;
+    let rendered: RenderedPage | null = null;
+    try {
+      rendered = await this.render(this.deps.renderer!, url);
+    } catch (error) {
+      this.checkAborted();
+      // 503: no browser here (Chromium gone, the service stopping): the rest is read as served.
+      if (error instanceof AppError && error.status === 503) this.autoRule = null;
+      this.deps.logger.warn({ err: error, jobId: this.jobId, url }, 'RENDER_AUTO: the page could not be rendered; its HTML as served is used');
+      return null;
+    } finally {
+      this.pageBudget.settle(share, rendered ? 1 : 0);
     }
+    if (!rendered || rendered.status >= 400 || !(await this.robots.isAllowed(rendered.url))) return null;
+    this.seenPages.add(rendered.url);
+    this.deps.logger.info({ jobId: this.jobId, url, images: rendered.images.length }, 'RENDER_AUTO: page rendered');
+    return renderedFinds(rendered);
+  }
+
+  /** Loads the page in the browser in the host's lane: its concurrency, and its delay counted from the navigation. */
+  private render(renderer: Pick<Renderer, 'renderPage'>, url: string): Promise<RenderedPage | null> {
+    return this.onHost(url, () => !this.stopped && !this.hooks.signal.aborted, (takeTurn) => renderer.renderPage(url, { signal: this.hooks.signal, beforeNavigation: takeTurn }));
   }
 
   private schedule(resource: FoundResource): void {
@@ -358,12 +406,16 @@ class ScrapeRun {
     });
   }
 
-  /** Runs `work` (a rendered page) in the host's lane: its concurrency and its delay between starts. */
-  private async onHost<T>(url: string, stillWanted: () => boolean, work: () => Promise<T>): Promise<T | null> {
+  /**
+   * Runs `work` (a rendered page) in the host's lane: its concurrency, and its delay between starts,
+   * taken when `work` calls `takeTurn` (just before its request: a browser may take a second to get
+   * there). The long wait happens before, so the page holds no browser slot while it waits.
+   */
+  private async onHost<T>(url: string, stillWanted: () => boolean, work: (takeTurn: () => Promise<void>) => Promise<T>): Promise<T | null> {
     const lane = await this.laneOf(url);
     const result = await lane.queue.add(async () => {
-      if (lane.delayMs > 0) await waitForTurn(lane, true);
-      return stillWanted() ? work() : null;
+      if (lane.delayMs > 0) await waitForTurn(lane, false);
+      return stillWanted() ? work(() => waitForTurn(lane, true)) : null;
     });
     return result ?? null;
   }
@@ -466,6 +518,13 @@ async function waitForTurn(lane: HostLane, start: boolean): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
   }
   if (start) lane.lastStartAt = performance.now();
+}
+
+/** What a rendered page names: what the static extractors find in its final DOM, the images it shows and fetched, its links. */
+function renderedFinds(rendered: RenderedPage): PageResources {
+  const { resources, links } = extractPageResources(rendered.html, rendered.url);
+  const images = [...rendered.images, ...rendered.fetchedImages.map((fetched) => fetched.url)].map((url) => ({ url, kind: 'image' as const }));
+  return { resources: [...resources, ...images], links: [...new Set([...links, ...rendered.links])] };
 }
 
 /** Same host, ignoring a leading www. */

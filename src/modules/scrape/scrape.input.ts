@@ -18,7 +18,8 @@ export const scrapeInputSchema = z.object({
   ai_labeling: bool.default(false),
   crawl_depth: z.number({ error: 'expected an integer from 0 to 2' }).int('expected an integer from 0 to 2').min(0, 'expected an integer from 0 to 2').max(2, 'expected an integer from 0 to 2').default(1).describe('0 to 2; crawl mode only (default 1)'),
   force: bool.default(false).describe('bypass the cache of recent identical scrapes'),
-  render: bool.default(false).describe('load each page in headless Chromium and take the images its scripts add (lazy loading, infinite scroll, galleries built from JSON); slower. 503 when Chromium is not installed'),
+  // No default: left out, the operator's RENDER_AUTO may still render a page; false never does.
+  render: bool.optional().describe('load each page in headless Chromium and take the images its scripts add (lazy loading, infinite scroll, galleries built from JSON); slower. 503 when Chromium is not installed. Left out: false, unless the operator turned RENDER_AUTO on'),
 }).describe('Options of POST /api/scrape (same names, same defaults)');
 
 export type ScrapeInput = z.output<typeof scrapeInputSchema>;

@@ -3,6 +3,7 @@
 // the files the crawl stores. The crawl itself runs in a crawl process of its own by default
 // (crawl-process-pool.ts) or, with SCRAPE_ISOLATION=inline, right here (inlineCrawler).
 import type { Database } from '../../platform/database/database.js';
+import type { Logger } from '../../platform/logger.js';
 import type { BlobStore } from '../../platform/storage/blob-store.js';
 import { jobFilesPrefix } from '../jobs/index.js';
 import type { JobHandler } from '../jobs/index.js';
@@ -26,15 +27,30 @@ export interface ScrapeJobDependencies {
   db: Database;
   blobs: BlobStore;
   crawler: Crawler;
-  /** Where crawls with `render: true` run (inline, with the process's browser). */
+  /** Where crawls with `render: true` run (inline, with the process's browser), and those RENDER_AUTO may render. */
   renderCrawler: Crawler;
+  /** RENDER_AUTO is on: a scrape that did not ask for `render` may have pages rendered. */
+  renderAuto: boolean;
+  /** Whether Chromium is there (RENDER_AUTO falls back to plain crawls without it). */
+  browserAvailable: () => boolean;
+  logger: Logger;
   /** How long a completed scrape answers identical ones (0: never). */
   cacheSeconds: number;
   /** Labels for an image (ai_labeling), from the vision module; the job's account pays as for any analysis. */
   labeler: (image: Buffer, accountId: number) => Promise<string[]>;
 }
 
-export function createScrapeHandler({ db, blobs, crawler, renderCrawler, cacheSeconds, labeler }: ScrapeJobDependencies): JobHandler {
+export function createScrapeHandler({ db, blobs, crawler, renderCrawler, renderAuto, browserAvailable, logger, cacheSeconds, labeler }: ScrapeJobDependencies): JobHandler {
+  let saidNoBrowser = false;
+  /** render: true renders; left out, RENDER_AUTO may, when Chromium is there (said once when it is not); false never. */
+  const crawlerFor = (input: ScrapeInput): Crawler => {
+    if (input.render) return renderCrawler;
+    if (input.render === false || !renderAuto) return crawler;
+    if (browserAvailable()) return renderCrawler;
+    if (!saidNoBrowser) logger.warn('RENDER_AUTO is on but Chromium is not available (RENDER_CHROMIUM_PATH): scrapes read pages as served');
+    saidNoBrowser = true;
+    return crawler;
+  };
   return async (job, context) => {
     const input = scrapeInputSchema.parse(job.input);
     if (!input.force) {
@@ -45,7 +61,7 @@ export function createScrapeHandler({ db, blobs, crawler, renderCrawler, cacheSe
     // go first (with the temp files its unfinished writes left), as a site may have changed since.
     if (job.attempts > 1) await blobs.deletePrefix(jobFilesPrefix(job.id));
     await db.prisma.asset.deleteMany({ where: { jobId: job.id } });
-    return (input.render ? renderCrawler : crawler).crawl(job.id, input, {
+    return crawlerFor(input).crawl(job.id, input, {
       signal: context.signal,
       progress: (counts) => context.progress(counts),
       saveAssets: async (assets) => {
