@@ -9,7 +9,8 @@
 //
 // Knobs for comparing variants: BENCH_NODE_ARGS (node flags instead of package.json's start script's,
 // see test/helpers/service-process.ts), BENCH_SERVICE_ENV ("NAME=value ..." added to the service's
-// environment, e.g. MALLOC_ARENA_MAX=2 or VISION_LOCAL_IDLE_MS=60000), BENCH_SKIP_CRAWLEE=1.
+// environment, e.g. MALLOC_ARENA_MAX=2 or VISION_LOCAL_IDLE_MS=60000), BENCH_STEPS (which of
+// uploads,ocr,crawl to run, to tell what holds memory), BENCH_SKIP_CRAWLEE=1.
 //
 // Roles of this file: the parent (below), `--serve` (the generated site of bench/crawl/site.ts in its
 // own process) and `--crawlee` (Crawlee in its own process, so its peak RSS is its own).
@@ -25,7 +26,7 @@ import { NO_QUOTA } from './faults/common.js';
 import { positiveIntEnv } from './env.js';
 import { writeResultsSection } from './results.js';
 import { textImage } from '../test/fixtures/vision/images.js';
-import { childProcesses, nodeFlags, procMemoryMb, sampleProcessTree, startServiceProcess, type ServiceProcess } from '../test/helpers/service-process.js';
+import { childProcesses, nodeFlags, procMemoryMb, scriptEnv, sampleProcessTree, startServiceProcess, type ServiceProcess } from '../test/helpers/service-process.js';
 
 const SELF = fileURLToPath(import.meta.url);
 const ROUNDS = positiveIntEnv('BENCH_ROUNDS', 3);
@@ -102,6 +103,7 @@ interface Round {
   pages: number;
   assets: number;
   ocrRead: number;
+  breakdown: { idle: Breakdown; end: Breakdown };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -113,13 +115,28 @@ function treeRssMb(pid: number): { total: number; service: number; children: num
   const kids = childProcesses(pid);
   for (const child of kids) {
     try {
-      total += procMemoryMb(child.pid).rss;
+      total += procMemoryMb(child.pid).rss || 0; // NaN: exiting
     } catch {
       // gone meanwhile
     }
   }
   return { total, service, children: kids.length };
 }
+
+interface Breakdown {
+  rss: number;
+  heapTotal: number;
+  external: number;
+}
+
+/** The service's own view (GET /metrics, prom-client's process metrics) in MB: what RSS is made of. */
+async function breakdown(base: string, adminToken: string): Promise<Breakdown> {
+  const text = await (await fetch(`${base}/metrics`, { headers: { 'X-Admin-Token': adminToken } })).text();
+  const metric = (name: string) => Number(new RegExp(`^${name} (\\S+)`, 'm').exec(text)?.[1] ?? NaN) / 1024 / 1024;
+  return { rss: metric('process_resident_memory_bytes'), heapTotal: metric('nodejs_heap_size_total_bytes'), external: metric('nodejs_external_memory_bytes') };
+}
+
+const STEPS = (process.env.BENCH_STEPS ?? 'uploads,ocr,crawl').split(',');
 
 async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -161,6 +178,7 @@ async function session(manifest: SiteManifest, uploads: Buffer[], ocrImages: Arr
     const base = String(started.ready.url);
     const key = (JSON.parse(readFileSync(join(dataDir, 'initial-account.json'), 'utf8')) as { api_key: string }).api_key;
     const headers = { 'X-API-Key': key };
+    const adminToken = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
 
     // Warm-up: the first requests pay GraphQL's and Prisma's first-use costs, as in a running service.
     for (let i = 0; i < 5; i++) {
@@ -174,14 +192,15 @@ async function session(manifest: SiteManifest, uploads: Buffer[], ocrImages: Arr
       await sleep(1000);
     }
     const idleMb = median(idleSamples);
+    const idleBreakdown = await breakdown(base, adminToken);
     const whole = sampleProcessTree(pid);
 
     // Uploads, a few at a time.
     let t0 = performance.now();
-    await pool([...uploads.keys()], UPLOAD_CONCURRENCY, async (i) => {
+    await pool(STEPS.includes('uploads') ? [...uploads.keys()] : [], UPLOAD_CONCURRENCY, async (i) => {
       const [, , format] = UPLOADS[i]!;
       const form = new FormData();
-      form.append('file', new Blob([uploads[i]!], { type: `image/${format}` }), `upload-${i}.${format === 'jpeg' ? 'jpg' : format}`);
+      form.append('file', new Blob([new Uint8Array(uploads[i]!)], { type: `image/${format}` }), `upload-${i}.${format === 'jpeg' ? 'jpg' : format}`);
       form.append('name', `upload ${i}`);
       const response = await fetch(`${base}/api/media/upload`, { method: 'POST', headers, body: form });
       if (response.status !== 201) throw new Error(`upload ${i} answered ${response.status}: ${await response.text()}`);
@@ -192,7 +211,7 @@ async function session(manifest: SiteManifest, uploads: Buffer[], ocrImages: Arr
     // OCR through the legacy route (provider auto: no external provider is configured, so local).
     t0 = performance.now();
     let ocrRead = 0;
-    await pool(ocrImages, OCR_CONCURRENCY, async ({ words, body }) => {
+    await pool(STEPS.includes('ocr') ? ocrImages : [], OCR_CONCURRENCY, async ({ words, body }) => {
       const response = await fetch(`${base}/api/ocr`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ image_data: body.toString('base64') }) });
       const answer = (await response.json()) as { text?: string; provider_used?: string };
       if (response.status !== 200) throw new Error(`OCR answered ${response.status}: ${JSON.stringify(answer)}`);
@@ -202,24 +221,8 @@ async function session(manifest: SiteManifest, uploads: Buffer[], ocrImages: Arr
 
     // The crawl: POST /api/scrape, then GET /api/jobs/{id} every second until it is done.
     t0 = performance.now();
-    const crawlSampler = sampleProcessTree(pid);
-    const posted = await fetch(`${base}/api/scrape`, {
-      method: 'POST',
-      headers: { ...headers, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ url: `${manifest.url}/`, sniper_mode: false, crawl_depth: 2, max_files: 10_000 }),
-    });
-    const { job_id: jobId } = (await posted.json()) as { job_id?: number };
-    if (posted.status !== 202 || !jobId) throw new Error(`POST /api/scrape answered ${posted.status}`);
-    let job: { status: string; error?: string; progress: { pages_fetched: number; assets_stored: number } };
-    for (;;) {
-      await sleep(1000);
-      job = (await (await fetch(`${base}/api/jobs/${jobId}`, { headers })).json()) as typeof job;
-      if (job.status === 'completed' || job.status === 'failed') break;
-    }
-    const crawl = crawlSampler.stop();
+    const crawled = STEPS.includes('crawl') ? await crawlSite(base, headers, manifest, pid) : undefined;
     const crawlSeconds = (performance.now() - t0) / 1000;
-    if (job.status !== 'completed') throw new Error(`the crawl failed: ${job.error}`);
-    const crawlProcess = crawl.children.find((c) => c.args.some((a) => a.endsWith('crawl-process.js')));
 
     // The tail: nothing asked, one sample a second for a minute.
     const tail: Array<ReturnType<typeof treeRssMb>> = [];
@@ -230,19 +233,21 @@ async function session(manifest: SiteManifest, uploads: Buffer[], ocrImages: Arr
     }
     const overall = whole.stop();
     const last = tail[tail.length - 1]!;
+    const endBreakdown = await breakdown(base, adminToken);
     return {
       idleMb,
       peakMb: overall.peakTotalRssMb,
       tailMb: tail.map((t) => t.total),
       serviceAt60Mb: last.service,
       childrenAt60: last.children,
-      crawlTotalPeakMb: crawl.peakTotalRssMb,
-      crawlProcessPeakMb: crawlProcess?.peakRssMb ?? NaN,
-      serviceCrawlPeakMb: crawl.root.peakRssMb,
+      crawlTotalPeakMb: crawled?.totalPeakMb ?? NaN,
+      crawlProcessPeakMb: crawled?.crawlProcessPeakMb ?? NaN,
+      serviceCrawlPeakMb: crawled?.servicePeakMb ?? NaN,
       seconds: { uploads: uploadSeconds, ocr: ocrSeconds, crawl: crawlSeconds },
-      pages: job.progress.pages_fetched,
-      assets: job.progress.assets_stored,
+      pages: crawled?.pages ?? 0,
+      assets: crawled?.assets ?? 0,
       ocrRead,
+      breakdown: { idle: idleBreakdown, end: endBreakdown },
     };
   } catch (error) {
     if (service && service.child.exitCode !== null) throw new Error(`${(error as Error).message}\nlast log lines:\n${service.log.slice(-20).join('\n')}`);
@@ -251,6 +256,33 @@ async function session(manifest: SiteManifest, uploads: Buffer[], ocrImages: Arr
     await service?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+async function crawlSite(base: string, headers: Record<string, string>, manifest: SiteManifest, pid: number) {
+  const crawlSampler = sampleProcessTree(pid);
+  const posted = await fetch(`${base}/api/scrape`, {
+    method: 'POST',
+    headers: { ...headers, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ url: `${manifest.url}/`, sniper_mode: false, crawl_depth: 2, max_files: 10_000 }),
+  });
+  const { job_id: jobId } = (await posted.json()) as { job_id?: number };
+  if (posted.status !== 202 || !jobId) throw new Error(`POST /api/scrape answered ${posted.status}`);
+  let job: { status: string; error?: string; progress: { pages_fetched: number; assets_stored: number } };
+  for (;;) {
+    await sleep(1000);
+    job = (await (await fetch(`${base}/api/jobs/${jobId}`, { headers })).json()) as typeof job;
+    if (job.status === 'completed' || job.status === 'failed') break;
+  }
+  const crawl = crawlSampler.stop();
+  if (job.status !== 'completed') throw new Error(`the crawl failed: ${job.error}`);
+  const crawlProcess = crawl.children.find((c) => c.args.some((a) => a.endsWith('crawl-process.js')));
+  return {
+    totalPeakMb: crawl.peakTotalRssMb,
+    servicePeakMb: crawl.root.peakRssMb,
+    crawlProcessPeakMb: crawlProcess?.peakRssMb ?? NaN,
+    pages: job.progress.pages_fetched,
+    assets: job.progress.assets_stored,
+  };
 }
 
 async function crawlee(manifest: SiteManifest, tmpRoot: string): Promise<CrawlResult> {
@@ -272,7 +304,7 @@ const spread = (values: number[], format = f0) => {
 
 function report(rounds: Round[], loadBefore: number, uploads: Buffer[]): string {
   const skipCrawlee = rounds.some((r) => r.crawleePeakMb === undefined);
-  const env = ['BENCH_ROUNDS', 'BENCH_NODE_ARGS', 'BENCH_SERVICE_ENV', 'BENCH_SKIP_CRAWLEE'].filter((n) => process.env[n] !== undefined).map((n) => `${n}=${JSON.stringify(process.env[n])}`);
+  const env = ['BENCH_ROUNDS', 'BENCH_NODE_ARGS', 'BENCH_SERVICE_ENV', 'BENCH_STEPS', 'BENCH_SKIP_CRAWLEE'].filter((n) => process.env[n] !== undefined).map((n) => `${n}=${JSON.stringify(process.env[n])}`);
   const mb = uploads.reduce((s, b) => s + b.length, 0) / 1024 / 1024;
   const back = rounds.map((r) => r.tailMb[TAIL_SECONDS - 1]! - r.idleMb);
   const firstWithin = rounds.map((r) => r.tailMb.findIndex((v) => v - r.idleMb <= TARGET_RETURN_MB) + 1);
@@ -281,7 +313,7 @@ function report(rounds: Round[], loadBefore: number, uploads: Buffer[]): string 
     '',
     `- Date: ${new Date().toISOString()}; command: \`${[...env, 'npx tsx bench/memory.bench.ts'].join(' ')}\``,
     `- Load average (1 min) before / after: ${loadBefore.toFixed(2)} / ${loadavg()[0]!.toFixed(2)}`,
-    `- Service: the build started as \`npm start\` starts it (node flags: ${nodeFlags('start').join(' ') || 'none'}${process.env.BENCH_SERVICE_ENV ? `; added environment ${process.env.BENCH_SERVICE_ENV}` : ''}), embedded PGlite, in-process queue, local files in a temp DATA_DIR; a fresh service each round.`,
+    `- Service: the build started as \`npm start\` starts it (${Object.entries(scriptEnv('start')).map(([k, v]) => `${k}=${v} `).join('')}node flags: ${nodeFlags('start').join(' ') || 'none'}${process.env.BENCH_SERVICE_ENV ? `; added environment ${process.env.BENCH_SERVICE_ENV}` : ''}), embedded PGlite, in-process queue, local files in a temp DATA_DIR; a fresh service each round.`,
     `- Session over HTTP: ${uploads.length} uploads (POST /api/media/upload, ${UPLOAD_CONCURRENCY} at a time; JPEG, WebP and PNG from 320×240 to 4000×3000, ${mb.toFixed(1)} MB), ${OCR_WORDS.length} OCR requests (POST /api/ocr, local tesseract.js, ${OCR_CONCURRENCY} at a time), then a crawl of bench/crawl/site.ts's site (1,000 pages, 5,000 images; POST /api/scrape depth 2, polled every second).`,
     `- Memory: RSS from /proc of the service process plus its children (the crawl process). Idle = median of 5 samples a second apart after a warm-up of 10 small requests; peak = highest sample (every 50 ms) from the first upload to the end; then one sample a second for ${TAIL_SECONDS} s after the crawl's last poll. Crawlee: CheerioCrawler alone in its own process on the same site after the service has stopped (bench/crawl/crawlee.ts), its peak RSS sampled from inside.`,
     '',
@@ -293,6 +325,17 @@ function report(rounds: Round[], loadBefore: number, uploads: Buffer[]): string 
       `| ${i + 1} | ${f0(r.idleMb)} | ${f0(r.peakMb)} | ${f0(r.tailMb[TAIL_SECONDS - 1]!)} (${f0(r.serviceAt60Mb)}, ${r.childrenAt60}) | ${f0(back[i]!)} | ${firstWithin[i] || 'never'} | ${f0(r.crawlTotalPeakMb)} (${f0(r.serviceCrawlPeakMb)}, ${f0(r.crawlProcessPeakMb)}) | ${r.crawleePeakMb === undefined ? 'n/a' : f0(r.crawleePeakMb)} | ${r.crawleePeakMb === undefined ? 'n/a' : (r.crawlTotalPeakMb / r.crawleePeakMb).toFixed(2)} | ${r.seconds.uploads.toFixed(1)} | ${r.seconds.ocr.toFixed(1)} (${r.ocrRead}/${OCR_WORDS.length}) | ${r.seconds.crawl.toFixed(1)} (${r.pages}, ${r.assets}) |`,
     );
   });
+  lines.push(
+    '',
+    "The service process's own view at idle → 60 s after (GET /metrics; MB; external holds Buffers and WebAssembly memories, PGlite's among them; the rest of RSS is native memory: malloc, libvips, code):",
+    '',
+    '| round | RSS | V8 heap total | external | rest |',
+    '| ---: | ---: | ---: | ---: | ---: |',
+    ...rounds.map((r, i) => {
+      const { idle: a, end: b } = r.breakdown;
+      return `| ${i + 1} | ${f0(a.rss)} → ${f0(b.rss)} | ${f0(a.heapTotal)} → ${f0(b.heapTotal)} | ${f0(a.external)} → ${f0(b.external)} | ${f0(a.rss - a.heapTotal - a.external)} → ${f0(b.rss - b.heapTotal - b.external)} |`;
+    }),
+  );
   const ratios = skipCrawlee ? [] : rounds.map((r) => r.crawlTotalPeakMb / r.crawleePeakMb!);
   lines.push(
     '',
@@ -330,7 +373,7 @@ async function main(): Promise<void> {
         r.crawleePeakMb = c.peakRssMb;
         r.seconds.crawlee = c.seconds;
       }
-      console.log(`  idle ${f0(r.idleMb)} MB, peak ${f0(r.peakMb)} MB, at ${TAIL_SECONDS} s ${f0(r.tailMb[TAIL_SECONDS - 1]!)} MB (service ${f0(r.serviceAt60Mb)}); crawl peak ${f0(r.crawlTotalPeakMb)} MB (service ${f0(r.serviceCrawlPeakMb)}, crawl process ${f0(r.crawlProcessPeakMb)}) vs Crawlee ${r.crawleePeakMb ? f0(r.crawleePeakMb) : 'n/a'} MB; tail ${r.tailMb.map(f0).join(' ')}`);
+      console.log(`  idle ${f0(r.idleMb)} MB, peak ${f0(r.peakMb)} MB, at ${TAIL_SECONDS} s ${f0(r.tailMb[TAIL_SECONDS - 1]!)} MB (service ${f0(r.serviceAt60Mb)}); crawl peak ${f0(r.crawlTotalPeakMb)} MB (service ${f0(r.serviceCrawlPeakMb)}, crawl process ${f0(r.crawlProcessPeakMb)}) vs Crawlee ${r.crawleePeakMb ? f0(r.crawleePeakMb) : 'n/a'} MB; service idle → end: heap ${f0(r.breakdown.idle.heapTotal)} → ${f0(r.breakdown.end.heapTotal)}, external ${f0(r.breakdown.idle.external)} → ${f0(r.breakdown.end.external)} MB; tail ${r.tailMb.map(f0).join(' ')}`);
       rounds.push(r);
     }
     const section = report(rounds, loadBefore, uploads);
