@@ -250,7 +250,7 @@ async function session(manifest: SiteManifest, uploads: Buffer[], ocrImages: Arr
       breakdown: { idle: idleBreakdown, end: endBreakdown },
     };
   } catch (error) {
-    if (service && service.child.exitCode !== null) throw new Error(`${(error as Error).message}\nlast log lines:\n${service.log.slice(-20).join('\n')}`);
+    if (service) throw new Error(`${(error as Error).message}\nlast log lines:\n${service.log.slice(-20).join('\n')}`);
     throw error;
   } finally {
     await service?.stop();
