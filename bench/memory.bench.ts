@@ -254,7 +254,7 @@ async function session(manifest: SiteManifest, uploads: Buffer[], ocrImages: Arr
     throw error;
   } finally {
     await service?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 500 });
   }
 }
 
