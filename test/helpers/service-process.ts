@@ -30,14 +30,29 @@ export interface ServiceProcess {
  */
 export function nodeFlags(script: 'start' | 'worker'): string[] {
   if (process.env.BENCH_NODE_ARGS !== undefined) return process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean);
+  return scriptCommand(script).words.slice(1).filter((word) => word.startsWith('--'));
+}
+
+/** The environment the script sets before `node` (`MALLOC_ARENA_MAX=2 node ...`), as the shell would. */
+export function scriptEnv(script: 'start' | 'worker'): Record<string, string> {
+  return scriptCommand(script).env;
+}
+
+function scriptCommand(script: 'start' | 'worker'): { env: Record<string, string>; words: string[] } {
   const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
   const words = scripts[script]!.split(/\s+/);
-  if (words[0] !== 'node') throw new Error(`package.json scripts.${script} should start with node: ${scripts[script]}`);
-  return words.slice(1).filter((word) => word.startsWith('--'));
+  const env: Record<string, string> = {};
+  while (words[0] && /^[A-Z_][A-Z0-9_]*=\S*$/.test(words[0])) {
+    const [name, ...value] = words.shift()!.split('=');
+    env[name!] = value.join('=');
+  }
+  if (words[0] !== 'node') throw new Error(`package.json scripts.${script} should run node (after variable assignments): ${scripts[script]}`);
+  return { env, words };
 }
 
 /**
- * Starts `<distDir>/src/<entry>.js` with exactly the given environment (plus PATH) and resolves when
+ * Starts `<distDir>/src/<entry>.js` with exactly the given environment (plus PATH and what the npm
+ * script sets before node; the given environment wins) and resolves when
  * a log line with the given message appears; rejects if the process exits first.
  */
 export async function startServiceProcess(
@@ -48,7 +63,7 @@ export async function startServiceProcess(
 ): Promise<{ process: ServiceProcess; ready: Record<string, unknown> }> {
   const child = spawn(process.execPath, [...nodeFlags(entry === 'main' ? 'start' : 'worker'), join(distDir, 'src', `${entry}.js`)], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', ...env },
+    env: { PATH: process.env.PATH ?? '', ...scriptEnv(entry === 'main' ? 'start' : 'worker'), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const log: string[] = [];
@@ -150,6 +165,8 @@ export function sampleProcessTree(pid: number): { stop(): ProcessTreeSample } {
       for (const child of childProcesses(pid)) {
         try {
           const memory = procMemoryMb(child.pid);
+          // An exiting child (a zombie) has no VmRSS any more.
+          if (Number.isNaN(memory.rss)) continue;
           const seen = children.get(child.pid) ?? { pid: child.pid, args: child.args, firstRssMb: memory.rss, peakRssMb: 0, vmHwmMb: 0, cpuSeconds: 0 };
           // Read again each time: between fork and exec a child still shows its parent's command line.
           seen.args = child.args;

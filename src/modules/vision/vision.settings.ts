@@ -56,7 +56,7 @@ export const visionEnvShape = {
   VISION_OCR_SPACE_ENGINE: z.enum(['1', '2']).default('2').transform((v) => Number(v) as 1 | 2).describe('OCR.space engine, `1` or `2`'),
   VISION_LOCAL_ENABLED: boolish.default(true).describe('the local vision provider (tesseract.js OCR, object labels; no network)'),
   VISION_LOCAL_THREADS: z.coerce.number().int().min(1).max(8).default(1).describe('worker threads of the local provider (each holds its own models, about 300 MB)'),
-  VISION_LOCAL_IDLE_MS: z.coerce.number().int().min(1_000).default(60_000).describe('an idle local worker thread ends after this, freeing its models'),
+  VISION_LOCAL_IDLE_MS: z.coerce.number().int().min(1_000).default(30_000).describe('an idle local worker thread ends after this, freeing the memory its models hold; the next analysis loads them again'),
   VISION_LOCAL_MAX_QUEUE: z.coerce.number().int().min(0).default(16).describe('images waiting for a local thread; beyond it 503'),
   VISION_LOCAL_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(60_000).describe('longest local analysis of one image'),
   VISION_OCR_MIN_CONFIDENCE: z.coerce.number().min(0).max(100).default(60).describe('local OCR: lines and words read with less confidence (0 to 100) are dropped'),

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL, fileURLToPath } from 'node:url';
-import sharp from 'sharp';
+import { loadSharp } from '../../../platform/sharp.js';
 import Tesseract from 'tesseract.js';
 import type { Detection, LocalRaw, OcrLine } from './local-result.js';
 import type { VisionTask } from '../vision.types.js';
@@ -147,6 +147,7 @@ async function findObjects(rgb: Buffer, width: number, height: number): Promise<
 
 // ---- The task.
 async function decode(image: Uint8Array, maxPixels: number) {
+  const sharp = await loadSharp();
   // Orientation applied, alpha flattened onto white, at most MAX_SIDE on the long side.
   return sharp(image, { limitInputPixels: maxPixels, failOn: 'error' })
     .rotate()
@@ -158,6 +159,7 @@ async function decode(image: Uint8Array, maxPixels: number) {
 }
 
 async function ocrImage(rgb: Buffer, width: number, height: number): Promise<Buffer> {
+  const sharp = await loadSharp();
   const long = Math.max(width, height);
   let pipeline = sharp(rgb, { raw: { width, height, channels: 3 } }).greyscale();
   if (long < OCR_MIN_SIDE) pipeline = pipeline.resize({ width: Math.round((width * OCR_MIN_SIDE) / long), kernel: 'lanczos3' });

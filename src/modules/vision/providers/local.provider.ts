@@ -27,6 +27,11 @@ export class LocalProvider implements VisionProvider {
     return true;
   }
 
+  /** Worker threads alive now (each with its models): 0 before the first analysis and once idle ones have ended. */
+  get threads(): number {
+    return this.pool?.threads.length ?? 0;
+  }
+
   private workers(): Piscina<LocalTask, LocalAnswer> {
     this.pool ??= new Piscina<LocalTask, LocalAnswer>({
       filename: WORKER_FILE,
