@@ -145,6 +145,8 @@ export class SafeFetcher {
     let requestBody = request.body;
     const headers = this.requestHeaders(request.headers);
     const redirects: string[] = [];
+    // Before the request's clock starts: the first request of a process loads undici.
+    const agent = await this.dispatcher();
 
     const controller = new AbortController();
     let limitedBody: Readable | undefined;
@@ -161,7 +163,6 @@ export class SafeFetcher {
     else request.signal?.addEventListener('abort', callerStopped, { once: true });
 
     try {
-      const agent = await this.dispatcher();
       for (;;) {
         let response: Dispatcher.ResponseData;
         try {
