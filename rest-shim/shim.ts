@@ -3,7 +3,7 @@
 // variables, runs the row's operation through the yoga envelope and answers the documented JSON.
 import { Router, type Request, type Response, type NextFunction, type RequestHandler } from 'express';
 import multer from 'multer';
-import { validate, type DocumentNode, type GraphQLError } from 'graphql';
+import { validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Yoga } from '../src/graphql/server.js';
 import type { Context, Credentials } from '../src/graphql/context.js';
 import { credentialsFromHeaders } from '../src/graphql/context.js';
@@ -48,11 +48,7 @@ export function createRestRouter(yoga: Yoga, table: AnyRoute[], limits: RestLimi
       add(route, streamHandler(yoga, route));
       continue;
     }
-    // The shim executes its documents without per-request parsing or validation (they are ours and
-    // fixed), so each is validated once here: a stale operation stops the start, not a request.
-    const problems = validate(schema, route.operation as DocumentNode);
-    if (problems.length > 0) throw new Error(`REST route ${route.method} ${route.path}: its operation is invalid: ${problems[0]!.message}`);
-    add(route, restHandler(yoga, route, answers));
+    add(route, restHandler(yoga, route, answers, schema));
   }
   const front = Router();
   front.use((req, res, next) => {
@@ -169,11 +165,25 @@ async function refundIfRefused(context: Context | undefined, error: unknown): Pr
   if (context && isRefusal(error)) await context.refundBudget();
 }
 
-function restHandler(yoga: Yoga, route: RouteDefinition, answers: AnswerCache) {
+/**
+ * The row's operation, validated against the schema. The shim executes its documents without
+ * per-request parsing or validation (they are ours and fixed), so each is validated once, on the
+ * row's first request: validating all of them at start cost about a CPU second of every start.
+ * test/rest/route-operations.unit.test.ts validates every row's document, so a stale one fails there.
+ */
+export function checkedOperation(schema: GraphQLSchema, route: RouteDefinition): DocumentNode {
   const document = route.operation as DocumentNode;
+  const problems = validate(schema, document);
+  if (problems.length > 0) throw new Error(`REST route ${route.method} ${route.path}: its operation is invalid: ${problems[0]!.message}`);
+  return document;
+}
+
+function restHandler(yoga: Yoga, route: RouteDefinition, answers: AnswerCache, schema: GraphQLSchema) {
+  let document: DocumentNode | undefined;
   return async (req: Request, res: Response, next: NextFunction) => {
     let context: Context | undefined;
     try {
+      document ??= checkedOperation(schema, route);
       const { enveloped, contextValue, input } = await openContext(yoga, route, req, res);
       context = contextValue;
       refuseStoredTextProblems(input);

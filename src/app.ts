@@ -17,7 +17,7 @@ import { routes } from '../rest-shim/routes.js';
 import { createRestRouter, type RestLimits } from '../rest-shim/shim.js';
 import type { AnyRoute } from '../rest-shim/route.js';
 import { OPERATOR_TIER } from './modules/quota/index.js';
-import { TelegramRuntime, type TelegramRuntimeOptions } from './modules/bot/index.js';
+import { loadTelegramRuntime, type TelegramRuntime, type TelegramRuntimeOptions } from './modules/bot/index.js';
 
 export { MIGRATIONS_DIR } from './core.js';
 export const INITIAL_HANDLE = 'owner';
@@ -65,7 +65,7 @@ export async function buildApp(
 
   const yoga = createGraphQLServer(services, config, logger);
   // The Telegram bot runs in API processes (never in `npm run worker`): it polls, or serves the webhook, by TELEGRAM_MODE.
-  const telegram = config.telegram ? new TelegramRuntime(services, config.telegram, config, logger, options.telegram) : null;
+  const telegram = config.telegram ? new (await loadTelegramRuntime())(services, config.telegram, config, logger, options.telegram) : null;
   const server = createServer(
     createHttpApp({
       config,

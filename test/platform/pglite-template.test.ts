@@ -43,6 +43,39 @@ async function schemaOf(dir?: string): Promise<string[]> {
   }
 }
 
+/**
+ * Starts the service (src/main.ts) on `dataDir` until it is ready, then stops it: its log messages up
+ * to "ready in", and the console lines (the banner) up to the one naming GraphiQL. (What a restart
+ * says is test/platform/startup.test.ts's: a second start here would double this file's time.)
+ */
+async function startService(dataDir: string): Promise<{ messages: string[]; banner: string[] }> {
+  const child = spawn(process.execPath, ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href, 'src/main.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const messages: string[] = [];
+  const banner: string[] = [];
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the service exited with ${code} before it was ready: ${stderr}`)));
+    // Ready once both have arrived: the log's "ready in" and the console banner's last line (naming
+    // GraphiQL). The logger writes asynchronously, so either may come first.
+    const done = () => banner.at(-1)?.startsWith('GraphiQL: ') && messages.at(-1)?.startsWith('ready in') && resolve();
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      if (!line.startsWith('{')) banner.push(line);
+      else if (!messages.at(-1)?.startsWith('ready in')) messages.push((JSON.parse(line) as { msg: string }).msg);
+      done();
+    });
+  });
+  child.removeAllListeners('exit');
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+  return { messages, banner };
+}
+
 describe.skipIf(usePostgres)('a new embedded data folder', () => {
   it('made from the template has the schema initdb plus every migration makes, and the first start says what it does', async () => {
     const template = await ensurePGliteTemplate();
@@ -56,32 +89,11 @@ describe.skipIf(usePostgres)('a new embedded data folder', () => {
 
     // The fast path, through a real first start of the service on an empty data folder.
     const dataDir = join(parent, 'fast');
-    const child = spawn(process.execPath, ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href, 'src/main.ts'], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const messages: string[] = [];
-    const banner: string[] = [];
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    await new Promise<void>((resolve, reject) => {
-      child.once('exit', (code) => reject(new Error(`the service exited with ${code} before it was ready: ${stderr}`)));
-      // Ready once both have arrived: the log's "ready in" and the console banner's last line (naming
-      // GraphiQL). The logger writes asynchronously, so either may come first.
-      const done = () => banner.at(-1)?.startsWith('GraphiQL: ') && messages.at(-1)?.startsWith('ready in') && resolve();
-      createInterface({ input: child.stdout }).on('line', (line) => {
-        if (!line.startsWith('{')) banner.push(line);
-        else if (!messages.at(-1)?.startsWith('ready in')) messages.push((JSON.parse(line) as { msg: string }).msg);
-        done();
-      });
-    });
-    child.removeAllListeners('exit');
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
+    const { messages, banner } = await startService(dataDir);
     const fastDir = join(dataDir, 'db');
+    const upToDate = `database up to date (${readMigrations(MIGRATIONS_DIR).length} migrations applied)`;
     expect(messages[0]).toBe(`creating the embedded database in ${fastDir} from the migrated template`);
+    expect(messages[1]).toBe(upToDate);
     expect(messages).toContain('service started');
     expect(messages.at(-1)).toMatch(/^ready in \d+(\.\d)? s$/);
     // The banner: the key once, the operator's tier, and the settings a local test usually needs.

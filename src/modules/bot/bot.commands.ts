@@ -4,6 +4,7 @@
 // API) and calls the same service the route calls, so credits, rewards and limits apply alike.
 // Service errors (AppError) reach the user as their message; anything else is logged.
 import { Composer, InlineKeyboard, InputFile, InputMediaBuilder, type Context } from 'grammy';
+import { HELP, NOT_LINKED } from './bot.help.js';
 import type { Services } from '../../platform/service-registry.js';
 import { ANY_KEY, MASTER_KEY, SCOPE, requireKey, type KeyRule } from '../access/index.js';
 import type { Actor } from '../accounts/index.js';
@@ -24,37 +25,6 @@ export interface BotTools {
   /** Base of the absolute links the bot sends (PUBLIC_BASE_URL). */
   baseUrl: string;
 }
-
-export const NOT_LINKED =
-  'This Telegram account is not linked to an account of the service yet.\n' +
-  'Ask for a one-time code with your master key: POST /api/platform/bot-link (header X-API-Key), then send here: /start <code>';
-
-export const HELP = [
-  'Commands:',
-  '/start <code> - link this Telegram account to your service account (code from POST /api/platform/bot-link)',
-  '/connect [partner_account] - link your account at the credit partner (coin bridge)',
-  '/scrape <url> - start a scrape job; I tell you here when it ends',
-  '/generate <prompt> - generate images',
-  '/search <text> - search images; or send a photo with the caption /search (reverse search)',
-  '/verify - wiki photos waiting for votes, with confirm and reject buttons (votes pay coins)',
-  '/wiki <slug> [photo_type] - as the caption of a photo (or a reply to one): contribute it to a wiki subject',
-  '/policy <image_id> <open|restricted|locked> - the intel policy of your community image',
-  '/proposals <image_id> - pending intel proposals of an image',
-  '/resolve <proposal_id> approve|reject - decide a proposal on your image',
-  '/library - your recent media items',
-  '/balance - coins and credits',
-  '/api_key [rotate] - your API key (private chat only)',
-  '/unlink - unlink this Telegram account',
-  '/help - this list',
-].join('\n');
-
-/** The commands as Telegram lists them (setMyCommands). */
-export const COMMAND_LIST = HELP.split('\n')
-  .slice(1)
-  .map((line) => {
-    const [usage, description] = line.split(' - ');
-    return { command: usage!.slice(1).split(' ')[0]!, description: description!.slice(0, 256) };
-  });
 
 const RESULTS_SHOWN = 5;
 const LIBRARY_SHOWN = 10;

@@ -3,6 +3,9 @@
 import { z } from 'zod';
 import { optionalSecret } from '../../platform/env.js';
 
+/** Where Telegram posts updates in webhook mode. */
+export const TELEGRAM_WEBHOOK_PATH = '/telegram/webhook';
+
 export const TELEGRAM_MODES = ['polling', 'webhook', 'none'] as const;
 export type TelegramMode = (typeof TELEGRAM_MODES)[number];
 

@@ -13,11 +13,11 @@ import { apiThrottler, type APIThrottlerOptions } from '@grammyjs/transformer-th
 import type { Services } from '../../platform/service-registry.js';
 import { AppError, PayloadTooLarge, Unavailable } from '../../platform/errors.js';
 import type { Logger } from '../../platform/logger.js';
-import type { TelegramConfig } from './bot.settings.js';
-import { botCommands, COMMAND_LIST, type BotServices } from './bot.commands.js';
+import { TELEGRAM_WEBHOOK_PATH, type TelegramConfig } from './bot.settings.js';
+import { botCommands, type BotServices } from './bot.commands.js';
+import { COMMAND_LIST } from './bot.help.js';
 import type { DueNotice } from './notices.service.js';
 
-export const TELEGRAM_WEBHOOK_PATH = '/telegram/webhook';
 const SECRET_HEADER = 'x-telegram-bot-api-secret-token';
 /** Bots may download files of up to 20 MB (Bot API getFile). */
 const BOT_API_FILE_LIMIT = 20 * 1024 * 1024;

@@ -7,7 +7,6 @@
 // GPS tag claiming millions of values). So the EXIF block is located here first, by a walk over the
 // container's chunk, segment or box headers that allocates nothing, and ExifReader only parses that
 // block (a TIFF structure), cut to MAX_EXIF_BYTES.
-import ExifReader from 'exifreader';
 
 export interface GpsPosition {
   /** Decimal degrees, negative south of the equator. */
@@ -45,6 +44,8 @@ export async function gpsOf(bytes: Buffer): Promise<GpsPosition | null> {
   try {
     const tiff = exifBlock(bytes);
     if (!tiff) return null;
+    // Loaded with the first photo that carries EXIF, not at every start.
+    const { default: ExifReader } = await import('exifreader');
     // A copy of exactly the block: ExifReader reads an ArrayBuffer from its start.
     const block = new Uint8Array(tiff.subarray(0, MAX_EXIF_BYTES)).buffer;
     // `gps` is ExifReader's position computed from the GPS IFD, signs taken from the N/S and E/W refs.

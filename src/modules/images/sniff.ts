@@ -1,7 +1,6 @@
 // What uploaded bytes are, from their magic numbers (file-type), never from the name or the declared
 // type: a supported image format (and the decoder to use), a video, a document, or a refusal. Text
 // formats without a magic number (SVG, CSV) are recognised from their first 64 KiB.
-import { fileTypeFromBuffer } from 'file-type';
 import { ImageRejected } from './decode.js';
 
 /** Brands read from a HEIF file's ftyp box; real files list a handful. */
@@ -35,6 +34,8 @@ const DOCUMENT_TYPE =
   /^application\/(pdf|zip|rtf|x-cfb|msword|vnd\.ms-(excel|powerpoint)|vnd\.openxmlformats-officedocument\.(wordprocessingml\.document|spreadsheetml\.sheet|presentationml\.(presentation|slideshow))|vnd\.oasis\.opendocument\.(text|spreadsheet|presentation))$/;
 
 export async function sniff(body: Buffer): Promise<Sniffed> {
+  // file-type (about 30 modules) loads with the first file sniffed, not at start.
+  const { fileTypeFromBuffer } = await import('file-type');
   const detected = await fileTypeFromBuffer(body);
   if (detected) {
     const image = IMAGE_TYPES[detected.mime];

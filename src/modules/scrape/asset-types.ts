@@ -1,7 +1,6 @@
 // What a URL or a fetched body is: image, video, document, or something else (a page). The bytes
 // decide (magic numbers via file-type); names and Content-Type only guess.
 import { extname } from 'node:path';
-import { fileTypeFromBuffer } from 'file-type';
 
 export type ResourceKind = 'image' | 'video' | 'document' | 'unknown';
 
@@ -32,6 +31,8 @@ export interface SniffedType {
 
 /** Decides from the bytes; SVG and CSV are text, so those two also look at the declared type. */
 export async function sniffType(body: Buffer, declaredContentType: string | null, url: string): Promise<SniffedType> {
+  // file-type (about 30 modules) loads with the first file sniffed, not at start.
+  const { fileTypeFromBuffer } = await import('file-type');
   const detected = await fileTypeFromBuffer(body.subarray(0, 4100));
   if (detected) {
     const kind: ResourceKind = detected.mime.startsWith('image/')

@@ -8,7 +8,7 @@ import type { BlobStore } from '../../platform/storage/blob-store.js';
 import { jobFilesPrefix } from '../jobs/index.js';
 import type { JobHandler } from '../jobs/index.js';
 import type { Job, JobProgress } from '../jobs/index.js';
-import { crawl, type CrawlDependencies, type CrawlHooks } from './scrape.crawler.js';
+import type { CrawlDependencies, CrawlHooks } from './scrape.crawler.js';
 import { scrapeInputSchema, type ScrapeInput } from './scrape.input.js';
 
 /** Where crawls run. */
@@ -18,9 +18,12 @@ export interface Crawler {
   close(): Promise<void>;
 }
 
-/** Crawls inside this process. */
+/**
+ * Crawls inside this process. The crawler (cheerio, robots parsing) loads with the first crawl: by
+ * default crawls run in crawl processes, and a start need not pay for it.
+ */
 export function inlineCrawler(deps: CrawlDependencies): Crawler {
-  return { crawl: (jobId, input, hooks) => crawl(deps, jobId, input, hooks), close: async () => {} };
+  return { crawl: async (jobId, input, hooks) => (await import('./scrape.crawler.js')).crawl(deps, jobId, input, hooks), close: async () => {} };
 }
 
 export interface ScrapeJobDependencies {

@@ -38,7 +38,10 @@ export interface PGliteFilesOptions {
 /** Creates the data folder's database when the folder holds none yet: a copy of the template when there is one. */
 export async function ensurePGliteFiles(dir: string, options: PGliteFilesOptions = {}): Promise<PGliteFilesOrigin> {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (existsSync(join(dir, 'PG_VERSION'))) return 'existing';
+  if (existsSync(join(dir, 'PG_VERSION'))) {
+    options.progress?.(`opening the embedded database in ${dir}`);
+    return 'existing';
+  }
   const template = options.template === undefined ? templatePath() : options.template;
   if (template && existsSync(join(template, 'PG_VERSION')) && readdirSync(dir).length === 0) {
     options.progress?.(`creating the embedded database in ${dir} from the migrated template`);

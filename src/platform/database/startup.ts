@@ -12,14 +12,19 @@ export async function openMigratedDatabase(config: Config, logger: Logger): Prom
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   // First starts and migrations can take seconds: each step is logged before it runs, so they never look like a hang.
   const progress = (message: string) => logger.info(message);
+  // The embedded database says itself whether it opens a folder or creates one (pglite-files.ts).
+  if (config.databaseUrl) progress(`connecting to PostgreSQL at ${serverOf(config.databaseUrl)}`);
+  else if (config.inMemoryDatabase) progress('starting an in-memory embedded database');
   const db = await openDatabase({
     databaseUrl: config.databaseUrl,
     pgliteDir: config.inMemoryDatabase ? undefined : join(config.dataDir, 'db'),
     progress,
   });
   try {
-    const applied = await migrate(db, readMigrations(MIGRATIONS_DIR), progress);
+    const migrations = readMigrations(MIGRATIONS_DIR);
+    const applied = await migrate(db, migrations, progress);
     if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+    else progress(`database up to date (${migrations.length} migrations applied)`);
   } catch (error) {
     await db.close().catch(() => {});
     throw error;
@@ -32,4 +37,14 @@ export function exitOnStartupError(error: unknown): never {
   if (!(error instanceof StartupError)) throw error;
   console.error(error.message);
   process.exit(1);
+}
+
+/** Host, port and database of a connection URL: what a log line may show of it (never its user or password). */
+function serverOf(databaseUrl: string): string {
+  try {
+    const url = new URL(databaseUrl);
+    return `${url.host}${url.pathname}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
 }
