@@ -19,7 +19,7 @@ import { nodeFlags, sampleProcessTree, startServiceProcess, type ServiceProcess 
 const DEPTH = 2;
 const MAX_FILES = 10_000;
 
-interface JobAnswer {
+export interface JobAnswer {
   job_id: number;
   status: string;
   error?: string;
@@ -109,6 +109,8 @@ function msSummary(values: number[]): string {
   return `mean ${mean.toFixed(0)} ms, max ${Math.max(...values).toFixed(0)} ms`;
 }
 
+const crawlBody = (url: string) => ({ url, sniper_mode: false, crawl_depth: DEPTH, max_files: MAX_FILES });
+
 export async function runOurs(options: OursOptions): Promise<CrawlResult> {
   if (options.topology === 'embedded') return crawlWithProcesses(options, undefined);
   if (options.topology === 'worker') {
@@ -119,28 +121,28 @@ export async function runOurs(options: OursOptions): Promise<CrawlResult> {
   return crawlInProcess(options, undefined);
 }
 
-interface Client {
+export interface Client {
   base: string;
   key: string;
   pollMs: number;
 }
 
-interface ScrapeRun {
+export interface ScrapeRun {
   job: JobAnswer;
   posted: number;
   seen: number;
   pollMs: number[];
 }
 
-/** POST /api/scrape, then polls until the job has finished; the caller measures around it. */
-async function scrapeAndWait(client: Client, startUrl: string, onStarted: () => void): Promise<ScrapeRun> {
+/** POST /api/scrape with `body`, then polls until the job has finished; the caller measures around it. */
+export async function scrapeAndWait(client: Client, body: Record<string, unknown>, onStarted: () => void): Promise<ScrapeRun> {
   const headers = { 'X-API-Key': client.key, 'Content-Type': 'application/json' };
   onStarted();
   const posted = Date.now();
   const started = await fetch(`${client.base}/api/scrape`, {
     method: 'POST',
     headers,
-    body: JSON.stringify({ url: startUrl, sniper_mode: false, crawl_depth: DEPTH, max_files: MAX_FILES }),
+    body: JSON.stringify(body),
   });
   const startBody = (await started.json()) as { job_id?: number };
   if (started.status !== 202 || !startBody.job_id) throw new Error(`POST /api/scrape answered ${started.status}: ${JSON.stringify(startBody)}`);
@@ -157,7 +159,7 @@ async function scrapeAndWait(client: Client, startUrl: string, onStarted: () => 
   }
 }
 
-async function pollJob(client: Client, jobId: number): Promise<{ answer: JobAnswer; ms: number }> {
+export async function pollJob(client: Client, jobId: number): Promise<{ answer: JobAnswer; ms: number }> {
   const sent = performance.now();
   const response = await fetch(`${client.base}/api/jobs/${jobId}`, { headers: { 'X-API-Key': client.key } });
   const answer = (await response.json()) as JobAnswer;
@@ -165,7 +167,7 @@ async function pollJob(client: Client, jobId: number): Promise<{ answer: JobAnsw
   return { answer, ms: performance.now() - sent };
 }
 
-function runNotes(run: ScrapeRun, pollMs: number): string[] {
+export function runNotes(run: ScrapeRun, pollMs: number): string[] {
   return [
     `job queued→started ${((Date.parse(run.job.started_at!) - run.posted) / 1000).toFixed(2)} s; the poll that saw it completed came ${((run.seen - Date.parse(run.job.finished_at!)) / 1000).toFixed(2)} s after finished_at`,
     `${run.pollMs.length} polls while running (every ${pollMs} ms) answered in ${msSummary(run.pollMs)}`,
@@ -207,7 +209,7 @@ async function crawlWithProcesses(options: OursOptions, databaseUrl: string | un
 
     let sampler: ReturnType<typeof sampleProcessTree> | undefined;
     let apiSampler: ReturnType<typeof sampleProcessTree> | undefined;
-    const run = await scrapeAndWait(client, options.startUrl, () => {
+    const run = await scrapeAndWait(client, crawlBody(options.startUrl), () => {
       sampler = sampleProcessTree(jobProcess);
       if (worker) apiSampler = sampleProcessTree(api.process.child.pid!);
     });
@@ -296,7 +298,7 @@ async function crawlInProcess(options: OursOptions, databaseUrl: string | undefi
         for (const k of Object.keys(live) as Array<keyof typeof live>) live[k] = Math.max(live[k], usage[k] / MB);
       }, 1000) : undefined;
       let monitor: ReturnType<typeof startMonitor> | undefined;
-      const run = await scrapeAndWait(client, options.startUrl, () => (monitor = startMonitor())).finally(() => clearInterval(liveTimer));
+      const run = await scrapeAndWait(client, crawlBody(options.startUrl), () => (monitor = startMonitor())).finally(() => clearInterval(liveTimer));
       const measured = monitor!.stop();
       const { job, posted } = run;
       // The job's own finish time, not the poll that noticed it, ends the crawl.

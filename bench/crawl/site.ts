@@ -19,8 +19,8 @@ export const IMAGES_PER_PAGE = 5;
 const LEAVES = PAGES - 1 - HUBS;
 const RELATED_LINKS = 8;
 
-const EXT: Record<Format, string> = { jpeg: 'jpg', png: 'png', webp: 'webp' };
-const MIME: Record<Format, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+export const EXT: Record<Format, string> = { jpeg: 'jpg', png: 'png', webp: 'webp' };
+export const MIME: Record<Format, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 
 interface Variant {
   format: Format;
@@ -33,7 +33,7 @@ interface Variant {
 }
 
 // Sizes from about 6 to 60 KB; jpeg the most common, as on real sites.
-const VARIANTS: Variant[] = [
+export const VARIANTS: Variant[] = [
   { format: 'jpeg', width: 240, height: 160, sigma: 10 },
   { format: 'jpeg', width: 320, height: 240, sigma: 10 },
   { format: 'jpeg', width: 320, height: 240, sigma: 20 },
@@ -48,7 +48,7 @@ const VARIANTS: Variant[] = [
   { format: 'png', width: 320, height: 240, sigma: 40, blur: 2 },
 ];
 
-async function render(v: Variant, index: number): Promise<Buffer> {
+export async function render(v: Variant, index: number): Promise<Buffer> {
   const background = { r: 40 + ((index * 53) % 180), g: 60 + ((index * 97) % 160), b: 80 + ((index * 31) % 150) };
   let image = sharp({ create: { width: v.width, height: v.height, channels: 3, background, noise: { type: 'gaussian', mean: 120, sigma: v.sigma } } });
   if (v.blur) image = image.blur(v.blur);
@@ -125,7 +125,7 @@ function buildPages(): { pages: Page[]; imageFormat: Format[] } {
 }
 
 /** Spreads the variants over the image numbers, so neighbours differ in format and size. */
-function variantOf(k: number): number {
+export function variantOf(k: number): number {
   return (k * 7) % VARIANTS.length;
 }
 
