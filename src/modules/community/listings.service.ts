@@ -2,6 +2,7 @@
 // policy allows, the leaderboard and contributor portfolios (with the coins they earned here).
 import type { z } from 'zod';
 import type { CommunityItem } from '../../generated/prisma/client.js';
+import { modelRows, type ModelRows } from '../../platform/database/model-rows.js';
 import { NotFound } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
@@ -36,20 +37,25 @@ export interface Portfolio {
 }
 
 export class CommunityListings {
-  constructor(private readonly deps: CommunityDeps) {}
+  constructor(private readonly deps: CommunityDeps) {
+    this.rows = modelRows<CommunityItem>(deps.db.prisma, 'CommunityItem');
+  }
+
+  private readonly rows: ModelRows<CommunityItem>;
 
   /** GET /api/community/search (no key): public, listed items, newest first. */
   async search(input: z.input<typeof searchSchema>): Promise<{ items: CommunityItem[]; total: number; limit: number; offset: number }> {
     const { tag, verified, limit, offset } = parseInput(searchSchema, input);
-    const where = { public: true, removedAt: null, ...(tag ? { tags: { has: tag } } : {}), ...(verified ? { verified: true } : {}) };
-    // The same filter as SQL on the driver for the count (a count through Prisma costs several times its SQL, bench/RESULTS.md).
-    const filter = ['"public"', '"removedAt" IS NULL', ...(tag ? ['"tags" @> ARRAY[$1]::text[]'] : []), ...(verified ? ['"verified"'] : [])];
-    const [items, [counted]] = await Promise.all([
-      this.deps.db.prisma.communityItem.findMany({ where, orderBy: { id: 'desc' }, take: limit, skip: offset }),
-      this.deps.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM "CommunityItem" WHERE ${filter.join(' AND ')}`, tag ? [tag] : []),
+    // The page and its count as SQL on the driver: Prisma's compile of the same findMany, and a count
+    // through Prisma, cost several times their SQL (bench/RESULTS.md).
+    const filter = ['"public"', '"removedAt" IS NULL', ...(tag ? ['"tags" @> ARRAY[$1]::text[]'] : []), ...(verified ? ['"verified"'] : [])].join(' AND ');
+    const params = tag ? [tag] : [];
+    const [rows, [counted]] = await Promise.all([
+      this.deps.db.query(`SELECT ${this.rows.columns} FROM "CommunityItem" WHERE ${filter} ORDER BY "id" DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, limit, offset]),
+      this.deps.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM "CommunityItem" WHERE ${filter}`, params),
     ]);
     const total = counted?.total ?? 0;
-    return { items, total, limit, offset };
+    return { items: rows.map(this.rows.row), total, limit, offset };
   }
 
   /** GET /api/community/my: every item the caller contributed (unlisted and removed ones too), newest first. */

@@ -8,7 +8,7 @@ import { Conflict, Forbidden, NotFound, Unavailable } from '../../platform/error
 import type { UrlSigner } from '../../platform/url-signer.js';
 import { MEDIA_VARIANTS, linkStillValid, mediaFilePath, type MediaVariant } from './media-urls.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
-import { modelRows } from '../../platform/database/model-rows.js';
+import { modelRows, type ModelRows } from '../../platform/database/model-rows.js';
 import type { BlobStore } from '../../platform/storage/blob-store.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
@@ -19,8 +19,6 @@ import { bulkSchema, mirrorSchema, pageSchema, searchSchema, tagChangeSchema, up
 import type { z } from 'zod';
 
 export type { MediaItem };
-
-const MEDIA_ROWS = modelRows<MediaItem>('MediaItem');
 
 /**
  * Lab distance (CIE76, ΔE*ab) under which a dominant colour counts as near the one searched for;
@@ -81,7 +79,12 @@ export class MediaService {
     private readonly limits: ProcessLimits,
     /** Checks the signed file links it hands out (GET /media/<id>/<variant>); tests without files omit it. */
     private readonly signer?: UrlSigner,
-  ) {}
+  ) {
+    this.rows = modelRows<MediaItem>(db.prisma, 'MediaItem');
+  }
+
+  /** The library's page on the driver (list). */
+  private readonly rows: ModelRows<MediaItem>;
 
   useAutoTagger(tagger: AutoTagger): void {
     this.autoTagger = tagger;
@@ -179,10 +182,10 @@ export class MediaService {
     const conditions = Prisma.join([mediaItemSql(actor), trashed ? Prisma.sql`"trashedAt" IS NOT NULL` : Prisma.sql`"trashedAt" IS NULL`], ' AND ');
     // The page on the driver: the library's most read list, with nothing kept its first answer after
     // every change (ANSWER_CACHE_MB), where Prisma's compile of the same findMany was most of its cost.
-    const page = Prisma.sql`SELECT ${Prisma.raw(MEDIA_ROWS.columns)} FROM "MediaItem" WHERE ${conditions}
+    const page = Prisma.sql`SELECT ${Prisma.raw(this.rows.columns)} FROM "MediaItem" WHERE ${conditions}
       ORDER BY ${Prisma.raw(trashed ? '"trashedAt" DESC, "id" DESC' : '"id" DESC')} LIMIT ${limit} OFFSET ${offset}`;
     const [rows, total] = await Promise.all([this.db.query(page.text, page.values), this.countMatching([conditions])]);
-    const items = rows.map(MEDIA_ROWS.row);
+    const items = rows.map(this.rows.row);
     return { items, total, limit, offset };
   }
 
