@@ -128,9 +128,10 @@ describe(`the built service${distributed ? ' (API process + worker process, Post
   it('reads nothing large before authentication: keyless 200 MB bodies and 50 MB socket messages leave RSS within 100 MB of where it was', async () => {
     const api = processes[0]!.child.pid!;
     const sampling = sampleProcessTree(api);
-    // The sockets first: each must be refused for its size (1009) within the 3 s the server gives a
-    // socket to send connection_init, which 600 MB of uploads arriving at once on a busy machine
-    // (parallel test files) could otherwise hold up until the init timeout (4408) closes it first.
+    // The sockets first: each is refused for its size (1009), or, when a loaded machine delays the
+    // frame past the 3 s a socket has to send connection_init, by that timeout (4408; seen in CI at
+    // load 8 on this commit and the one before it). Either way the message is never read whole: the
+    // RSS bound below is what proves it (three 50 MB messages read whole would exceed it).
     const messages = await Promise.all([1, 2, 3].map(async () => {
       const socket = new WebSocket(base.replace('http', 'ws') + '/graphql', 'graphql-transport-ws');
       await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
@@ -138,7 +139,7 @@ describe(`the built service${distributed ? ' (API process + worker process, Post
       socket.send(Buffer.alloc(50 * 1024 * 1024, 0x20));
       return closed;
     }));
-    expect(messages).toEqual([1009, 1009, 1009]);
+    for (const code of messages) expect([1009, 4408]).toContain(code);
     const offers = ['/api/media/upload', '/api/vision/analyze', '/graphql'].map(async (path) => {
       let sent = 0;
       const upload = new AbortController();
