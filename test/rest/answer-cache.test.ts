@@ -86,12 +86,15 @@ describe('kept answers of the sub-key list', () => {
   it('shows a sub-key as expired once its time has come, with nothing else changed', async () => {
     const account = await t.createAccount('kept-expiry');
     const created = await t.request('POST', '/api/platform/sub-keys', { key: account.key, body: { label: 'soon' } });
-    await t.app.services.db.query(`UPDATE "ApiKey" SET "expiresAt" = (now() AT TIME ZONE 'UTC') + interval '1 second' WHERE id = $1`, [created.body.id]);
+    // Four seconds ahead: the three reads before it must all fall inside, also on a loaded machine
+    // (one second was not enough in CI at load 8).
+    const expiresAt = Date.now() + 4000;
+    await t.app.services.db.query(`UPDATE "ApiKey" SET "expiresAt" = (now() AT TIME ZONE 'UTC') + interval '4 seconds' WHERE id = $1`, [created.body.id]);
     await listKeys(account.key);
     expect((await listKeys(account.key)).body.sub_keys[0].status).toBe('active');
     const kept = await statementsOf(() => listKeys(account.key));
     expect(kept.statements).toEqual(['admit_requests']);
-    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt - Date.now()) + 200));
     expect((await listKeys(account.key)).body.sub_keys[0].status).toBe('expired');
   });
 
