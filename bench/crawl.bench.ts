@@ -36,7 +36,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ChildMessage, CrawlResult, SiteManifest, SiteStats } from './crawl/common.js';
+import { stopSiteServer, type ChildMessage, type CrawlResult, type SiteManifest, type SiteStats } from './crawl/common.js';
 import type { OursOptions } from './crawl/ours.js';
 import type { CrawleeOptions } from './crawl/crawlee.js';
 import { writeResultsSection } from './results.js';
@@ -350,11 +350,7 @@ async function main(): Promise<void> {
     if (profileDir) console.log(`CPU profiles kept in ${profileDir}`);
     if ([...runs.values()].flat().some((r) => r.problems.length)) process.exitCode = 1;
   } finally {
-    // Disconnecting ends the server (see runSiteServer); the kill is for a server that hangs.
-    if (server.connected) server.disconnect();
-    const killer = setTimeout(() => server.kill(), 5_000);
-    if (server.exitCode === null) await new Promise((resolve) => server.once('exit', resolve));
-    clearTimeout(killer);
+    await stopSiteServer(server);
     rmSync(tmpRoot, { recursive: true, force: true });
   }
 }

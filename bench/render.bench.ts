@@ -30,6 +30,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stopSiteServer } from './crawl/common.js';
 import { sampleTree, type RenderChildMessage, type RenderCrawlResult, type TreeSample } from './render/common.js';
 import type { RenderSiteManifest, RenderSiteStats } from './render/site.js';
 import type { OursOptions } from './render/ours.js';
@@ -243,10 +244,7 @@ async function main(): Promise<void> {
     console.log(`\n${section}\n`);
     writeResultsSection('render', section);
   } finally {
-    if (server.connected) server.disconnect();
-    const killer = setTimeout(() => server.kill(), 5_000);
-    if (server.exitCode === null) await new Promise((resolve) => server.once('exit', resolve));
-    clearTimeout(killer);
+    await stopSiteServer(server);
     rmSync(tmpRoot, { recursive: true, force: true });
   }
 }

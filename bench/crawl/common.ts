@@ -1,5 +1,6 @@
 // Shared by the crawl benchmark's processes: what a crawler child reports, the memory sampler and
 // the check that the files on disk are exactly the site's images.
+import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
@@ -167,4 +168,12 @@ export async function settle(): Promise<void> {
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   await new Promise((resolve) => setTimeout(resolve, 200));
+}
+
+/** Ends a benchmark's site-server child: disconnecting ends it (see runSiteServer); the kill is for one that hangs. */
+export async function stopSiteServer(server: ChildProcess): Promise<void> {
+  if (server.connected) server.disconnect();
+  const killer = setTimeout(() => server.kill(), 5_000);
+  if (server.exitCode === null) await new Promise((resolve) => server.once('exit', resolve));
+  clearTimeout(killer);
 }
