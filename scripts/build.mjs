@@ -19,6 +19,14 @@ if (relative(root, outdir).startsWith('..') || outdir === root) {
 }
 // What a running process imports; tests, benchmarks and scripts run under tsx/vitest instead.
 const sourceFolders = ['src', 'rest-shim'];
+// Packages the bundled entries leave to node_modules: native code or WebAssembly found by path,
+// worker or asset files beside them, or large and needed only on a rare path.
+const BUNDLE_EXTERNAL = [
+  '@electric-sql/pglite', 'sharp', 'sharp-phash', '@prisma/client', 'prisma', '.prisma', 'playwright-core',
+  'tesseract.js', '@tesseract.js-data/eng', '@tensorflow/tfjs-backend-wasm', '@tensorflow/tfjs-converter',
+  '@tensorflow/tfjs-core', '@vladmandic/human', 'libheif-js', 'piscina', 'pino', 'thread-stream', 'bullmq',
+  'swagger-ui-dist', 'esbuild', 'tsx', '@aws-sdk', 'archiver', 'pg', 'pg-native', 'ioredis',
+];
 
 if (!existsSync(join(root, 'src/generated/prisma'))) {
   console.error('src/generated/prisma is missing: run `npm run db:generate` (npm install does) first');
@@ -72,6 +80,11 @@ try {
     sourcemap: 'linked',
     logLevel: 'warning',
   });
+  // The two process entries again, each bundled with what it imports into one file (plus shared
+  // chunks for what they import lazily), over the per-file output above: a start then reads a few
+  // files instead of about 1,400 (bench/RESULTS.md, start section). The per-file tree stays for
+  // the child processes and worker threads, which start from their own entries.
+  await bundleEntries(build, staging);
   // Plain JavaScript modules (worker-thread entries) are copied as they are.
   for (const file of sourceFolders.flatMap((folder) => files(folder, ['.mjs']))) cpSync(file, join(staging, relative(root, file)));
   // src/core.ts finds the migrations at ../prisma/migrations, relative to itself.
@@ -100,4 +113,65 @@ async function makeTemplate() {
     console.warn(`build: no embedded database template (${error.message}); a new data folder is created at its first start`);
   }
   writeFileSync(stampFile, JSON.stringify({ fingerprint, template }));
+}
+
+/**
+ * Bundles src/main.ts and src/worker.ts into <out>/src/main.js and worker.js. Every output file sits
+ * in <out>/src, so each module's `import.meta.url` is rewritten to the address the module has in the
+ * per-file tree (ours) or in node_modules (a package's), relative to that folder: the paths modules
+ * derive from it (migrations, child entries, worker files, a package's own assets) stay as they were.
+ * CommonJS packages get their `__dirname` and `__filename` the same way, and `require` (for Node's
+ * own modules) from a banner. Packages that load native code, WebAssembly or files beside them by
+ * path, or that are only imported on a rare path, stay outside and load from node_modules.
+ */
+async function bundleEntries(build, out) {
+  const outSrc = join(out, 'src');
+  const sourceRoots = sourceFolders.map((folder) => join(root, folder) + '/');
+  /** The file URL expression, relative to the output folder, for where the module at `file` runs from. */
+  const addressOf = (file) => {
+    const own = sourceRoots.some((dir) => file.startsWith(dir)) && /\.[cm]?ts$/.test(file);
+    const target = own ? join(outSrc, relative(join(root, 'src'), file)).replace(/\.([cm]?)ts$/, '.$1js') : file;
+    let path = relative(outSrc, target);
+    if (!path.startsWith('.')) path = `./${path}`;
+    return `new URL(${JSON.stringify(path)}, import.meta.url)`;
+  };
+  const external = new RegExp(`^(${BUNDLE_EXTERNAL.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})(/|$)`);
+  const plugin = {
+    name: 'module-addresses',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => (external.test(args.path) ? { path: args.path, external: true } : undefined));
+      b.onLoad({ filter: /\.([cm]?[jt]s)$/ }, (args) => {
+        let text = readFileSync(args.path, 'utf8');
+        const loader = /\.[cm]?ts$/.test(args.path) ? 'ts' : 'js';
+        if (!text.includes('import.meta.url') && !text.includes('__dirname') && !text.includes('__filename')) return { contents: text, loader };
+        if (text.includes('import.meta.url')) text = text.replaceAll('import.meta.url', `${addressOf(args.path)}.href`);
+        // Only CommonJS modules have these (an ES module that names them defines them itself).
+        if (/\b(module\.exports|exports\.|require\()/.test(text) && /\b__(dirname|filename)\b/.test(text) && !/\b(const|let|var) __(dirname|filename)\b/.test(text)) {
+          text = `var __filename = __bundleFileURLToPath(${addressOf(args.path)}), __dirname = __bundleDirname(__filename);\n${text}`;
+        }
+        return { contents: text, loader };
+      });
+    },
+  };
+  await build({
+    entryPoints: { main: join(root, 'src/main.ts'), worker: join(root, 'src/worker.ts') },
+    outdir: outSrc,
+    bundle: true,
+    splitting: true,
+    chunkNames: 'bundle-[hash]',
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: 'linked',
+    logLevel: 'warning',
+    plugins: [plugin],
+    banner: {
+      js: [
+        "import { createRequire as __bundleCreateRequire } from 'node:module';",
+        "import { fileURLToPath as __bundleFileURLToPath } from 'node:url';",
+        "import { dirname as __bundleDirname } from 'node:path';",
+        'const require = __bundleCreateRequire(import.meta.url);',
+      ].join(' '),
+    },
+  });
 }
