@@ -24,7 +24,7 @@ const sourceFolders = ['src', 'rest-shim'];
 const BUNDLE_EXTERNAL = [
   '@electric-sql/pglite', 'sharp', 'sharp-phash', '@prisma/client', 'prisma', '.prisma', 'playwright-core',
   'tesseract.js', '@tesseract.js-data/eng', '@tensorflow/tfjs-backend-wasm', '@tensorflow/tfjs-converter',
-  '@tensorflow/tfjs-core', '@vladmandic/human', 'libheif-js', 'piscina', 'pino', 'thread-stream', 'bullmq',
+  '@tensorflow/tfjs-core', '@vladmandic/human', 'libheif-js', 'bullmq',
   'swagger-ui-dist', 'esbuild', 'tsx', '@aws-sdk', 'archiver', 'pg', 'pg-native', 'ioredis',
 ];
 
@@ -127,13 +127,12 @@ async function makeTemplate() {
 async function bundleEntries(build, out) {
   const outSrc = join(out, 'src');
   const sourceRoots = sourceFolders.map((folder) => join(root, folder) + '/');
-  /** The file URL expression, relative to the output folder, for where the module at `file` runs from. */
-  const addressOf = (file) => {
+  /** The path, as an expression, of where the module at `file` runs from: relative to the output folder. */
+  const pathOf = (file) => {
     const own = sourceRoots.some((dir) => file.startsWith(dir)) && /\.[cm]?ts$/.test(file);
     const target = own ? join(outSrc, relative(join(root, 'src'), file)).replace(/\.([cm]?)ts$/, '.$1js') : file;
-    let path = relative(outSrc, target);
-    if (!path.startsWith('.')) path = `./${path}`;
-    return `new URL(${JSON.stringify(path)}, import.meta.url)`;
+    // Not import.meta: esbuild would take a CommonJS module that names it for an ES module.
+    return `__bundleJoin(__bundleDir, ${JSON.stringify(relative(outSrc, target))})`;
   };
   const external = new RegExp(`^(${BUNDLE_EXTERNAL.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})(/|$)`);
   const plugin = {
@@ -144,10 +143,10 @@ async function bundleEntries(build, out) {
         let text = readFileSync(args.path, 'utf8');
         const loader = /\.[cm]?ts$/.test(args.path) ? 'ts' : 'js';
         if (!text.includes('import.meta.url') && !text.includes('__dirname') && !text.includes('__filename')) return { contents: text, loader };
-        if (text.includes('import.meta.url')) text = text.replaceAll('import.meta.url', `${addressOf(args.path)}.href`);
+        if (text.includes('import.meta.url')) text = text.replaceAll('import.meta.url', `__bundlePathToFileURL(${pathOf(args.path)}).href`);
         // Only CommonJS modules have these (an ES module that names them defines them itself).
         if (/\b(module\.exports|exports\.|require\()/.test(text) && /\b__(dirname|filename)\b/.test(text) && !/\b(const|let|var) __(dirname|filename)\b/.test(text)) {
-          text = `var __filename = __bundleFileURLToPath(${addressOf(args.path)}), __dirname = __bundleDirname(__filename);\n${text}`;
+          text = `var __filename = ${pathOf(args.path)}, __dirname = __bundleDirname(__filename);\n${text}`;
         }
         return { contents: text, loader };
       });
@@ -168,9 +167,10 @@ async function bundleEntries(build, out) {
     banner: {
       js: [
         "import { createRequire as __bundleCreateRequire } from 'node:module';",
-        "import { fileURLToPath as __bundleFileURLToPath } from 'node:url';",
-        "import { dirname as __bundleDirname } from 'node:path';",
+        "import { fileURLToPath as __bundleFileURLToPath, pathToFileURL as __bundlePathToFileURL } from 'node:url';",
+        "import { dirname as __bundleDirname, join as __bundleJoin } from 'node:path';",
         'const require = __bundleCreateRequire(import.meta.url);',
+        'const __bundleDir = __bundleDirname(__bundleFileURLToPath(import.meta.url));',
       ].join(' '),
     },
   });
