@@ -83,6 +83,18 @@ describe('the build', () => {
     expect(readdirSync(join(distDir, 'prisma/migrations')).sort()).toEqual(migrations.sort());
   });
 
+  it('bundles the two process entries: they import shared chunks beside them and packages, no per-file module', () => {
+    for (const entry of ['main', 'worker']) {
+      const text = readFileSync(join(distDir, 'src', `${entry}.js`), 'utf8');
+      const specifiers = [...text.matchAll(/(?:\bfrom|\bimport\(?)\s*["']([^"']+)["']/g)].map((m) => m[1]!);
+      const relative = specifiers.filter((s) => s.startsWith('.'));
+      expect(relative.length).toBeGreaterThan(0);
+      expect(relative.filter((s) => !/^\.\/bundle-[A-Z0-9]+\.js$/.test(s))).toEqual([]);
+      // The bundle holds the service's own code (its loadConfig), not an import of ./config.js.
+      expect(readdirSync(join(distDir, 'src')).filter((f) => f.startsWith('bundle-')).some((f) => readFileSync(join(distDir, 'src', f), 'utf8').includes('function loadConfig('))).toBe(true);
+    }
+  });
+
   it('swaps a finished tree in whole: builds running at once leave one complete tree and no leftovers', async () => {
     const build = () => promisify(execFile)(process.execPath, ['scripts/build.mjs', distDir], { cwd: ROOT });
     await Promise.all([build(), build(), build()]);
