@@ -15,6 +15,7 @@ import { sendJsonText } from '../src/http/respond.js';
 import { AnswerCache } from './answer-cache.js';
 import { isRefusal } from '../src/graphql/request-budget.js';
 import { refuseUnstorableText } from '../src/platform/validation.js';
+import { executeCompiled } from '../src/graphql/compiled-execution.js';
 
 /** What the shim reads of the configuration (src/config.ts's Config is one). */
 export interface RestLimits {
@@ -175,7 +176,7 @@ export function checkedOperation(schema: GraphQLSchema, route: RouteDefinition):
   const document = route.operation as DocumentNode;
   const problems = validate(schema, document);
   if (problems.length > 0) throw new Error(`REST route ${route.method} ${route.path}: its operation is invalid: ${problems[0]!.message}`);
-  return document;
+  return executeCompiled(document);
 }
 
 function restHandler(yoga: Yoga, route: RouteDefinition, answers: AnswerCache, schema: GraphQLSchema) {

@@ -12,6 +12,7 @@ import { createContext, credentialsFromHeaders, type Context, type Credentials, 
 import { makeMaskError, toGraphQLError } from './errors.js';
 import { useRequestBudget } from './request-budget.js';
 import { useStorableText } from './storable-text.js';
+import { useCompiledExecution } from './compiled-execution.js';
 import { refuseDeepOperation, useNestingLimit } from './nesting-limit.js';
 import { useProductionSecrecy } from './production.js';
 import { useSubscriptionKeyWatch } from './key-watch.js';
@@ -116,6 +117,8 @@ export function createGraphQLServer(services: Services, config: GraphQLServerSet
         maxDirectives: { n: 20 },
         blockFieldSuggestion: { enabled: production },
       }),
+      // Last, so its executor is the one run: the REST shim's fixed documents, compiled once.
+      useCompiledExecution(),
     ],
   });
 }
