@@ -11,7 +11,7 @@ import type { FetchedResponse, SafeFetcher } from '../../platform/http/safe-fetc
 import type { BlobStore } from '../../platform/storage/blob-store.js';
 import type { Logger } from '../../platform/logger.js';
 import type { JobProgress } from '../jobs/index.js';
-import { extractPageResources, type FoundResource, type PageResources } from './page-resources.js';
+import { extractPageResources, type FoundResource } from './page-resources.js';
 import { filenameFor, sniffType, type ResourceKind } from './asset-types.js';
 import { RobotsRules } from './robots.js';
 import type { ScrapeInput } from './scrape.input.js';
