@@ -420,10 +420,12 @@ export class RenderSession {
     let page: Page | undefined;
     const abort = () => void page?.close().catch(() => {});
     signal?.addEventListener('abort', abort, { once: true });
-    const proxy = await this.egress();
-    const refusedBefore = proxy.stats.refused;
+    let proxy: EgressProxy | undefined;
+    let refusedBefore = 0;
     let context: BrowserContext | undefined;
     try {
+      proxy = await this.egress();
+      refusedBefore = proxy.stats.refused;
       context = await this.takeContext(live);
       // Known as one of the job's pages while it opens: the context's 'page' event must not take it for a popup.
       const opening = context.newPage();
@@ -561,7 +563,7 @@ export class RenderSession {
       if (page) this.pages.delete(page);
       await page?.close().catch(() => {});
       if (context) this.giveBack(live, context);
-      if (proxy.stats.refused > refusedBefore) this.options.logger.debug({ url: url.origin, refused: proxy.stats.reasons }, 'the rendered page was refused connections');
+      if (proxy && proxy.stats.refused > refusedBefore) this.options.logger.debug({ url: url.origin, refused: proxy.stats.reasons }, 'the rendered page was refused connections');
     }
   }
 }
