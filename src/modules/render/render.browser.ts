@@ -110,8 +110,8 @@ const CHROMIUM_ARGS = [
 /**
  * Chromium's shared memory (rendered tiles, decoded images, IPC) lives in /dev/shm; only where that
  * is too small (a container's 64 MB default) is it moved to /tmp, which on a disk costs the browser
- * file-system writes for every frame and image: the render benchmark's pages took about twice
- * Crawlee's browser CPU with it on a disk-backed /tmp.
+ * file-system writes for every frame and image (this machine's /tmp is on its disk, its /dev/shm
+ * a tmpfs of 24 GB).
  */
 function sharedMemoryArgs(): string[] {
   try {
