@@ -36,7 +36,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stopSiteServer, type ChildMessage, type CrawlResult, type SiteManifest, type SiteStats } from './crawl/common.js';
+import { runBenchRole, stopSiteServer, type ChildMessage, type CrawlResult, type SiteManifest, type SiteStats } from './crawl/common.js';
 import type { OursOptions } from './crawl/ours.js';
 import type { CrawleeOptions } from './crawl/crawlee.js';
 import { writeResultsSection } from './results.js';
@@ -355,17 +355,8 @@ async function main(): Promise<void> {
   }
 }
 
-const [role, arg1, arg2] = process.argv.slice(2);
-const entry =
-  role === '--serve'
-    ? import('./crawl/site.js').then((site) => site.runSiteServer())
-    : role === '--run'
-      ? runChild(arg1 ?? '', arg2 ?? '{}')
-      : main();
-entry.catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-  // A child must not linger with its IPC channel open after a failure.
-  if (role) process.exit(1);
-});
-
+runBenchRole(
+  () => import('./crawl/site.js').then((site) => site.runSiteServer()),
+  runChild,
+  main,
+);

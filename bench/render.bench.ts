@@ -30,7 +30,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { stopSiteServer } from './crawl/common.js';
+import { runBenchRole, stopSiteServer } from './crawl/common.js';
 import { sampleTree, type RenderChildMessage, type RenderCrawlResult, type TreeSample } from './render/common.js';
 import type { RenderSiteManifest, RenderSiteStats } from './render/site.js';
 import type { OursOptions } from './render/ours.js';
@@ -249,15 +249,8 @@ async function main(): Promise<void> {
   }
 }
 
-const [role, arg1, arg2] = process.argv.slice(2);
-const entry =
-  role === '--serve'
-    ? import('./render/site.js').then((site) => site.runRenderSiteServer())
-    : role === '--run'
-      ? runChild(arg1 ?? '', arg2 ?? '{}')
-      : main();
-entry.catch((error: unknown) => {
-  console.error(error);
-  process.exitCode = 1;
-  if (role) process.exit(1);
-});
+runBenchRole(
+  () => import('./render/site.js').then((site) => site.runRenderSiteServer()),
+  runChild,
+  main,
+);

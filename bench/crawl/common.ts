@@ -1,7 +1,10 @@
 // Shared by the crawl benchmark's processes: what a crawler child reports, the memory sampler and
 // the check that the files on disk are exactly the site's images.
 import type { ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 
@@ -176,4 +179,93 @@ export async function stopSiteServer(server: ChildProcess): Promise<void> {
   const killer = setTimeout(() => server.kill(), 5_000);
   if (server.exitCode === null) await new Promise((resolve) => server.once('exit', resolve));
   clearTimeout(killer);
+}
+
+/** A site server's answer to one request; undefined: 404. */
+export interface SiteAnswer {
+  type: string;
+  body: Buffer | string;
+}
+
+/**
+ * The benchmarks' site servers (crawl/site.ts, render/site.ts), each in a child process of its own:
+ * answers from `answer` (which counts what it serves in `stats`; a 404 counts as notFound), listens
+ * on 127.0.0.1:0, sends `{ type: 'ready', manifest }`, replies to `{ type: 'stats' }` with the counts
+ * and its CPU seconds, and ends when the parent disconnects. `sent` sees the bytes of every answer.
+ */
+export async function serveSiteInChild<S extends { notFound: number }>(
+  stats: S,
+  answer: (url: URL) => SiteAnswer | undefined,
+  manifestOf: (url: string) => object,
+  sent?: (bytes: number) => void,
+): Promise<void> {
+  const server = createServer((req, res) => {
+    const send = (status: number, { type, body }: SiteAnswer) => {
+      sent?.(Buffer.byteLength(body));
+      res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'public, max-age=3600' });
+      res.end(body);
+    };
+    const found = answer(new URL(req.url ?? '/', 'http://x'));
+    if (found) return send(200, found);
+    stats.notFound++;
+    send(404, { type: 'text/html', body: '<h1>not found</h1>' });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  process.send!({ type: 'ready', manifest: manifestOf(`http://127.0.0.1:${(server.address() as AddressInfo).port}`) });
+  process.on('message', (message: { type: string }) => {
+    if (message.type !== 'stats') return;
+    const cpu = process.cpuUsage();
+    process.send!({ type: 'stats', stats: { ...stats, cpuSeconds: (cpu.user + cpu.system) / 1e6 } });
+  });
+  // The parent going away (normally or not) ends the server.
+  process.on('disconnect', () => {
+    server.closeAllConnections();
+    server.close(() => process.exit(0));
+  });
+}
+
+/**
+ * Runs a Crawlee crawler (crawl/crawlee.ts, render/crawlee.ts) with its temp folders under `tmpRoot`:
+ * `outDir` for the images it stores and Crawlee's own storage, so nothing lands in the working
+ * directory; removed afterwards. `notes` words Crawlee's final statistics for the report.
+ */
+export async function inCrawleeWorkDir<T>(
+  tmpRoot: string,
+  run: (dirs: { outDir: string; notes: (stats: CrawleeFinalStats, failed: number) => string[] }) => Promise<T>,
+): Promise<T> {
+  const workDir = mkdtempSync(join(tmpRoot, 'crawlee-'));
+  const outDir = join(workDir, 'images');
+  process.env.CRAWLEE_STORAGE_DIR = join(workDir, 'storage');
+  const hadStorage = existsSync(join(process.cwd(), 'storage'));
+  const notes = (stats: CrawleeFinalStats, failed: number) => {
+    const lines = [`Crawlee stats: ${stats.requestsFinished} requests finished, ${stats.requestsFailed} failed, ${stats.retryHistogram.slice(1).reduce<number>((s, n) => s + (n ?? 0), 0)} retried`];
+    if (failed > 0) lines.push(`${failed} requests failed for good`);
+    if (!hadStorage && existsSync(join(process.cwd(), 'storage'))) lines.push('warning: ./storage exists in the working directory');
+    return lines;
+  };
+  try {
+    await mkdir(outDir);
+    return await run({ outDir, notes });
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+}
+
+/** What crawler.run() resolves with, as far as the notes read it. */
+export interface CrawleeFinalStats {
+  requestsFinished: number;
+  requestsFailed: number;
+  retryHistogram: Array<number | undefined>;
+}
+
+/** A benchmark file's roles by its first argument: `--serve` (the site), `--run <crawler> <options>` (one crawler), or the parent. */
+export function runBenchRole(serve: () => Promise<void>, runChild: (name: string, options: string) => Promise<void>, main: () => Promise<void>): void {
+  const [role, arg1, arg2] = process.argv.slice(2);
+  const entry = role === '--serve' ? serve() : role === '--run' ? runChild(arg1 ?? '', arg2 ?? '{}') : main();
+  entry.catch((error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+    // A child must not linger with its IPC channel open after a failure.
+    if (role) process.exit(1);
+  });
 }

@@ -10,10 +10,9 @@
 // respected (ours reads it too), storage in memory (persistStorage: false), no session pool, no
 // proxy; everything else is Crawlee's default, including its HTTP client (got-scraping).
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { filesUnder, kernelPeakRssMb, settle, startMonitor, type CrawlResult } from './common.js';
+import { filesUnder, inCrawleeWorkDir, kernelPeakRssMb, settle, startMonitor, type CrawlResult } from './common.js';
 
 const DEPTH = 2;
 const EXT: Record<string, string> = { 'image/jpeg': 'jpg', 'image/png': 'png', 'image/webp': 'webp' };
@@ -28,13 +27,7 @@ export interface CrawleeOptions {
 }
 
 export async function runCrawlee(options: CrawleeOptions): Promise<CrawlResult> {
-  const workDir = mkdtempSync(join(options.tmpRoot, 'crawlee-'));
-  const outDir = join(workDir, 'images');
-  // Whatever Crawlee might write to disk goes under the temp folder, never into the working directory.
-  process.env.CRAWLEE_STORAGE_DIR = join(workDir, 'storage');
-  const hadStorage = existsSync(join(process.cwd(), 'storage'));
-  try {
-    await mkdir(outDir);
+  return inCrawleeWorkDir(options.tmpRoot, async ({ outDir, notes: notesOf }) => {
     // Imported here, not at the top, so only this child pays for loading Crawlee.
     const { CheerioCrawler, Configuration, createCheerioRouter, log, LogLevel } = await import('@crawlee/cheerio');
     log.setLevel(LogLevel.WARNING);
@@ -85,11 +78,7 @@ export async function runCrawlee(options: CrawleeOptions): Promise<CrawlResult> 
     const measured = monitor.stop();
 
     const onDisk = filesUnder(outDir);
-    const notes = [
-      `Crawlee stats: ${stats.requestsFinished} requests finished, ${stats.requestsFailed} failed, ${stats.retryHistogram.slice(1).reduce((s, n) => s + (n ?? 0), 0)} retried`,
-    ];
-    if (failed > 0) notes.push(`${failed} requests failed for good`);
-    if (!hadStorage && existsSync(join(process.cwd(), 'storage'))) notes.push('warning: ./storage exists in the working directory');
+    const notes = notesOf(stats, failed);
     return {
       crawler: `Crawlee CheerioCrawler (maxConcurrency ${options.maxConcurrency}, starting at ${options.desiredConcurrency})`,
       pages,
@@ -101,7 +90,5 @@ export async function runCrawlee(options: CrawleeOptions): Promise<CrawlResult> 
       vmHwmMb: kernelPeakRssMb(),
       notes,
     };
-  } finally {
-    rmSync(workDir, { recursive: true, force: true });
-  }
+  });
 }

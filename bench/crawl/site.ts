@@ -7,11 +7,9 @@
 // start-up; each image URL gets one of them with a unique, format-valid marker inside (a JPEG
 // comment segment, a PNG tEXt chunk, an extra WebP chunk), because the crawler under test stores
 // identical bytes only once.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { withMarker, type MarkedFormat as Format } from '../image-markers.js';
-import type { SiteManifest, SiteStats } from './common.js';
+import { serveSiteInChild, type SiteAnswer, type SiteManifest, type SiteStats } from './common.js';
 
 export const PAGES = 1000;
 export const HUBS = 32;
@@ -172,32 +170,23 @@ export async function runSiteServer(): Promise<void> {
   }
 
   const stats: Omit<SiteStats, 'cpuSeconds'> = { pages: 0, images: 0, robots: 0, notFound: 0, bytes: 0 };
-  const server = createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const send = (status: number, type: string, body: Buffer | string) => {
-      stats.bytes += Buffer.byteLength(body);
-      res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'public, max-age=3600' });
-      res.end(body);
-    };
+  const answer = ({ pathname: path }: URL): SiteAnswer | undefined => {
     const page = html.get(path);
     if (page) {
       stats.pages++;
-      return send(200, 'text/html; charset=utf-8', page);
+      return { type: 'text/html; charset=utf-8', body: page };
     }
     const image = images.get(path);
     if (image) {
       stats.images++;
-      return send(200, image.mime, image.body);
+      return { type: image.mime, body: image.body };
     }
     if (path === '/robots.txt') {
       stats.robots++;
-      return send(200, 'text/plain', 'User-agent: *\nAllow: /\n');
+      return { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' };
     }
-    stats.notFound++;
-    send(404, 'text/html', '<h1>not found</h1>');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return undefined;
+  };
 
   const formats: SiteManifest['formats'] = {};
   for (const { body, mime } of images.values()) {
@@ -209,7 +198,7 @@ export async function runSiteServer(): Promise<void> {
     f.meanKb += kb;
   }
   for (const f of Object.values(formats)) f.meanKb /= f.count;
-  const manifest: SiteManifest = {
+  const manifestOf = (url: string): SiteManifest => ({
     url,
     pages: html.size,
     hubs: HUBS,
@@ -217,16 +206,6 @@ export async function runSiteServer(): Promise<void> {
     imageBytes: [...images.values()].reduce((sum, i) => sum + i.body.length, 0),
     htmlBytes: [...html.values()].reduce((sum, b) => sum + b.length, 0),
     formats,
-  };
-  process.send!({ type: 'ready', manifest });
-  process.on('message', (message: { type: string }) => {
-    if (message.type !== 'stats') return;
-    const cpu = process.cpuUsage();
-    process.send!({ type: 'stats', stats: { ...stats, cpuSeconds: (cpu.user + cpu.system) / 1e6 } satisfies SiteStats });
   });
-  // The parent going away (normally or not) ends the server.
-  process.on('disconnect', () => {
-    server.closeAllConnections();
-    server.close(() => process.exit(0));
-  });
+  await serveSiteInChild(stats, answer, manifestOf, (bytes) => (stats.bytes += bytes));
 }

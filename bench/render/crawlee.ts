@@ -13,11 +13,11 @@
 // one Playwright's 1280x720). infiniteScroll's waitForSecs (how many 1-second checks without a new
 // XHR/fetch end the scrolling; Crawlee's default 4) is a knob; the bench states what it ran with.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Response } from 'playwright-core';
 import type { RenderCrawlResult } from './common.js';
+import { inCrawleeWorkDir } from '../crawl/common.js';
 
 export interface CrawleeOptions {
   startUrl: string;
@@ -47,13 +47,7 @@ const DOM_IMAGES = `(() => {
 })()`;
 
 export async function runCrawlee(options: CrawleeOptions, started: (rootPid: number) => Promise<void>): Promise<RenderCrawlResult> {
-  const workDir = mkdtempSync(join(options.tmpRoot, 'crawlee-'));
-  const outDir = join(workDir, 'images');
-  // Whatever Crawlee might write to disk goes under the temp folder, never into the working directory.
-  process.env.CRAWLEE_STORAGE_DIR = join(workDir, 'storage');
-  const hadStorage = existsSync(join(process.cwd(), 'storage'));
-  try {
-    await mkdir(outDir);
+  return inCrawleeWorkDir(options.tmpRoot, async ({ outDir, notes: notesOf }) => {
     // Imported here, not at the top, so only this child pays for loading Crawlee.
     const { PlaywrightCrawler, Configuration, createPlaywrightRouter, log, LogLevel } = await import('@crawlee/playwright');
     const { chromium } = await import('playwright-core');
@@ -124,9 +118,7 @@ export async function runCrawlee(options: CrawleeOptions, started: (rootPid: num
     const startedAt = process.hrtime.bigint();
     const stats = await crawler.run([options.startUrl]);
     const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
-    const notes = [`Crawlee stats: ${stats.requestsFinished} requests finished, ${stats.requestsFailed} failed, ${stats.retryHistogram.slice(1).reduce((s, n) => s + (n ?? 0), 0)} retried`];
-    if (failed > 0) notes.push(`${failed} requests failed for good`);
-    if (!hadStorage && existsSync(join(process.cwd(), 'storage'))) notes.push('warning: ./storage exists in the working directory');
+    const notes = notesOf(stats, failed);
     return {
       crawler: `Crawlee PlaywrightCrawler (${options.maxConcurrency ? `maxConcurrency ${options.maxConcurrency}` : 'autoscaled'}, waitForSecs ${options.waitForSecs})`,
       pages,
@@ -135,7 +127,5 @@ export async function runCrawlee(options: CrawleeOptions, started: (rootPid: num
       rootPid: process.pid,
       notes,
     };
-  } finally {
-    rmSync(workDir, { recursive: true, force: true });
-  }
+  });
 }

@@ -14,10 +14,9 @@
 // - backgrounds: tiles whose CSS background-image is set by an IntersectionObserver.
 // Every image URL has bytes of its own (a marker inside a real JPEG/WebP/PNG thumbnail, as the
 // crawl benchmark's site does), so dedupe by hash keeps each one and a crawler's count is a count of URLs.
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { withMarker } from '../image-markers.js';
 import { EXT, MIME, render, VARIANTS } from '../crawl/site.js';
+import { serveSiteInChild, type SiteAnswer } from '../crawl/common.js';
 
 export const HUBS = 9;
 export const LEAVES_PER_HUB = 10;
@@ -202,51 +201,34 @@ export async function runRenderSiteServer(): Promise<void> {
   });
 
   const stats = { pages: 0, json: 0, images: 0, notFound: 0 };
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
+  const answer = (url: URL): SiteAnswer | undefined => {
     const path = url.pathname;
-    const send = (status: number, type: string, body: Buffer | string) => {
-      res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), 'Cache-Control': 'public, max-age=3600' });
-      res.end(body);
-    };
     const page = html.get(path);
     if (page) {
       stats.pages++;
-      return send(200, 'text/html; charset=utf-8', page);
+      return { type: 'text/html; charset=utf-8', body: page };
     }
     const image = images.get(path);
     if (image) {
       stats.images++;
-      return send(200, image.mime, image.body);
+      return { type: image.mime, body: image.body };
     }
     const api = /^\/api\/(gallery|links)\/(\d+)\.json$/.exec(path);
-    const answer = api?.[1] === 'gallery' ? gallery.get(api[2]!)?.[Number(url.searchParams.get('batch') ?? 0)] : api ? links.get(api[2]!) : undefined;
-    if (answer) {
+    const json = api?.[1] === 'gallery' ? gallery.get(api[2]!)?.[Number(url.searchParams.get('batch') ?? 0)] : api ? links.get(api[2]!) : undefined;
+    if (json) {
       stats.json++;
-      return send(200, 'application/json', answer);
+      return { type: 'application/json', body: json };
     }
-    if (path === '/robots.txt') return send(200, 'text/plain', 'User-agent: *\nAllow: /\n');
-    stats.notFound++;
-    send(404, 'text/html', '<h1>not found</h1>');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    if (path === '/robots.txt') return { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' };
+    return undefined;
+  };
   const kinds = Object.fromEntries(KINDS.map((k) => [k, pages.filter((p) => p.kind === k).length])) as Record<Kind, number>;
-  const manifest: RenderSiteManifest = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+  const manifestOf = (url: string): RenderSiteManifest => ({
+    url,
     pages: html.size,
     images: images.size,
     imageBytes: [...images.values()].reduce((sum, i) => sum + i.body.length, 0),
     kinds,
-  };
-  process.send!({ type: 'ready', manifest });
-  process.on('message', (message: { type: string }) => {
-    if (message.type !== 'stats') return;
-    const cpu = process.cpuUsage();
-    process.send!({ type: 'stats', stats: { ...stats, cpuSeconds: (cpu.user + cpu.system) / 1e6 } satisfies RenderSiteStats });
   });
-  // The parent going away (normally or not) ends the server.
-  process.on('disconnect', () => {
-    server.closeAllConnections();
-    server.close(() => process.exit(0));
-  });
+  await serveSiteInChild(stats, answer, manifestOf);
 }

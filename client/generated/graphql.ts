@@ -84,7 +84,7 @@ export type CreateScheduleInput = {
   /** Most assets per run; default 100 */
   maxFiles?: number | null | undefined;
   name: string;
-  /** each run loads its pages in headless Chromium (as a scrape with render: true); default false. 503 when Chromium is not installed */
+  /** true: each run loads its pages in headless Chromium (as a scrape with render: true), 503 when Chromium is not installed; false: never. Left out: null, each run follows the operator's RENDER_AUTO (as a scrape that leaves render out) */
   render?: boolean | null | undefined;
   /** weekly when left out */
   schedule?: ScheduleFrequency | null | undefined;
@@ -545,7 +545,7 @@ export type WebhookFieldsFragment = { databaseId: number, url: string, events: A
 
 export type WebhookDeliveryFieldsFragment = { deliveryId: string, event: string, jobId: number | null, status: WebhookDeliveryState, attempts: number, maxAttempts: number, lastStatusCode: number | null, lastError: string | null, nextAttemptAt: string | null, lastAttemptAt: string | null, deliveredAt: string | null, createdAt: string };
 
-export type ScheduleFieldsFragment = { databaseId: number, name: string, url: string, frequency: ScheduleFrequency, hour: number, dayOfWeek: number | null, maxFiles: number | null, sniperMode: boolean, aiLabeling: boolean, render: boolean, enabled: boolean, nextRunAt: string | null, lastRunAt: string | null, lastJobId: number | null, lastError: string | null, runCount: number, createdAt: string };
+export type ScheduleFieldsFragment = { databaseId: number, name: string, url: string, frequency: ScheduleFrequency, hour: number, dayOfWeek: number | null, maxFiles: number | null, sniperMode: boolean, aiLabeling: boolean, render: boolean | null, enabled: boolean, nextRunAt: string | null, lastRunAt: string | null, lastJobId: number | null, lastError: string | null, runCount: number, createdAt: string };
 
 export type CollectionFieldsFragment = { databaseId: number, name: string, description: string | null, itemCount: number, shared: boolean, passwordProtected: boolean, shareUrl: string | null, shareLink: string | null, createdAt: string, updatedAt: string };
 
@@ -686,7 +686,7 @@ export type CreateScheduleMutationVariables = Exact<{
 
 
 export type CreateScheduleMutation = { createSchedule:
-    | { __typename: 'MutationCreateScheduleSuccess', data: { databaseId: number, nextRunAt: string | null, name: string, url: string, frequency: ScheduleFrequency, hour: number, dayOfWeek: number | null, maxFiles: number | null, sniperMode: boolean, aiLabeling: boolean, render: boolean, enabled: boolean, lastRunAt: string | null, lastJobId: number | null, lastError: string | null, runCount: number, createdAt: string } }
+    | { __typename: 'MutationCreateScheduleSuccess', data: { databaseId: number, nextRunAt: string | null, name: string, url: string, frequency: ScheduleFrequency, hour: number, dayOfWeek: number | null, maxFiles: number | null, sniperMode: boolean, aiLabeling: boolean, render: boolean | null, enabled: boolean, lastRunAt: string | null, lastJobId: number | null, lastError: string | null, runCount: number, createdAt: string } }
     | { __typename: 'ServiceError', message: string, status: number, code: string, field: string | null }
    };
 
@@ -707,7 +707,7 @@ export type ToggleScheduleMutationVariables = Exact<{
 
 
 export type ToggleScheduleMutation = { toggleSchedule:
-    | { __typename: 'MutationToggleScheduleSuccess', data: { databaseId: number, enabled: boolean, nextRunAt: string | null, name: string, url: string, frequency: ScheduleFrequency, hour: number, dayOfWeek: number | null, maxFiles: number | null, sniperMode: boolean, aiLabeling: boolean, render: boolean, lastRunAt: string | null, lastJobId: number | null, lastError: string | null, runCount: number, createdAt: string } }
+    | { __typename: 'MutationToggleScheduleSuccess', data: { databaseId: number, enabled: boolean, nextRunAt: string | null, name: string, url: string, frequency: ScheduleFrequency, hour: number, dayOfWeek: number | null, maxFiles: number | null, sniperMode: boolean, aiLabeling: boolean, render: boolean | null, lastRunAt: string | null, lastJobId: number | null, lastError: string | null, runCount: number, createdAt: string } }
     | { __typename: 'ServiceError', message: string, status: number, code: string, field: string | null }
    };
 
@@ -1768,7 +1768,7 @@ export type ListSchedulesQueryVariables = Exact<{
 }>;
 
 
-export type ListSchedulesQuery = { viewer: { schedules: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ node: { databaseId: number, name: string, url: string, frequency: ScheduleFrequency, hour: number, dayOfWeek: number | null, maxFiles: number | null, sniperMode: boolean, aiLabeling: boolean, render: boolean, enabled: boolean, nextRunAt: string | null, lastRunAt: string | null, lastJobId: number | null, lastError: string | null, runCount: number, createdAt: string } }> } } };
+export type ListSchedulesQuery = { viewer: { schedules: { totalCount: number, pageInfo: { hasNextPage: boolean, endCursor: string | null }, edges: Array<{ node: { databaseId: number, name: string, url: string, frequency: ScheduleFrequency, hour: number, dayOfWeek: number | null, maxFiles: number | null, sniperMode: boolean, aiLabeling: boolean, render: boolean | null, enabled: boolean, nextRunAt: string | null, lastRunAt: string | null, lastJobId: number | null, lastError: string | null, runCount: number, createdAt: string } }> } } };
 
 export type ListCollectionsQueryVariables = Exact<{
   first?: number | null | undefined;

@@ -54,7 +54,7 @@ describe('POST /api/automation/schedules', () => {
       max_files: 100,
       sniper_mode: true,
       ai_labeling: false,
-      render: false,
+      render: null, // left out: each run follows the operator's RENDER_AUTO
       enabled: true,
       last_run_at: null,
       last_job_id: null,
@@ -220,23 +220,27 @@ describe('the scheduler', () => {
   });
 
   // Creating it needs Chromium (503 without: test/featured/featured-render.test.ts).
-  it.runIf(chromiumAvailable)('passes render: true to the scrape job of each run, which loads the page in the browser', async () => {
+  it.runIf(chromiumAvailable)('passes render to the scrape job of each run: true renders, false never does, left out (null) leaves it to RENDER_AUTO', async () => {
     const account = await t.createAccount('rendered');
     const created = await create(account.key, { url: `${site.url}/gallery/3`, name: 'rendered', schedule: 'daily', render: true });
     expect(created.render).toBe(true);
+    const never = await create(account.key, { url: `${site.url}/gallery/2`, name: 'never', schedule: 'daily', render: false });
+    expect(never.render).toBe(false);
     const plain = await create(account.key, { url: `${site.url}/`, name: 'plain', schedule: 'daily' });
-    expect(plain.render).toBe(false);
+    expect(plain.render).toBeNull();
     const due = new Date(Date.now() - HOUR);
     await t.app.services.db.prisma.schedule.updateMany({ where: { accountId: account.id }, data: { nextRunAt: due } });
     await t.app.services.schedules.tick();
     const jobs = await jobsOf(account.id);
-    expect(jobs.map((job) => [(job.input as { url: string }).url, (job.input as { render: boolean }).render]).sort()).toEqual([
-      [`${site.url}/`, false],
+    const renderOf = (input: unknown) => ('render' in (input as object) ? (input as { render: boolean }).render : 'left out');
+    expect(jobs.map((job) => [(job.input as { url: string }).url, renderOf(job.input)]).sort()).toEqual([
+      [`${site.url}/`, 'left out'],
+      [`${site.url}/gallery/2`, false],
       [`${site.url}/gallery/3`, true],
     ]);
     for (const job of jobs) expect((await waitForJob(t, account.key, job.id, 60_000)).body.status).toBe('completed');
     const listed = await t.request('GET', '/api/automation/schedules', { key: account.key });
-    expect(listed.body.schedules.map((s: { name: string; render: boolean }) => [s.name, s.render]).sort()).toEqual([['plain', false], ['rendered', true]]);
+    expect(listed.body.schedules.map((s: { name: string; render: boolean | null }) => [s.name, s.render]).sort()).toEqual([['never', false], ['plain', null], ['rendered', true]]);
   });
 
   it('leaves schedules alone that are not due or disabled', async () => {

@@ -74,6 +74,29 @@ describe.runIf(chromiumAvailable)('renderPage', () => {
     for (const rendered of pages) expect(imagesOf(rendered).size).toBe(all().length);
   });
 
+  it("renders a job's pages in its session's contexts, one page at a time in each, and hands over the bytes of the images each page received", async () => {
+    const session = renderer.openSession();
+    try {
+      // One after the other: one context for both.
+      for (let i = 0; i < 2; i++) expect(imagesOf(await renderer.renderPage(`${origin}/gallery`, { session })).size).toBe(all().length);
+      expect(session.contextsMade).toBe(1);
+      const pages = await Promise.all([1, 2, 3].map(() => renderer.renderPage(`${origin}/gallery`, { session, keepImageBodies: 1024 * 1024 })));
+      for (const rendered of pages) {
+        expect(rendered.ended).toBe('settled');
+        expect(imagesOf(rendered).size).toBe(all().length);
+        // Each page's own copy of what it received (a later page of the job may come from the context's cache).
+        for (const image of rendered.fetchedImages) expect(image.body?.subarray(1, 4).toString()).toBe('PNG');
+      }
+      expect(pages.flatMap((rendered) => rendered.fetchedImages).every((image) => image.body && image.body.length > 0)).toBe(true);
+      // Three side by side: the idle one and two more (a second tab in a context would be a hidden one).
+      expect(session.contextsMade).toBe(3);
+    } finally {
+      await session.close();
+    }
+    // Closed: its context is gone, and it renders no more.
+    await expect(renderer.renderPage(`${origin}/gallery`, { session })).rejects.toThrow(/closed/);
+  });
+
   it('starts a new browser after the browser crashed', async () => {
     const pid = await renderer.browserPid();
     expect(pid).toBeTypeOf('number');

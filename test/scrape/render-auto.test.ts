@@ -120,6 +120,29 @@ describe.runIf(chromiumAvailable)('RENDER_AUTO on', SLOW, () => {
     expect(site.hits.filter((hit) => hit.browser)).toEqual([]);
   });
 
+  it("a schedule that leaves render out (null) follows RENDER_AUTO on each run; one that says false never renders", async () => {
+    const runOnce = async (body: Record<string, unknown>) => {
+      const created = await t.request('POST', '/api/automation/schedules', { key: t.ownerKey, body: { url: `${gallery.origin}/gallery`, schedule: 'daily', ...body } });
+      expect(created.status, created.text).toBe(201);
+      const { prisma } = t.app.services.db;
+      await prisma.schedule.update({ where: { id: created.body.schedule_id }, data: { nextRunAt: new Date(Date.now() - 60_000) } });
+      await t.app.services.schedules.tick();
+      const { lastJobId } = await prisma.schedule.findUniqueOrThrow({ where: { id: created.body.schedule_id } });
+      const done = await waitForJob(t, t.ownerKey, lastJobId!, 60_000);
+      expect(done.body.status, JSON.stringify(done.body)).toBe('completed');
+      return { render: created.body.render, paths: done.body.assets.items.map((a: { url: string }) => new URL(a.url).pathname).sort() as string[] };
+    };
+    let before = pagesRendered();
+    const auto = await runOnce({ name: 'auto' });
+    expect(auto.render).toBeNull();
+    expect(auto.paths).toEqual(gallery.imagePaths);
+    expect(pagesRendered()).toBe(before + 1);
+    before = pagesRendered();
+    const never = await runOnce({ name: 'never', render: false });
+    expect(never).toEqual({ render: false, paths: [] });
+    expect(pagesRendered()).toBe(before);
+  });
+
   it('never renders a scrape that says render: false', async () => {
     const before = pagesRendered();
     const { paths } = await scrape(t, { url: `${gallery.origin}/gallery`, render: false });
@@ -143,6 +166,15 @@ describe.runIf(chromiumAvailable)('RENDER_AUTO on', SLOW, () => {
     const { paths } = await scrape(t, { url: `${site.origin}/shell`, sniper_mode: false, crawl_depth: 1, render: true });
     expect(paths).toEqual(['/img/s1.png', '/img/s2.png', '/img/s3.png']);
     expect(site.hits.filter((hit) => hit.path.startsWith('/private'))).toEqual([]);
+  });
+
+  it('stores the images a rendered page loaded from the bytes the browser received: the site serves each once', async () => {
+    site.hits.length = 0;
+    const { paths } = await scrape(t, { url: `${site.origin}/shell`, sniper_mode: false, crawl_depth: 1, render: true, force: true });
+    expect(paths).toEqual(['/img/s1.png', '/img/s2.png', '/img/s3.png']);
+    const imageHits = site.hits.filter((hit) => hit.path.startsWith('/img/'));
+    expect(imageHits.map((hit) => hit.path).sort()).toEqual(paths);
+    expect(imageHits.every((hit) => hit.browser)).toBe(true);
   });
 
   it('takes nothing from where a rendered page led when robots.txt disallows it', async () => {

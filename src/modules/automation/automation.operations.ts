@@ -32,7 +32,7 @@ const createScheduleInput = createScheduleSchema.safeExtend({
   day_of_week: createFields.day_of_week.describe('0 = Monday to 6 = Sunday; weekly schedules only (default 0)'),
   max_files: createFields.max_files.describe('Most assets per run; default 100'),
   ai_labeling: createFields.ai_labeling.describe('default false'),
-  render: createFields.render.describe('each run loads its pages in headless Chromium (as a scrape with render: true); default false. 503 when Chromium is not installed'),
+  render: createFields.render.describe("true: each run loads its pages in headless Chromium (as a scrape with render: true), 503 when Chromium is not installed; false: never. Left out: null, each run follows the operator's RENDER_AUTO (as a scrape that leaves render out)"),
 }).describe('Fields of POST /api/automation/schedules (same names in camelCase, same defaults)');
 
 /** Both export rows answer with the job to poll (the scrape answer's shape). */

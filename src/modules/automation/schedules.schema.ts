@@ -22,7 +22,7 @@ export const scheduleFields = {
   max_files: z.int().nullable(),
   sniper_mode: z.boolean(),
   ai_labeling: z.boolean(),
-  render: z.boolean().describe('each run loads its pages in headless Chromium'),
+  render: z.boolean().nullable().describe("true: each run loads its pages in headless Chromium; false: never; null (left out when created): each run follows the operator's RENDER_AUTO"),
   enabled: z.boolean(),
   next_run: timestamp.nullable().describe('null while disabled'),
   last_run_at: timestamp.nullable(),

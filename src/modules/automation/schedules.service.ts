@@ -64,7 +64,7 @@ export interface CreateScheduleInput {
   max_files?: number;
   sniper_mode?: boolean;
   ai_labeling?: boolean;
-  render?: boolean;
+  render?: boolean | null;
 }
 
 export function recurrenceOf(schedule: Pick<Schedule, 'frequency' | 'hour' | 'dayOfWeek'>) {
@@ -110,7 +110,8 @@ export class SchedulesService {
           maxFiles: data.max_files,
           sniperMode: data.sniper_mode,
           aiLabeling: data.ai_labeling,
-          render: data.render,
+          // Left out: null, each run follows the operator's RENDER_AUTO as a scrape that leaves render out does.
+          render: data.render ?? null,
           enabled: true,
           nextRunAt: nextOccurrence({ frequency: data.schedule, hour: data.hour, dayOfWeek }, now),
         },
@@ -175,7 +176,7 @@ export class SchedulesService {
           max_files: schedule.maxFiles ?? undefined,
           sniper_mode: schedule.sniperMode,
           ai_labeling: schedule.aiLabeling,
-          render: schedule.render,
+          render: schedule.render ?? undefined,
           // A scheduled run wants the page as it is now, not a recent cached scrape.
           force: true,
         });

@@ -1,11 +1,15 @@
 // Renders pages that build their images by script, in one headless Chromium shared by the process
 // (Debian's `chromium`, driven by playwright-core). Safety: the browser's only way out is an
 // EgressProxy (src/platform/http/egress-proxy.ts) that connects by SafeFetcher's address policy;
-// each page gets a fresh browser context with a proxy of its own, which carries the page's budget
-// and is closed with it. Downloads, service workers, popups and dialogs are off. The browser is
+// each job gets a fresh browser context with a proxy of its own (a RenderSession), closed with the
+// job; its pages are opened and closed in it, one per URL, so the job's pages share one renderer
+// warm-up, HTTP cache and connections, as a person's browsing would (a context per page cost about
+// twice the browser CPU per page). A page's budget (requests, bytes) is counted on the page itself
+// and, once spent, the page is cut off the network (DevTools' blocked URLs and offline emulation).
+// Downloads, service workers, popups and dialogs are off. The browser is
 // launched on first use, launched again after a crash, and replaced once it grows past its memory
 // limit (the old one closes when its pages are done).
-import { existsSync } from 'node:fs';
+import { existsSync, statfsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import PQueue from 'p-queue';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -29,6 +33,8 @@ export class BrowserUnavailable extends Unavailable {
 export interface FetchedImage {
   url: string;
   contentType: string;
+  /** Its bytes as the browser received them (decoded), when the request asked for them (keepImageBodies) and they could be read. */
+  body?: Buffer;
 }
 
 export interface RenderedPage {
@@ -71,6 +77,16 @@ export interface RenderRequest {
    * page's time.
    */
   beforeNavigation?: () => Promise<void>;
+  /**
+   * The job's session (Renderer.openSession): the page opens in its context. Without one, the page
+   * gets a context of its own, closed with it.
+   */
+  session?: RenderSession;
+  /**
+   * Keep the bytes of the image responses the page received, each up to this size, so the caller
+   * need not download them again (FetchedImage.body). Off by default.
+   */
+  keepImageBodies?: number;
 }
 
 // Off the network except through the proxy: no QUIC (UDP), WebRTC only through the proxy (so no UDP
@@ -88,9 +104,23 @@ const CHROMIUM_ARGS = [
   '--no-first-run',
   '--no-default-browser-check',
   '--disable-gpu',
-  '--disable-dev-shm-usage',
   '--mute-audio',
 ];
+
+/**
+ * Chromium's shared memory (rendered tiles, decoded images, IPC) lives in /dev/shm; only where that
+ * is too small (a container's 64 MB default) is it moved to /tmp, which on a disk costs the browser
+ * file-system writes for every frame and image (this machine's /tmp is on its disk, its /dev/shm
+ * a tmpfs of 24 GB).
+ */
+function sharedMemoryArgs(): string[] {
+  try {
+    const shm = statfsSync('/dev/shm');
+    return shm.blocks * shm.bsize >= 512 * 1024 * 1024 ? [] : ['--disable-dev-shm-usage'];
+  } catch {
+    return ['--disable-dev-shm-usage'];
+  }
+}
 const VIEWPORT = { width: 1280, height: 900 };
 /** Network quiet this long after a scroll step counts as settled. */
 const QUIET_MS = 300;
@@ -100,12 +130,18 @@ const MAX_SETTLE_MS = 3000;
 const SETTLED_AFTER_QUIET_STEPS = 2;
 /** Kept back from the time budget for reading the DOM and closing the page. */
 const SNAPSHOT_RESERVE_MS = 1500;
+/** The most the snapshot waits for image bodies still arriving (those that do not come are downloaded by the caller). */
+const BODY_WAIT_MS = 1000;
+/** A browser's memory is measured after a page at most this often (it reads every process's smaps). */
+const MEMORY_CHECK_MS = 2000;
 
 interface LiveBrowser {
   browser: Browser;
   pages: number;
   /** Replaced (memory, crash): no new pages; closed once its pages are done. */
   retired: boolean;
+  /** When (performance.now()) its memory was last measured. */
+  measuredAt: number;
 }
 
 export class Renderer {
@@ -136,24 +172,40 @@ export class Renderer {
     if (!this.available) throw new BrowserUnavailable(this.options.settings.chromiumPath);
   }
 
-  /** Loads `url` in a fresh context, scrolls until no new images appear or the budget ends, and reads what the page shows. */
+  /**
+   * A job's session: one browser context (and egress proxy) for all its pages, opened on its first
+   * page and ended by close(). Pass it as RenderRequest.session.
+   */
+  openSession(): RenderSession {
+    return new RenderSession(this.options);
+  }
+
+  /**
+   * Loads `url` (in the session's context, or a fresh one of its own), scrolls until no new images
+   * appear or the budget ends, and reads what the page shows.
+   */
   async renderPage(url: string, request: RenderRequest = {}): Promise<RenderedPage> {
     const target = checkedUrl(url, this.options.allowPrivateAddresses);
     this.assertAvailable();
     const budget = { ...this.options.settings.budget, ...request.budget };
-    const page = await this.queue.add(async () => {
-      request.signal?.throwIfAborted();
-      const live = await this.browser();
-      live.pages++;
-      this.pagesRendered++;
-      try {
-        return await this.renderIn(live.browser, target, budget, request);
-      } finally {
-        live.pages--;
-        await this.afterPage(live);
-      }
-    });
-    return page!;
+    const session = request.session ?? this.openSession();
+    try {
+      const page = await this.queue.add(async () => {
+        request.signal?.throwIfAborted();
+        const live = await this.browser();
+        live.pages++;
+        this.pagesRendered++;
+        try {
+          return await session.render(live, target, budget, request);
+        } finally {
+          live.pages--;
+          await this.afterPage(live);
+        }
+      });
+      return page!;
+    } finally {
+      if (!request.session) await session.close();
+    }
   }
 
   /** Resident memory of the browser and all its processes, in MB (null before the first launch). */
@@ -215,7 +267,7 @@ export class Renderer {
         headless: true,
         // Gives --proxy-server and --proxy-bypass-list=<-loopback>: loopback goes through the proxy too.
         proxy: { server: guard.url },
-        args: CHROMIUM_ARGS,
+        args: [...CHROMIUM_ARGS, ...sharedMemoryArgs()],
         handleSIGINT: false,
         handleSIGTERM: false,
         handleSIGHUP: false,
@@ -226,7 +278,7 @@ export class Renderer {
       throw new BrowserUnavailable(chromiumPath, `it did not start: ${String((error as Error).message ?? error).split('\n')[0]}`);
     }
     this.launches++;
-    const live: LiveBrowser = { browser, pages: 0, retired: false };
+    const live: LiveBrowser = { browser, pages: 0, retired: false, measuredAt: -Infinity };
     this.live.add(live);
     browser.on('disconnected', () => {
       this.live.delete(live);
@@ -250,7 +302,8 @@ export class Renderer {
   }
 
   private async afterPage(live: LiveBrowser): Promise<void> {
-    if (!live.retired && live.browser.isConnected()) {
+    if (!live.retired && live.browser.isConnected() && performance.now() - live.measuredAt >= MEMORY_CHECK_MS) {
+      live.measuredAt = performance.now();
       const used = await browserMemoryMb(live.browser).catch(() => null);
       if (used !== null && used > this.options.settings.maxBrowserMemoryMb) {
         this.options.logger.info({ memoryMb: Math.round(used), limitMb: this.options.settings.maxBrowserMemoryMb }, 'the rendering browser passed its memory limit; it is replaced');
@@ -262,68 +315,184 @@ export class Renderer {
       await live.browser.close().catch(() => {});
     }
   }
+}
 
-  private async renderIn(browser: Browser, url: URL, budget: RenderBudget, { signal, beforeNavigation }: RenderRequest): Promise<RenderedPage> {
+/**
+ * One job's browsing: its browser contexts, and the egress proxy that is their only way out, made on
+ * the job's first page and closed with the job (close()). Pages open and close in them, one per URL.
+ * A context holds one page at a time: a second tab in a context's window would be a hidden one,
+ * where animation frames and IntersectionObservers (lazy loaders) do not run; so a job with pages
+ * side by side has as many contexts as it has pages at once (RENDER_CONCURRENCY at most), each
+ * reused by its next pages. Should the browser be replaced (crash, memory), the next page gets a new
+ * context on the new browser.
+ */
+export class RenderSession {
+  private proxy: Promise<EgressProxy> | null = null;
+  /** Every context of the session (closed with it), and those without a page now, by browser. */
+  private readonly contexts = new Set<BrowserContext>();
+  private readonly idle = new Map<LiveBrowser, BrowserContext[]>();
+  /** The job's pages open now: any other page the context opens (a popup) is closed. */
+  private readonly pages = new Set<Page>();
+  /** The job's pages being opened (context.newPage): the context's 'page' event comes before they are known. */
+  private readonly opening = new Set<Promise<Page>>();
+  private closed = false;
+  /** Contexts made so far (a job's sequential pages share one). */
+  contextsMade = 0;
+
+  /** @internal Renderer.openSession makes sessions. */
+  constructor(private readonly options: RendererOptions) {}
+
+  /** Closes the context(s) and the proxy; a page still rendering ends with an error. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    const contexts = [...this.contexts];
+    this.contexts.clear();
+    this.idle.clear();
+    await Promise.allSettled(contexts.map((context) => context.close()));
+    const proxy = await this.proxy?.catch(() => null);
+    await proxy?.close();
+  }
+
+  private egress(): Promise<EgressProxy> {
+    return (this.proxy ??= EgressProxy.listen({ allowPrivateAddresses: this.options.allowPrivateAddresses, resolve: this.options.resolve }));
+  }
+
+  /** A context of the session on `live` without a page: an idle one, or a new one. */
+  private async takeContext(live: LiveBrowser): Promise<BrowserContext> {
+    const idle = this.idle.get(live);
+    const reused = idle?.pop();
+    if (reused) return reused;
+    const context = await this.newContext(live);
+    this.contextsMade++;
+    this.contexts.add(context);
+    context.once('close', () => {
+      this.contexts.delete(context);
+      const list = this.idle.get(live);
+      if (list?.includes(context)) list.splice(list.indexOf(context), 1);
+    });
+    return context;
+  }
+
+  /** The page is done with `context`: the next page of the job may use it, unless its browser is gone. */
+  private giveBack(live: LiveBrowser, context: BrowserContext): void {
+    if (this.closed || !this.contexts.has(context) || !live.browser.isConnected() || live.retired) return void context.close().catch(() => {});
+    const list = this.idle.get(live) ?? [];
+    list.push(context);
+    this.idle.set(live, list);
+  }
+
+  private async newContext(live: LiveBrowser): Promise<BrowserContext> {
+    const proxy = await this.egress();
+    const context = await live.browser.newContext({
+      proxy: { server: proxy.url },
+      acceptDownloads: false,
+      serviceWorkers: 'block',
+      permissions: [],
+      userAgent: this.options.userAgent,
+      viewport: VIEWPORT,
+    });
+    // Popups are off: window.open answers null, a link or form aimed at another window does
+    // nothing (each popup would cost a tab before it could be closed: 49 of them took 12 s), and
+    // any page the context opens anyway is closed.
+    await context.addInitScript(() => {
+      window.open = () => null;
+      const opensAnotherWindow = (element: Element) => {
+        const target = (element.getAttribute('target') ?? document.querySelector('base[target]')?.getAttribute('target') ?? '').toLowerCase();
+        if (target === '' || target === '_self' || target === '_top' || target === '_parent') return false;
+        return ![...document.querySelectorAll('iframe[name]')].some((frame) => frame.getAttribute('name')?.toLowerCase() === target);
+      };
+      document.addEventListener(
+        'click',
+        (event) => {
+          const link = event.target instanceof Element ? event.target.closest('a[href], area[href]') : null;
+          if (link && opensAnotherWindow(link)) event.preventDefault();
+        },
+        true,
+      );
+      document.addEventListener('submit', (event) => event.target instanceof HTMLFormElement && opensAnotherWindow(event.target) && event.preventDefault(), true);
+    });
+    // A link with target=_blank still opens a tab; it is closed, and the job's pages brought back to
+    // the front, where their animation frames and observers run again.
+    context.on('page', (other) => {
+      void Promise.allSettled([...this.opening])
+        .then(() => (this.pages.has(other) ? undefined : other.close().then(() => Promise.all([...this.pages].map((page) => page.bringToFront())))))
+        .catch(() => {});
+    });
+    if (this.closed) {
+      await context.close().catch(() => {});
+      throw new Unavailable('the render session is closed');
+    }
+    return context;
+  }
+
+  /** @internal One page, on `live` (Renderer.renderPage has taken its turn). */
+  async render(live: LiveBrowser, url: URL, budget: RenderBudget, { signal, beforeNavigation, keepImageBodies }: RenderRequest): Promise<RenderedPage> {
+    if (this.closed) throw new Unavailable('the render session is closed');
     let deadline = performance.now() + budget.timeMs;
     let ended: RenderedPage['ended'] | null = null;
-    const proxy = await EgressProxy.listen({
-      allowPrivateAddresses: this.options.allowPrivateAddresses,
-      resolve: this.options.resolve,
-      maxConnections: budget.maxRequests,
-      maxBytes: budget.maxBytes,
-      onExhausted: (what) => (ended ??= what === 'bytes' ? 'bytes' : 'requests'),
-    });
-    let context: BrowserContext | undefined;
-    const abort = () => void context?.close().catch(() => {});
+    let page: Page | undefined;
+    const abort = () => void page?.close().catch(() => {});
     signal?.addEventListener('abort', abort, { once: true });
+    let proxy: EgressProxy | undefined;
+    let refusedBefore = 0;
+    let context: BrowserContext | undefined;
     try {
-      context = await browser.newContext({
-        proxy: { server: proxy.url },
-        acceptDownloads: false,
-        serviceWorkers: 'block',
-        permissions: [],
-        userAgent: this.options.userAgent,
-        viewport: VIEWPORT,
-      });
-      // Popups are off: window.open answers null, a link or form aimed at another window does
-      // nothing (each popup would cost a tab before it could be closed: 49 of them took 12 s), and
-      // any page the context opens anyway is closed.
-      await context.addInitScript(() => {
-        window.open = () => null;
-        const opensAnotherWindow = (element: Element) => {
-          const target = (element.getAttribute('target') ?? document.querySelector('base[target]')?.getAttribute('target') ?? '').toLowerCase();
-          if (target === '' || target === '_self' || target === '_top' || target === '_parent') return false;
-          return ![...document.querySelectorAll('iframe[name]')].some((frame) => frame.getAttribute('name')?.toLowerCase() === target);
-        };
-        document.addEventListener(
-          'click',
-          (event) => {
-            const link = event.target instanceof Element ? event.target.closest('a[href], area[href]') : null;
-            if (link && opensAnotherWindow(link)) event.preventDefault();
-          },
-          true,
-        );
-        document.addEventListener('submit', (event) => event.target instanceof HTMLFormElement && opensAnotherWindow(event.target) && event.preventDefault(), true);
-      });
-      const page = await context.newPage();
-      // A link with target=_blank still opens a tab; it is closed, and the page brought back to the
-      // front, where its animation frames and observers run again.
-      context.on('page', (other) => {
-        if (other !== page) void other.close().then(() => page.bringToFront()).catch(() => {});
-      });
+      proxy = await this.egress();
+      refusedBefore = proxy.stats.refused;
+      context = await this.takeContext(live);
+      // Known as one of the job's pages while it opens: the context's 'page' event must not take it for a popup.
+      const opening = context.newPage();
+      this.opening.add(opening);
+      try {
+        page = await opening;
+        this.pages.add(page);
+      } finally {
+        this.opening.delete(opening);
+      }
+      if (signal?.aborted) abort();
       page.on('dialog', (dialog) => void dialog.dismiss().catch(() => {}));
       page.on('filechooser', () => {}); // never answered: nothing is uploaded
 
-      const network = new NetworkWatch(page, budget.maxRequests, () => (ended ??= 'requests'));
+      // The page's budget: counted on the page (the context's proxy serves all the job's pages) and,
+      // once spent, the page is cut off the network: no new request, and (bytes) the ones in flight fail.
+      const cdp = await context.newCDPSession(page);
+      let bytes = 0;
+      const cutOff = (what: 'requests' | 'bytes') => {
+        ended ??= what;
+        void cdp.send('Network.setBlockedURLs', { urls: ['*'] }).catch(() => {});
+        if (what === 'bytes') void cdp.send('Network.emulateNetworkConditions', { offline: true, latency: 0, downloadThroughput: -1, uploadThroughput: -1 }).catch(() => {});
+      };
+      const received = (length: number) => {
+        bytes += length;
+        if (bytes > budget.maxBytes) cutOff('bytes');
+      };
+      cdp.on('Network.dataReceived', (event) => received(event.encodedDataLength));
+      cdp.on('Network.webSocketFrameReceived', (event) => received(event.response.payloadData.length));
+      await cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
+
+      const network = new NetworkWatch(page, budget.maxRequests, () => cutOff('requests'));
       const fetchedImages: FetchedImage[] = [];
+      const bodies: Promise<void>[] = [];
       const seenImages = new Set<string>();
       page.on('response', (response) => {
-        const contentType = response.headers()['content-type'] ?? '';
+        const headers = response.headers();
+        const contentType = headers['content-type'] ?? '';
         const isImage = contentType.startsWith('image/') || response.request().resourceType() === 'image';
         const responseUrl = response.url();
         if (isImage && response.status() >= 200 && response.status() < 300 && /^https?:/.test(responseUrl) && !seenImages.has(responseUrl)) {
           seenImages.add(responseUrl);
-          fetchedImages.push({ url: responseUrl, contentType: contentType.split(';')[0]!.trim() });
+          const image: FetchedImage = { url: responseUrl, contentType: contentType.split(';')[0]!.trim() };
+          fetchedImages.push(image);
+          const declared = Number(headers['content-length'] ?? 0);
+          if (keepImageBodies !== undefined && declared <= keepImageBodies) {
+            bodies.push(
+              response.body().then(
+                (body) => void (body.length <= keepImageBodies && (image.body = body)),
+                () => {}, // not kept by the browser, or the page closed first: the caller downloads it
+              ),
+            );
+          }
         }
       });
 
@@ -383,26 +552,32 @@ export class Renderer {
       }
       signal?.throwIfAborted();
       const snapshot = await page.evaluate(readPage);
+      if (bodies.length > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([Promise.all(bodies), new Promise((resolve) => (timer = setTimeout(resolve, BODY_WAIT_MS)))]).finally(() => clearTimeout(timer));
+      }
       return {
         url: page.url(),
         status,
         html: snapshot.html,
         images: snapshot.images,
-        fetchedImages,
+        // A copy: bodies that arrive after this are not the caller's (the page is closed under them).
+        fetchedImages: fetchedImages.map((image) => ({ ...image })),
         links: snapshot.links,
         ended: ended ?? 'settled',
         scrollSteps: steps,
         requests: network.requests,
-        bytes: proxy.stats.bytes,
+        bytes,
       };
     } catch (error) {
       if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new AppError('the job was stopped', 500, ErrorCode.JobStopped);
       throw error;
     } finally {
       signal?.removeEventListener('abort', abort);
-      await context?.close().catch(() => {});
-      await proxy.close();
-      if (proxy.stats.refused > 0) this.options.logger.debug({ url: url.origin, refused: proxy.stats.reasons }, 'the rendered page was refused connections');
+      if (page) this.pages.delete(page);
+      await page?.close().catch(() => {});
+      if (context) this.giveBack(live, context);
+      if (proxy && proxy.stats.refused > refusedBefore) this.options.logger.debug({ url: url.origin, refused: proxy.stats.reasons }, 'the rendered page was refused connections');
     }
   }
 }

@@ -11,12 +11,12 @@ import type { FetchedResponse, SafeFetcher } from '../../platform/http/safe-fetc
 import type { BlobStore } from '../../platform/storage/blob-store.js';
 import type { Logger } from '../../platform/logger.js';
 import type { JobProgress } from '../jobs/index.js';
-import { extractPageResources, type FoundResource, type PageResources } from './page-resources.js';
+import { extractPageResources, type FoundResource } from './page-resources.js';
 import { filenameFor, sniffType, type ResourceKind } from './asset-types.js';
 import { RobotsRules } from './robots.js';
 import type { ScrapeInput } from './scrape.input.js';
 // Types only: a crawl process, which never renders, does not load the render module.
-import type { RenderAuto, RenderedPage, Renderer } from '../render/index.js';
+import type { RenderAuto, RenderedPage, Renderer, RenderSession } from '../render/index.js';
 import { shouldAutoRender } from './auto-render.js';
 
 /** What a crawl needs of its process: built once per process, shared by its crawls. */
@@ -29,7 +29,7 @@ export interface CrawlDependencies {
   /** FETCH_MAX_REDIRECTS: the page budget keeps room for them (PageBudget). */
   maxRedirects: number;
   /** Loads pages in headless Chromium, for `render: true` (the job's process only). */
-  renderer?: Pick<Renderer, 'renderPage'>;
+  renderer?: Pick<Renderer, 'renderPage' | 'openSession'>;
   /** RENDER_AUTO, with `renderer`: which pages of a scrape that did not ask for `render` are rendered anyway. */
   renderAuto?: RenderAuto;
 }
@@ -95,6 +95,8 @@ class ScrapeRun {
   private flushing: Promise<void> = Promise.resolve();
   /** RENDER_AUTO for this crawl: never when the scrape said `render` either way. */
   private autoRule: RenderAuto | null;
+  /** The job's browser context, opened by its first rendered page and closed when the crawl ends. */
+  private session: RenderSession | null = null;
 
   constructor(
     private readonly deps: CrawlDependencies,
@@ -109,6 +111,14 @@ class ScrapeRun {
 
   async run(): Promise<Required<JobProgress>> {
     const visits: Promise<void>[] = [];
+    try {
+      return await this.crawlOrStop(visits);
+    } finally {
+      await this.session?.close();
+    }
+  }
+
+  private async crawlOrStop(visits: Promise<void>[]): Promise<Required<JobProgress>> {
     try {
       return await this.crawl(visits);
     } catch (error) {
@@ -207,7 +217,7 @@ class ScrapeRun {
   }
 
   /** Downloads what a page names and, in crawl mode, queues its same-site links for the next level. */
-  private take({ resources, links }: PageResources, nextLevel: string[] | null): void {
+  private take({ resources, links }: { resources: FoundAsset[]; links: string[] }, nextLevel: string[] | null): void {
     for (const resource of resources) this.schedule(resource);
     if (nextLevel) {
       for (const link of links) {
@@ -262,7 +272,7 @@ class ScrapeRun {
    * stands, when the budget is spent, the render fails or ends where robots.txt disallows; once the
    * browser proves unavailable, the rest of the crawl is not rendered.
    */
-  private async autoRender(url: string): Promise<PageResources | null> {
+  private async autoRender(url: string): Promise<{ resources: FoundAsset[]; links: string[] } | null> {
     // A new request, to where the fetch ended (after redirects): robots.txt is asked again for it.
     if (this.full() || !(await this.robots.isAllowed(url))) return null;
     const share = await this.pageBudget.take();
@@ -286,11 +296,16 @@ class ScrapeRun {
   }
 
   /** Loads the page in the browser in the host's lane: its concurrency, and its delay counted from the navigation. */
-  private render(renderer: Pick<Renderer, 'renderPage'>, url: string): Promise<RenderedPage | null> {
-    return this.onHost(url, () => !this.stopped && !this.hooks.signal.aborted, (takeTurn) => renderer.renderPage(url, { signal: this.hooks.signal, beforeNavigation: takeTurn }));
+  private render(renderer: Pick<Renderer, 'renderPage' | 'openSession'>, url: string): Promise<RenderedPage | null> {
+    this.session ??= renderer.openSession();
+    const session = this.session;
+    // The bytes of the images the page loaded are kept, so they are stored without a second download.
+    return this.onHost(url, () => !this.stopped && !this.hooks.signal.aborted, (takeTurn) =>
+      renderer.renderPage(url, { signal: this.hooks.signal, beforeNavigation: takeTurn, session, keepImageBodies: this.deps.scrape.maxAssetBytes }),
+    );
   }
 
-  private schedule(resource: FoundResource): void {
+  private schedule(resource: FoundAsset): void {
     if (this.stopped) return;
     if (this.seenAssets.has(resource.url) || !this.wanted(resource.kind, resource.url)) return;
     this.seenAssets.add(resource.url);
@@ -306,10 +321,11 @@ class ScrapeRun {
     return !keyword || url.toLowerCase().includes(keyword);
   }
 
-  private async download(resource: FoundResource): Promise<void> {
+  private async download(resource: FoundAsset): Promise<void> {
     try {
       if (this.full() || this.stopped || this.hooks.signal.aborted) return;
       if (!(await this.robots.isAllowed(resource.url))) return;
+      if (resource.received) return await this.keepReceived(resource, resource.received);
       // Waiting for the slots may outlast the job (stopped, or another worker took it over) or its need.
       const fetched = await this.fetchOnHost(resource.url, this.deps.scrape.maxAssetBytes, () => !this.full() && !this.stopped && !this.hooks.signal.aborted);
       if (!fetched) return;
@@ -321,6 +337,20 @@ class ScrapeRun {
     } catch (error) {
       // One unreachable or oversized asset does not fail the job.
       this.deps.logger.debug({ err: error, jobId: this.jobId, url: resource.url }, 'asset skipped');
+    }
+  }
+
+  /**
+   * An image the rendered page already received (through the job's egress proxy): stored from those
+   * bytes, under the same size limit, filters and dedupe as a download, holding a body slot as one does.
+   */
+  private async keepReceived(resource: FoundResource, received: { body: Buffer; contentType: string }): Promise<void> {
+    if (received.body.length > this.deps.scrape.maxAssetBytes) return;
+    const release = await this.takeBodySlot();
+    try {
+      await this.keep(resource, received.body, received.contentType);
+    } finally {
+      release();
     }
   }
 
@@ -520,11 +550,25 @@ async function waitForTurn(lane: HostLane, start: boolean): Promise<void> {
   if (start) lane.lastStartAt = performance.now();
 }
 
-/** What a rendered page names: what the static extractors find in its final DOM, the images it shows and fetched, its links. */
-function renderedFinds(rendered: RenderedPage): PageResources {
+/** A resource to store; `received` when a rendered page already has its bytes. */
+type FoundAsset = FoundResource & { received?: { body: Buffer; contentType: string } };
+
+/**
+ * What a rendered page names: what the static extractors find in its final DOM, the images it shows
+ * and fetched, its links. Those the page received come with their bytes, whichever place named them
+ * first; the rest (a srcset candidate the browser did not choose, say) are downloaded.
+ */
+function renderedFinds(rendered: RenderedPage): { resources: FoundAsset[]; links: string[] } {
   const { resources, links } = extractPageResources(rendered.html, rendered.url);
   const images = [...rendered.images, ...rendered.fetchedImages.map((fetched) => fetched.url)].map((url) => ({ url, kind: 'image' as const }));
-  return { resources: [...resources, ...images], links: [...new Set([...links, ...rendered.links])] };
+  const received = new Map(rendered.fetchedImages.flatMap((image) => (image.body ? [[image.url, { body: image.body, contentType: image.contentType }] as const] : [])));
+  return {
+    resources: [...resources, ...images].map((resource) => {
+      const bytes = received.get(resource.url);
+      return bytes ? { ...resource, received: bytes } : resource;
+    }),
+    links: [...new Set([...links, ...rendered.links])],
+  };
 }
 
 /** Same host, ignoring a leading www. */

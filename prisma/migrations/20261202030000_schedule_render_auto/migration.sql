@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Schedule" ALTER COLUMN "render" DROP NOT NULL,
+ALTER COLUMN "render" DROP DEFAULT;
