@@ -88,8 +88,12 @@ describe.runIf(chromiumAvailable)('renderPage', () => {
         for (const image of rendered.fetchedImages) expect(image.body?.subarray(1, 4).toString()).toBe('PNG');
       }
       expect(pages.flatMap((rendered) => rendered.fetchedImages).every((image) => image.body && image.body.length > 0)).toBe(true);
-      // Three side by side: the idle one and two more (a second tab in a context would be a hidden one).
-      expect(session.contextsMade).toBe(3);
+      // Three asked for at once with two browser slots: two side by side, each in a context of its own
+      // (a second tab in a context would be a hidden one, whose lazy images never load: the counts
+      // above), the third in one of theirs, or in a new one when it took its slot before the page it
+      // follows gave its context back. Never a context per page beyond that.
+      expect(session.contextsMade).toBeGreaterThanOrEqual(2);
+      expect(session.contextsMade).toBeLessThanOrEqual(3);
     } finally {
       await session.close();
     }

@@ -520,6 +520,10 @@ export class RenderSession {
       let steps = 0;
       let quietSteps = 0;
       if (!ended) {
+        // Settle where the page opened before the first scroll: a gallery whose first tiles arrive by
+        // script after 'load' (and load lazily once seen) would otherwise get them while the page is
+        // already scrolled past, and they would never be seen (seen as 2 of 25 missing, side by side).
+        await settle(page, network, left);
         let before = await countImages(page, seenImages.size);
         for (;;) {
           if (ended) break;
