@@ -22,4 +22,4 @@ while (!(await stream.next()).done) seen++;
 const after = livePromises();
 // The stream is alive still (a subscription between two results).
 await stream.return!();
-console.log(JSON.stringify({ seen, stopped, grown: after - before }));
+process.stdout.write(`${JSON.stringify({ seen, stopped, grown: after - before })}\n`);
