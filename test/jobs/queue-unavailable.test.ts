@@ -10,7 +10,10 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp();
+  // The service's own workers poll for queued rows; polling once an hour keeps them from claiming
+  // the row this file's scrape writes before its failed hand-off takes it back (a claimed row is
+  // not queued any more, and stays: seen once in CI).
+  t = await startTestApp({ jobs: { concurrency: 1, leaseMs: 10_000, pollMs: 3_600_000 } });
 });
 afterAll(() => t.stop());
 
