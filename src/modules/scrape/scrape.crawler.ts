@@ -217,7 +217,7 @@ class ScrapeRun {
   }
 
   /** Downloads what a page names and, in crawl mode, queues its same-site links for the next level. */
-  private take({ resources, links }: { resources: FoundAsset[]; links: string[] }, nextLevel: string[] | null): void {
+  private take({ resources, links }: FoundAssets, nextLevel: string[] | null): void {
     for (const resource of resources) this.schedule(resource);
     if (nextLevel) {
       for (const link of links) {
@@ -272,7 +272,7 @@ class ScrapeRun {
    * stands, when the budget is spent, the render fails or ends where robots.txt disallows; once the
    * browser proves unavailable, the rest of the crawl is not rendered.
    */
-  private async autoRender(url: string): Promise<{ resources: FoundAsset[]; links: string[] } | null> {
+  private async autoRender(url: string): Promise<FoundAssets | null> {
     // A new request, to where the fetch ended (after redirects): robots.txt is asked again for it.
     if (this.full() || !(await this.robots.isAllowed(url))) return null;
     const share = await this.pageBudget.take();
@@ -552,13 +552,15 @@ async function waitForTurn(lane: HostLane, start: boolean): Promise<void> {
 
 /** A resource to store; `received` when a rendered page already has its bytes. */
 type FoundAsset = FoundResource & { received?: { body: Buffer; contentType: string } };
+/** What a page names: resources to store and links to follow. */
+type FoundAssets = { resources: FoundAsset[]; links: string[] };
 
 /**
  * What a rendered page names: what the static extractors find in its final DOM, the images it shows
  * and fetched, its links. Those the page received come with their bytes, whichever place named them
  * first; the rest (a srcset candidate the browser did not choose, say) are downloaded.
  */
-function renderedFinds(rendered: RenderedPage): { resources: FoundAsset[]; links: string[] } {
+function renderedFinds(rendered: RenderedPage): FoundAssets {
   const { resources, links } = extractPageResources(rendered.html, rendered.url);
   const images = [...rendered.images, ...rendered.fetchedImages.map((fetched) => fetched.url)].map((url) => ({ url, kind: 'image' as const }));
   const received = new Map(rendered.fetchedImages.flatMap((image) => (image.body ? [[image.url, { body: image.body, contentType: image.contentType }] as const] : [])));
