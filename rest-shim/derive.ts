@@ -275,9 +275,13 @@ export async function declaredOperationsText(): Promise<string> {
   await import('../src/graphql/schema.js');
   const { declaredOperations } = await import('../src/graphql/operation.js');
   const fragments = new Map<string, string>();
-  const texts = declaredOperations().flatMap((operation) => (operation.rest ? [operationText(operation, fragments)] : []));
-  texts.push(...declaredConnectionLists().map((list) => connectionListText(list, fragments)));
+  // Sorted by name: declaration order follows module import order, which differs between a fresh
+  // process and a test worker that has already imported some modules.
+  const byName = <T extends { name: string }>(items: readonly T[]) => [...items].sort((a, b) => a.name.localeCompare(b.name, 'en'));
+  const texts = byName(declaredOperations()).flatMap((operation) => (operation.rest ? [operationText(operation, fragments)] : []));
+  texts.push(...byName(declaredConnectionLists()).map((list) => connectionListText(list, fragments)));
   fragments.set('ServiceErrorFields', SERVICE_ERROR_FRAGMENT);
-  const all = [...[...fragments.values()].map((fragment) => print(parse(fragment))), ...texts];
+  const sortedFragments = [...fragments].sort(([a], [b]) => a.localeCompare(b, 'en')).map(([, fragment]) => fragment);
+  const all = [...sortedFragments.map((fragment) => print(parse(fragment))), ...texts];
   return `# Generated from the operation declarations (src/modules/*/*.operations.ts) by \`npm run codegen\`; do not edit.\n\n${all.join('\n\n')}\n`;
 }
