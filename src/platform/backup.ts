@@ -19,7 +19,7 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { pipeline } from 'node:stream/promises';
 import yauzl from 'yauzl';
 import type { Database } from './database/database.js';
-import { PGLITE_START_PARAMS } from './database/pglite-files.js';
+import { PGLITE_OPTIONS } from './database/pglite-files.js';
 import { LocalBlobStore, type BlobStore } from './storage/index.js';
 import { writeZip, type ZipEntry } from './storage/zip.js';
 
@@ -122,7 +122,7 @@ export async function restoreBackup(archive: string, dataDir: string): Promise<{
     await mkdir(dataDir, { recursive: true, mode: 0o700 });
     const tar = await readEntry(zip, need(DATABASE_ENTRY));
     const { PGlite } = await import('@electric-sql/pglite');
-    const db = await PGlite.create(join(dataDir, 'db'), { loadDataDir: new Blob([new Uint8Array(tar)]), startParams: PGLITE_START_PARAMS });
+    const db = await PGlite.create(join(dataDir, 'db'), { loadDataDir: new Blob([new Uint8Array(tar)]), ...PGLITE_OPTIONS });
     await db.close();
     const store = new LocalBlobStore(join(dataDir, 'files'));
     for (const file of manifest.files) {

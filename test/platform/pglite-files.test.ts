@@ -1,5 +1,6 @@
-// The embedded database folder: created by a process of its own (its initdb's memory never lands in
-// the service's process), then opened here with the start parameters that keep its heap small.
+// The embedded database folder: a copy of the migrated template (or made by a process of its own, so
+// initdb's memory never lands in the service's process), opened with the start parameters that keep
+// its heap small.
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,10 +13,11 @@ const parent = await mkdtemp(join(tmpdir(), 'pglite-files-'));
 afterAll(() => rm(parent, { recursive: true, force: true }));
 
 describe('the embedded database folder', () => {
-  it('is created once, by another process, and opens with 16 MB of shared buffers', async () => {
+  it('is created once, and opens with 16 MB of shared buffers and 1 MB WAL segments', async () => {
     const dir = join(parent, 'db');
-    // Without a template (test/platform/pglite-template.test.ts has the copy): initdb in a child process.
-    expect(await ensurePGliteFiles(dir, { template: null })).toBe('created');
+    // From the template; test/platform/pglite-template.test.ts has the slow path too (initdb and
+    // migrations in a process of its own), and checks that both make the same database.
+    expect(await ensurePGliteFiles(dir)).toBe('template');
     expect(existsSync(join(dir, 'PG_VERSION'))).toBe(true);
     expect((await stat(dir)).mode & 0o777).toBe(0o700);
     const created = (await stat(join(dir, 'PG_VERSION'))).mtimeMs;
@@ -25,6 +27,7 @@ describe('the embedded database folder', () => {
     const db = await openDatabase({ pgliteDir: dir });
     try {
       expect(await db.query<{ shared_buffers: string }>('SHOW shared_buffers')).toEqual([{ shared_buffers: '16MB' }]);
+      expect(await db.query<{ wal_segment_size: string }>('SHOW wal_segment_size')).toEqual([{ wal_segment_size: '1MB' }]);
       await db.query('CREATE TABLE kept (n int)');
       await db.query('INSERT INTO kept VALUES (7)');
     } finally {

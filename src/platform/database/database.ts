@@ -45,16 +45,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
 }
 
 async function openPGlite(dir?: string, progress?: (message: string) => void, empty = false): Promise<Database> {
-  const [{ PGlite }, { PrismaPGlite }, { PGLITE_START_PARAMS, ensurePGliteFiles, memoryImage }] = await Promise.all([
+  const [{ PGlite }, { PrismaPGlite }, { PGLITE_OPTIONS, emptyImage, ensurePGliteFiles, memoryImage }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('pglite-prisma-adapter'),
     import('./pglite-files.js'),
   ]);
   if (dir) await ensurePGliteFiles(dir, { progress });
-  // In memory: a copy of the migrated template when there is one, instead of initdb and every migration.
-  const image = dir || empty ? null : await memoryImage(progress);
+  // In memory: a copy of the migrated template when there is one, instead of initdb and every
+  // migration; an empty one is a copy of the first initdb's files.
+  const image = dir ? null : empty ? await emptyImage() : await memoryImage(progress);
   // One options object: PGlite.create(undefined, options) ignores the options.
-  const pglite = await PGlite.create({ dataDir: dir, startParams: PGLITE_START_PARAMS, ...(image && { loadDataDir: image }) });
+  const pglite = await PGlite.create({ dataDir: dir, ...PGLITE_OPTIONS, ...(image && { loadDataDir: image }) });
   let statements = 0;
   // PGlite 0.4 checks that it is open only before a statement waits for its lock: one still waiting
   // when close() comes then runs on the stopped backend, in a synchronous loop that never ends and
