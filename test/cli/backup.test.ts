@@ -1,21 +1,19 @@
 // `cli backup` while the service runs and `cli restore` into an empty folder give back the first
 // state exactly: every row of every table and every stored file's bytes (src/platform/backup.ts).
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { LocalBlobStore } from '../../src/platform/storage/index.js';
 import { ADMIN_TOKEN, TEST_TIERS } from '../helpers/app.js';
+import { runCli } from '../helpers/cli.js';
 import { usePostgres } from '../helpers/database.js';
 import { form, photo, scene } from '../helpers/images.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'backup-test-'));
 
 interface Running {
@@ -31,14 +29,7 @@ async function start(dataDir: string): Promise<Running> {
   return { app, url: await app.start(0, '127.0.0.1'), dataDir };
 }
 
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { ADMIN_TOKEN: _a, SERVICE_URL: _s, DATA_DIR: _d, ...inherited } = process.env;
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...inherited, ...env } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const cli = runCli;
 
 /** Every row of every table (as JSON text, in a fixed order) and every blob's content type and SHA-256. */
 async function state(s: Running) {

@@ -1,34 +1,15 @@
 // The operator CLI (src/cli/main.ts) run as a child process against a real service.
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app.js';
+import { runCli } from '../helpers/cli.js';
 import { form, scene } from '../helpers/images.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
 
 let t: TestApp;
 
-function cli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
-  const { ADMIN_TOKEN: _a, SERVICE_URL: _s, DATA_DIR: _d, ...inherited } = process.env;
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', ...args],
-      { cwd: ROOT, env: { ...inherited, ADMIN_TOKEN, SERVICE_URL: t.url, ...env } },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const cli = (args: string[], env: Record<string, string | undefined> = {}) => runCli(args, { ADMIN_TOKEN, SERVICE_URL: t.url, ...env });
 
 /** Runs the CLI, expects success and exactly one JSON line on stdout. */
 async function cliJson(args: string[]) {

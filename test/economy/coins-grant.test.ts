@@ -1,11 +1,8 @@
 // The operator's coin grants (POST /api/admin/accounts/:handle/coins, adminGrantCoins) and the CLI's
 // `coins grant` and `account create --referred-by`, run as a child process against a real service.
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+import { runCli } from '../helpers/cli.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -15,14 +12,7 @@ afterAll(() => t?.stop());
 
 const grant = (handle: string, body: unknown) => t.request('POST', `/api/admin/accounts/${handle}/coins`, { admin: true, body });
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const { ADMIN_TOKEN: _a, SERVICE_URL: _s, DATA_DIR: _d, ...inherited } = process.env;
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...inherited, ADMIN_TOKEN, SERVICE_URL: t.url } }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const cli = (args: string[]) => runCli(args, { ADMIN_TOKEN, SERVICE_URL: t.url });
 
 describe('POST /api/admin/accounts/:handle/coins', () => {
   it('adds coins from the grants account; the same idempotency key grants once, with another amount 409', async () => {

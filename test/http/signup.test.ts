@@ -2,13 +2,10 @@
 // operator's command, and that command (run as printed) creates the account with the referral.
 // Sign-up open (SIGNUP_OPEN): a form that creates the referred account and shows its key once,
 // refusing posts from other origins and counting sign-ups per address.
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../helpers/app.js';
+import { runCli } from '../helpers/cli.js';
 import { SIGNUPS_PER_ADDRESS_PER_HOUR } from '../../src/http/signup.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 async function codeOf(t: TestApp, key: string): Promise<string> {
   return (await t.request('GET', '/api/economy/referral', { key })).body.referral_code as string;
@@ -38,13 +35,9 @@ describe('sign-up closed (the default)', () => {
     const command = unescape(/<pre>(npm run cli -- account create [^<]+)<\/pre>/.exec(raw)![1]!);
     const handle = `referred-${Date.now() % 1_000_000}`;
     const args = command.replace('npm run cli -- ', '').replace('<handle>', handle).split(' ');
-    const { ADMIN_TOKEN: _a, SERVICE_URL: _s, DATA_DIR: _d, ...inherited } = process.env;
-    const out = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT, env: { ...inherited, ADMIN_TOKEN, SERVICE_URL: t.url } }, (error, stdout, stderr) =>
-        error ? reject(new Error(stderr)) : resolve(stdout),
-      ),
-    );
-    expect(JSON.parse(out)).toMatchObject({ handle, referred_by: inviter.handle, api_key: expect.stringMatching(/^mk_/) });
+    const out = await runCli(args, { ADMIN_TOKEN, SERVICE_URL: t.url });
+    expect(out.code, out.stderr).toBe(0);
+    expect(JSON.parse(out.stdout)).toMatchObject({ handle, referred_by: inviter.handle, api_key: expect.stringMatching(/^mk_/) });
 
     const post = await fetch(`${t.url}/signup`, { method: 'POST', headers: { Origin: t.url, 'Content-Type': 'application/x-www-form-urlencoded' }, body: `ref=${code}&handle=someone` });
     expect(post.status).toBe(403);

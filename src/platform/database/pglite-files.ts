@@ -149,8 +149,8 @@ export function emptyImage(): Promise<Blob> {
  * (test/platform/pglite-template.test.ts checks that databases made from it stay apart).
  */
 class ImageBlob extends Blob {
-  readonly #bytes: Uint8Array;
-  constructor(bytes: Uint8Array) {
+  readonly #bytes: Uint8Array<ArrayBuffer>;
+  constructor(bytes: Uint8Array<ArrayBuffer>) {
     super([bytes]);
     this.#bytes = bytes;
   }
