@@ -15,7 +15,7 @@ let t: TestApp;
 let quick: TestApp;
 
 beforeAll(async () => {
-  [site, vision] = await Promise.all([startFixtureSite({ slowMs: 4_000 }), startFakeProviders()]);
+  [site, vision] = await Promise.all([startFixtureSite({ slowMs: 10_000 }), startFakeProviders()]);
   const defaults = loadConfig({});
   // Analyses come from the fake Google provider (1 API credit each); the local models stay off.
   const fakeVision = { ...defaults.vision, googleVision: { apiKey: FAKE_KEYS.google, baseUrl: vision.googleBaseUrl }, local: { ...defaults.vision.local, enabled: false } };
@@ -210,7 +210,9 @@ describe('the deadline', () => {
         ],
       },
     });
-    expect(Date.now() - started).toBeLessThan(3_500);
+    // The answer comes at the 1 s deadline, not when the page does (10 s): the bound leaves room for
+    // a loaded machine (3.5 s was once too little beside three other test files).
+    expect(Date.now() - started).toBeLessThan(7_000);
     expect(res.status).toBe(200);
     const [slow, after] = res.body.pipeline.steps;
     expect(slow).toMatchObject({ status: 'failed', error: { status: 504, code: 'PIPELINE_DEADLINE' } });
