@@ -26,6 +26,9 @@ const BUNDLE_EXTERNAL = [
   'tesseract.js', '@tesseract.js-data/eng', '@graphql-yoga/render-graphiql', '@tensorflow/tfjs-backend-wasm', '@tensorflow/tfjs-converter',
   '@tensorflow/tfjs-core', '@vladmandic/human', 'libheif-js', 'bullmq',
   'swagger-ui-dist', 'esbuild', 'tsx', '@aws-sdk', 'archiver', 'pg', 'pg-native', 'ioredis',
+  // CommonJS imported lazily by name (import('undici').then(({ Agent }) => ...)): a split bundle
+  // gives such a chunk only a default export, where Node gives the named ones too.
+  'undici',
 ];
 
 if (!existsSync(join(root, 'src/generated/prisma'))) {

@@ -177,6 +177,15 @@ describe(`the built service${distributed ? ' (API process + worker process, Post
     expect(root.peakRssMb - root.baselineRssMb).toBeLessThan(100);
   });
 
+  it('fetches a page in its own process through the guarded fetcher (the featured image of a local page)', async () => {
+    // The API process's own fetches (featured image, ReplaceFlow, exports, webhooks) go through
+    // undici, imported lazily: a bundle once gave that import no named exports, and every one failed.
+    const res = await fetch(`${base}/api/featured-image?url=${encodeURIComponent(`${site.url}/`)}`, { headers: { 'X-API-Key': key } });
+    const body = (await res.json()) as { url?: string; source?: string };
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body).toMatchObject({ url: `${site.url}/img/og.jpg`, source: 'og_meta' });
+  });
+
   it('runs a scrape job to completion and serves its files', async () => {
     const started = await fetch(`${base}/api/scrape`, {
       method: 'POST',
