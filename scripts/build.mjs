@@ -26,9 +26,6 @@ const BUNDLE_EXTERNAL = [
   'tesseract.js', '@tesseract.js-data/eng', '@graphql-yoga/render-graphiql', '@tensorflow/tfjs-backend-wasm', '@tensorflow/tfjs-converter',
   '@tensorflow/tfjs-core', '@vladmandic/human', 'libheif-js', 'bullmq',
   'swagger-ui-dist', 'esbuild', 'tsx', '@aws-sdk', 'archiver', 'pg', 'pg-native', 'ioredis',
-  // CommonJS imported lazily by name (import('undici').then(({ Agent }) => ...)): a split bundle
-  // gives such a chunk only a default export, where Node gives the named ones too.
-  'undici',
 ];
 
 if (!existsSync(join(root, 'src/generated/prisma'))) {
@@ -141,7 +138,11 @@ async function bundleEntries(build, out) {
   const plugin = {
     name: 'module-addresses',
     setup(b) {
-      b.onResolve({ filter: /^[^./]/ }, (args) => (external.test(args.path) ? { path: args.path, external: true } : undefined));
+      // A package our code imports lazily (import('undici')) stays outside too: bundled, a CommonJS
+      // one becomes a split chunk with only a default export, where Node gives its named exports
+      // (every guarded fetch of the bundled service once failed so); and it is needed later anyway.
+      const lazy = (args) => args.kind === 'dynamic-import' && sourceRoots.some((dir) => args.importer.startsWith(dir));
+      b.onResolve({ filter: /^[^./]/ }, (args) => (external.test(args.path) || lazy(args) ? { path: args.path, external: true } : undefined));
       b.onLoad({ filter: /\.([cm]?[jt]s)$/ }, (args) => {
         let text = readFileSync(args.path, 'utf8');
         const loader = /\.[cm]?ts$/.test(args.path) ? 'ts' : 'js';
