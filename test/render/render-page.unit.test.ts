@@ -80,6 +80,16 @@ describe.runIf(chromiumAvailable)('renderPage', () => {
       // One after the other: one context for both.
       for (let i = 0; i < 2; i++) expect(imagesOf(await renderer.renderPage(`${origin}/gallery`, { session })).size).toBe(all().length);
       expect(session.contextsMade).toBe(1);
+      // ... and one tab, which went on from the first page to the second.
+      expect(session.tabsOpened).toBe(1);
+      // A page cut off the network (its request budget spent) closes its tab: the next page gets a
+      // new one, with the network back and a budget of its own.
+      const cut = await renderer.renderPage(`${origin}/gallery`, { session, budget: { maxRequests: 4 } });
+      expect(cut.ended).toBe('requests');
+      const after = await renderer.renderPage(`${origin}/gallery`, { session });
+      expect(after.ended).toBe('settled');
+      expect(imagesOf(after).size).toBe(all().length);
+      expect(session.tabsOpened).toBe(2);
       const pages = await Promise.all([1, 2, 3].map(() => renderer.renderPage(`${origin}/gallery`, { session, keepImageBodies: 1024 * 1024 })));
       for (const rendered of pages) {
         expect(rendered.ended).toBe('settled');

@@ -1,18 +1,20 @@
 // Renders pages that build their images by script, in one headless Chromium shared by the process
 // (Debian's `chromium`, driven by playwright-core). Safety: the browser's only way out is an
 // EgressProxy (src/platform/http/egress-proxy.ts) that connects by SafeFetcher's address policy;
-// each job gets a fresh browser context with a proxy of its own (a RenderSession), closed with the
-// job; its pages are opened and closed in it, one per URL, so the job's pages share one renderer
-// warm-up, HTTP cache and connections, as a person's browsing would (a context per page cost about
-// twice the browser CPU per page). A page's budget (requests, bytes) is counted on the page itself
-// and, once spent, the page is cut off the network (DevTools' blocked URLs and offline emulation).
+// each job gets fresh browser contexts with a proxy of their own (a RenderSession), closed with the
+// job; each context keeps one tab that goes from one of the job's URLs to the next, so the job's
+// pages share one renderer warm-up, HTTP cache and connections, as a person's browsing would (a
+// context per page cost about twice the browser CPU per page, and a new tab per page three times a
+// tab that navigates on: 1.1 against 0.3 CPU s a page on the render benchmark's site). A page's
+// budget (requests, bytes) is counted on the page itself and, once spent, the page is cut off the
+// network (DevTools' blocked URLs and offline emulation) and its tab is not used again.
 // Downloads, service workers, popups and dialogs are off. The browser is
 // launched on first use, launched again after a crash, and replaced once it grows past its memory
 // limit (the old one closes when its pages are done).
 import { existsSync, statfsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import PQueue from 'p-queue';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, CDPSession, Page, Request, Response } from 'playwright-core';
 import { AppError, ErrorCode, Unavailable } from '../../platform/errors.js';
 import { EgressProxy, REFUSED_HEADER } from '../../platform/http/egress-proxy.js';
 import { hostRefusal, type PrivateAddressAllowance, type Resolver } from '../../platform/http/address-policy.js';
@@ -122,8 +124,14 @@ function sharedMemoryArgs(): string[] {
   }
 }
 const VIEWPORT = { width: 1280, height: 900 };
-/** Network quiet this long after a scroll step counts as settled. */
-const QUIET_MS = 300;
+/**
+ * Network quiet this long, and for two animation frames of the page, counts as settled: a lazy
+ * loader's next request starts within a frame or two of what it waited for (a JSON list's answer,
+ * a tile scrolled into view). The frames stretch the window on a busy machine, where the page's
+ * scripts run late. (300 ms alone, before: the same images on the render benchmark's site in twice
+ * the time.)
+ */
+const QUIET_MS = 100;
 /** The most one scroll step waits for the network to go quiet (a long poll never does). */
 const MAX_SETTLE_MS = 3000;
 /** Scroll steps at the bottom in a row that bring no new image and no new height before the page counts as settled. */
@@ -134,6 +142,13 @@ const SNAPSHOT_RESERVE_MS = 1500;
 const BODY_WAIT_MS = 1000;
 /** A browser's memory is measured after a page at most this often (it reads every process's smaps). */
 const MEMORY_CHECK_MS = 2000;
+
+/** One of a session's contexts and its one tab (null until its first page, or after one was closed). */
+interface Tab {
+  context: BrowserContext;
+  page: Page | null;
+  cdp: CDPSession | null;
+}
 
 interface LiveBrowser {
   browser: Browser;
@@ -319,25 +334,28 @@ export class Renderer {
 
 /**
  * One job's browsing: its browser contexts, and the egress proxy that is their only way out, made on
- * the job's first page and closed with the job (close()). Pages open and close in them, one per URL.
- * A context holds one page at a time: a second tab in a context's window would be a hidden one,
- * where animation frames and IntersectionObservers (lazy loaders) do not run; so a job with pages
- * side by side has as many contexts as it has pages at once (RENDER_CONCURRENCY at most), each
- * reused by its next pages. Should the browser be replaced (crash, memory), the next page gets a new
- * context on the new browser.
+ * the job's first page and closed with the job (close()). Each context has one tab (a Tab), which
+ * goes from one of the job's URLs to the next: a second tab in a context's window would be a hidden
+ * one, where animation frames and IntersectionObservers (lazy loaders) do not run; so a job with
+ * pages side by side has as many contexts as it has pages at once (RENDER_CONCURRENCY at most), each
+ * reused by its next pages. A tab whose page was cut off the network (its budget spent), stopped or
+ * failed is closed, and the next page opens a new one. Should the browser be replaced (crash,
+ * memory), the next page gets a new context on the new browser.
  */
 export class RenderSession {
   private proxy: Promise<EgressProxy> | null = null;
-  /** Every context of the session (closed with it), and those without a page now, by browser. */
+  /** Every context of the session (closed with it), and the tabs no page is rendering in now, by browser. */
   private readonly contexts = new Set<BrowserContext>();
-  private readonly idle = new Map<LiveBrowser, BrowserContext[]>();
-  /** The job's pages open now: any other page the context opens (a popup) is closed. */
+  private readonly idle = new Map<LiveBrowser, Tab[]>();
+  /** The job's tabs open now: any other page a context opens (a popup) is closed. */
   private readonly pages = new Set<Page>();
   /** The job's pages being opened (context.newPage): the context's 'page' event comes before they are known. */
   private readonly opening = new Set<Promise<Page>>();
   private closed = false;
   /** Contexts made so far (a job's sequential pages share one). */
   contextsMade = 0;
+  /** Tabs opened so far (a context's tab goes on to its next page unless the last one was cut off, stopped or failed). */
+  tabsOpened = 0;
 
   /** @internal Renderer.openSession makes sessions. */
   constructor(private readonly options: RendererOptions) {}
@@ -358,27 +376,58 @@ export class RenderSession {
     return (this.proxy ??= EgressProxy.listen({ allowPrivateAddresses: this.options.allowPrivateAddresses, resolve: this.options.resolve }));
   }
 
-  /** A context of the session on `live` without a page: an idle one, or a new one. */
-  private async takeContext(live: LiveBrowser): Promise<BrowserContext> {
+  /** A context of the session on `live` that no page is rendering in: an idle one (with its tab, if still open), or a new one. */
+  private async takeTab(live: LiveBrowser): Promise<Tab> {
     const idle = this.idle.get(live);
     const reused = idle?.pop();
     if (reused) return reused;
     const context = await this.newContext(live);
     this.contextsMade++;
     this.contexts.add(context);
+    const tab: Tab = { context, page: null, cdp: null };
     context.once('close', () => {
       this.contexts.delete(context);
       const list = this.idle.get(live);
-      if (list?.includes(context)) list.splice(list.indexOf(context), 1);
+      if (list?.includes(tab)) list.splice(list.indexOf(tab), 1);
     });
-    return context;
+    return tab;
   }
 
-  /** The page is done with `context`: the next page of the job may use it, unless its browser is gone. */
-  private giveBack(live: LiveBrowser, context: BrowserContext): void {
-    if (this.closed || !this.contexts.has(context) || !live.browser.isConnected() || live.retired) return void context.close().catch(() => {});
+  /** The tab's page, opened when it has none (its first page, or the last one was closed). */
+  private async openPage(tab: Tab): Promise<{ page: Page; cdp: CDPSession }> {
+    if (tab.page && tab.cdp && !tab.page.isClosed()) return { page: tab.page, cdp: tab.cdp };
+    // Known as one of the job's pages while it opens: the context's 'page' event must not take it for a popup.
+    const opening = tab.context.newPage();
+    this.opening.add(opening);
+    let page: Page;
+    try {
+      page = await opening;
+      this.pages.add(page);
+    } finally {
+      this.opening.delete(opening);
+    }
+    page.on('dialog', (dialog) => void dialog.dismiss().catch(() => {}));
+    page.on('filechooser', () => {}); // never answered: nothing is uploaded
+    page.once('close', () => this.pages.delete(page));
+    // The page's own DevTools session: its budget's byte count, and the cut-off (blocked URLs, offline).
+    const cdp = await tab.context.newCDPSession(page);
+    await cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
+    tab.page = page;
+    tab.cdp = cdp;
+    this.tabsOpened++;
+    return { page, cdp };
+  }
+
+  /** The page is done with `tab`: the next page of the job may use it, unless its browser is gone; `keepPage` false closes its page. */
+  private giveBack(live: LiveBrowser, tab: Tab, keepPage: boolean): void {
+    if (!keepPage && tab.page) {
+      void tab.page.close().catch(() => {});
+      tab.page = null;
+      tab.cdp = null;
+    }
+    if (this.closed || !this.contexts.has(tab.context) || !live.browser.isConnected() || live.retired) return void tab.context.close().catch(() => {});
     const list = this.idle.get(live) ?? [];
-    list.push(context);
+    list.push(tab);
     this.idle.set(live, list);
   }
 
@@ -436,27 +485,21 @@ export class RenderSession {
     signal?.addEventListener('abort', abort, { once: true });
     let proxy: EgressProxy | undefined;
     let refusedBefore = 0;
-    let context: BrowserContext | undefined;
+    let tab: Tab | undefined;
+    // Listeners of this render on the tab's page, taken off when it ends (the tab goes on to the next page).
+    const detach: Array<() => void> = [];
+    let reusable = false;
     try {
       proxy = await this.egress();
       refusedBefore = proxy.stats.refused;
-      context = await this.takeContext(live);
-      // Known as one of the job's pages while it opens: the context's 'page' event must not take it for a popup.
-      const opening = context.newPage();
-      this.opening.add(opening);
-      try {
-        page = await opening;
-        this.pages.add(page);
-      } finally {
-        this.opening.delete(opening);
-      }
+      tab = await this.takeTab(live);
+      const opened = await this.openPage(tab);
+      page = opened.page;
+      const { cdp } = opened;
       if (signal?.aborted) abort();
-      page.on('dialog', (dialog) => void dialog.dismiss().catch(() => {}));
-      page.on('filechooser', () => {}); // never answered: nothing is uploaded
 
       // The page's budget: counted on the page (the context's proxy serves all the job's pages) and,
       // once spent, the page is cut off the network: no new request, and (bytes) the ones in flight fail.
-      const cdp = await context.newCDPSession(page);
       let bytes = 0;
       const cutOff = (what: 'requests' | 'bytes') => {
         ended ??= what;
@@ -467,15 +510,21 @@ export class RenderSession {
         bytes += length;
         if (bytes > budget.maxBytes) cutOff('bytes');
       };
-      cdp.on('Network.dataReceived', (event) => received(event.encodedDataLength));
-      cdp.on('Network.webSocketFrameReceived', (event) => received(event.response.payloadData.length));
-      await cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
+      const onData = (event: { encodedDataLength: number }) => received(event.encodedDataLength);
+      const onFrame = (event: { response: { payloadData: string } }) => received(event.response.payloadData.length);
+      cdp.on('Network.dataReceived', onData);
+      cdp.on('Network.webSocketFrameReceived', onFrame);
+      detach.push(() => {
+        cdp.off('Network.dataReceived', onData);
+        cdp.off('Network.webSocketFrameReceived', onFrame);
+      });
 
       const network = new NetworkWatch(page, budget.maxRequests, () => cutOff('requests'));
+      detach.push(() => network.detach());
       const fetchedImages: FetchedImage[] = [];
       const bodies: Promise<void>[] = [];
       const seenImages = new Set<string>();
-      page.on('response', (response) => {
+      const onResponse = (response: Response) => {
         const headers = response.headers();
         const contentType = headers['content-type'] ?? '';
         const isImage = contentType.startsWith('image/') || response.request().resourceType() === 'image';
@@ -494,7 +543,10 @@ export class RenderSession {
             );
           }
         }
-      });
+      };
+      page.on('response', onResponse);
+      const watched = page;
+      detach.push(() => watched.off('response', onResponse));
 
       const left = () => deadline - performance.now() - SNAPSHOT_RESERVE_MS;
       let status = 0;
@@ -560,12 +612,15 @@ export class RenderSession {
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([Promise.all(bodies), new Promise((resolve) => (timer = setTimeout(resolve, BODY_WAIT_MS)))]).finally(() => clearTimeout(timer));
       }
+      // Not cut off the network, not stopped, nothing thrown: the tab goes on to the job's next page.
+      const cut = ended as RenderedPage['ended'] | null; // set by cutOff, which TypeScript does not see
+      reusable = cut !== 'requests' && cut !== 'bytes';
       return {
         url: page.url(),
         status,
         html: snapshot.html,
         images: snapshot.images,
-        // A copy: bodies that arrive after this are not the caller's (the page is closed under them).
+        // A copy: bodies that arrive after this are not the caller's (the tab has moved on).
         fetchedImages: fetchedImages.map((image) => ({ ...image })),
         links: snapshot.links,
         ended: ended ?? 'settled',
@@ -578,9 +633,8 @@ export class RenderSession {
       throw error;
     } finally {
       signal?.removeEventListener('abort', abort);
-      if (page) this.pages.delete(page);
-      await page?.close().catch(() => {});
-      if (context) this.giveBack(live, context);
+      for (const off of detach) off();
+      if (tab) this.giveBack(live, tab, reusable && !signal?.aborted);
       if (proxy && proxy.stats.refused > refusedBefore) this.options.logger.debug({ url: url.origin, refused: proxy.stats.reasons }, 'the rendered page was refused connections');
     }
   }
@@ -594,21 +648,37 @@ class NetworkWatch {
   documentAnswered: number | null = null;
   private quietWaiters: Array<() => void> = [];
 
+  /** Takes the watch's listeners off the page. */
+  readonly detach: () => void;
+
   constructor(page: Page, maxRequests: number, overBudget: () => void) {
-    const done = () => {
-      this.inFlight = Math.max(0, this.inFlight - 1);
-      if (this.inFlight === 0) for (const wake of this.quietWaiters.splice(0)) wake();
-    };
-    page.on('request', () => {
+    // Only requests this watch saw start count as in flight (the tab's previous page may still have some).
+    const started = new WeakSet<Request>();
+    const onRequest = (request: Request) => {
+      started.add(request);
       this.requests++;
       this.inFlight++;
       if (this.requests > maxRequests) overBudget();
-    });
+    };
+    const done = (request: Request) => {
+      if (!started.has(request)) return;
+      started.delete(request);
+      this.inFlight = Math.max(0, this.inFlight - 1);
+      if (this.inFlight === 0) for (const wake of this.quietWaiters.splice(0)) wake();
+    };
+    const onResponse = (response: Response) => {
+      if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) this.documentAnswered = response.status();
+    };
+    page.on('request', onRequest);
     page.on('requestfinished', done);
     page.on('requestfailed', done);
-    page.on('response', (response) => {
-      if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) this.documentAnswered = response.status();
-    });
+    page.on('response', onResponse);
+    this.detach = () => {
+      page.off('request', onRequest);
+      page.off('requestfinished', done);
+      page.off('requestfailed', done);
+      page.off('response', onResponse);
+    };
   }
 
   /** Resolves once no request is in flight (at once when none is). */
@@ -620,21 +690,24 @@ class NetworkWatch {
 
 /**
  * After a scroll: let observers and scripts react (two animation frames), then wait until the network
- * has been quiet for QUIET_MS (a lazy loader's request can start just after the last one ends), or
- * the time budget ends.
+ * has been quiet for QUIET_MS and two more animation frames (a lazy loader's request can start just
+ * after the last one ends), or the time budget ends.
  */
 async function settle(page: Page, network: NetworkWatch, budgetLeft: () => number): Promise<void> {
   const stepEnd = performance.now() + MAX_SETTLE_MS;
   const left = () => Math.min(budgetLeft(), stepEnd - performance.now());
-  // Two animation frames (observers run between them); a hidden page has none, so a short timer ends the wait there.
+  // Two animation frames (observers run between them); a hidden page has none, so a short timer ends
+  // the wait there. A page that navigates meanwhile ends it too (its old document is gone).
   const frames = () =>
-    page.evaluate(
-      () =>
-        new Promise<void>((resolve) => {
-          setTimeout(resolve, 200);
-          requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
-        }),
-    );
+    page
+      .evaluate(
+        () =>
+          new Promise<void>((resolve) => {
+            setTimeout(resolve, 200);
+            requestAnimationFrame(() => requestAnimationFrame(() => resolve()));
+          }),
+      )
+      .catch(() => {});
   const until = (promise: Promise<unknown>) => {
     let timer: NodeJS.Timeout | undefined;
     return Promise.race([promise, new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, left()))))]).finally(() => clearTimeout(timer));
@@ -644,7 +717,7 @@ async function settle(page: Page, network: NetworkWatch, budgetLeft: () => numbe
     if (left() <= 0) return;
     await until(network.idle());
     const requestsBefore = network.requests;
-    await until(new Promise((resolve) => setTimeout(resolve, Math.min(QUIET_MS, Math.max(0, left())))));
+    await until(Promise.all([new Promise((resolve) => setTimeout(resolve, QUIET_MS)), frames()]));
     if (network.requests === requestsBefore && network.inFlight === 0) return;
   }
 }
