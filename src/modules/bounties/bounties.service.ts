@@ -15,6 +15,7 @@ import type { z } from 'zod';
 import type { Bounty } from '../../generated/prisma/client.js';
 import { utcFromJson, type Database } from '../../platform/database/database.js';
 import { modelRows, type ModelRows } from '../../platform/database/model-rows.js';
+import { pageAndTotal } from '../../platform/database/page-and-total.js';
 import { Conflict, Forbidden, InvalidInput, NotFound } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
@@ -117,24 +118,19 @@ export class BountiesService {
   /** Bounties, newest first, by status; any key reads them (bounties.access.ts). */
   async list(actor: Actor, input: z.input<typeof listBountiesSchema>): Promise<{ bounties: Bounty[]; total: number; limit: number; offset: number }> {
     const { status, limit, offset } = parseInput(listBountiesSchema, input);
-    // The page on the driver, as its count (Prisma's compile of the same findMany was most of a cold
-    // list's CPU, bench/RESULTS.md): every key reads every bounty (bountyPolicy.read), so status is the filter.
-    const params: unknown[] = status ? [status, limit, offset] : [limit, offset];
-    const at = status ? 2 : 1;
-    const page = `SELECT ${this.rows.columns} FROM "Bounty" ${status ? 'WHERE "status" = $1' : ''} ORDER BY "id" DESC LIMIT $${at} OFFSET $${at + 1}`;
-    const [rows, total] = await Promise.all([this.db.query(page, params), this.countListed(status)]);
+    // The page and its count in one statement on the driver (Prisma's compile of the same findMany was
+    // most of a cold list's CPU, bench/RESULTS.md): every key reads every bounty (bountyPolicy.read),
+    // so status is the filter.
+    const { rows, total } = await pageAndTotal(this.db, {
+      select: this.rows.columns,
+      from: '"Bounty"',
+      where: status ? '"status" = $1' : 'true',
+      orderBy: '"id" DESC',
+      params: status ? [status] : [],
+      limit,
+      offset,
+    });
     return { bounties: rows.map(this.rows.row), total, limit, offset };
-  }
-
-  /**
-   * The count of the list, on the driver (a count through Prisma costs several times its SQL,
-   * bench/RESULTS.md): every key reads every bounty (bountyPolicy.read), so status is the filter.
-   */
-  private async countListed(status: string | undefined): Promise<number> {
-    const [row] = status
-      ? await this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM "Bounty" WHERE "status" = $1`, [status])
-      : await this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM "Bounty"`);
-    return row?.total ?? 0;
   }
 
   async get(actor: Actor, id: number): Promise<Bounty> {

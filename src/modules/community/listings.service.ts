@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import type { CommunityItem } from '../../generated/prisma/client.js';
 import { modelRows, type ModelRows } from '../../platform/database/model-rows.js';
+import { pageAndTotal } from '../../platform/database/page-and-total.js';
 import { NotFound } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
@@ -46,15 +47,10 @@ export class CommunityListings {
   /** GET /api/community/search (no key): public, listed items, newest first. */
   async search(input: z.input<typeof searchSchema>): Promise<{ items: CommunityItem[]; total: number; limit: number; offset: number }> {
     const { tag, verified, limit, offset } = parseInput(searchSchema, input);
-    // The page and its count as SQL on the driver: Prisma's compile of the same findMany, and a count
-    // through Prisma, cost several times their SQL (bench/RESULTS.md).
-    const filter = ['"public"', '"removedAt" IS NULL', ...(tag ? ['"tags" @> ARRAY[$1]::text[]'] : []), ...(verified ? ['"verified"'] : [])].join(' AND ');
-    const params = tag ? [tag] : [];
-    const [rows, [counted]] = await Promise.all([
-      this.deps.db.query(`SELECT ${this.rows.columns} FROM "CommunityItem" WHERE ${filter} ORDER BY "id" DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, limit, offset]),
-      this.deps.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM "CommunityItem" WHERE ${filter}`, params),
-    ]);
-    const total = counted?.total ?? 0;
+    // The page and its count in one statement on the driver: Prisma's compile of the same findMany, and
+    // a count through Prisma, cost several times their SQL (bench/RESULTS.md).
+    const where = ['"public"', '"removedAt" IS NULL', ...(tag ? ['"tags" @> ARRAY[$1]::text[]'] : []), ...(verified ? ['"verified"'] : [])].join(' AND ');
+    const { rows, total } = await pageAndTotal(this.deps.db, { select: this.rows.columns, from: '"CommunityItem"', where, orderBy: '"id" DESC', params: tag ? [tag] : [], limit, offset });
     return { items: rows.map(this.rows.row), total, limit, offset };
   }
 

@@ -9,6 +9,7 @@ import type { UrlSigner } from '../../platform/url-signer.js';
 import { MEDIA_VARIANTS, linkStillValid, mediaFilePath, type MediaVariant } from './media-urls.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
 import { modelRows, type ModelRows } from '../../platform/database/model-rows.js';
+import { pageAndTotal } from '../../platform/database/page-and-total.js';
 import type { BlobStore } from '../../platform/storage/blob-store.js';
 import { parseInput } from '../../platform/validation.js';
 import type { Actor } from '../accounts/index.js';
@@ -180,13 +181,19 @@ export class MediaService {
   async list(actor: Actor, input: { limit?: number; offset?: number }, trashed = false): Promise<Page> {
     const { limit, offset } = parseInput(pageSchema, input);
     const conditions = Prisma.join([mediaItemSql(actor), trashed ? Prisma.sql`"trashedAt" IS NOT NULL` : Prisma.sql`"trashedAt" IS NULL`], ' AND ');
-    // The page on the driver: the library's most read list, with nothing kept its first answer after
-    // every change (ANSWER_CACHE_MB), where Prisma's compile of the same findMany was most of its cost.
-    const page = Prisma.sql`SELECT ${Prisma.raw(this.rows.columns)} FROM "MediaItem" WHERE ${conditions}
-      ORDER BY ${Prisma.raw(trashed ? '"trashedAt" DESC, "id" DESC' : '"id" DESC')} LIMIT ${limit} OFFSET ${offset}`;
-    const [rows, total] = await Promise.all([this.db.query(page.text, page.values), this.countMatching([conditions])]);
-    const items = rows.map(this.rows.row);
-    return { items, total, limit, offset };
+    // The page and its count in one statement on the driver: the library's most read list, with nothing
+    // kept its first answer after every change (ANSWER_CACHE_MB), where Prisma's compile of the same
+    // findMany was most of its cost.
+    const { rows, total } = await pageAndTotal(this.db, {
+      select: this.rows.columns,
+      from: '"MediaItem"',
+      where: conditions.text,
+      orderBy: trashed ? '"trashedAt" DESC, "id" DESC' : '"id" DESC',
+      params: conditions.values,
+      limit,
+      offset,
+    });
+    return { items: rows.map(this.rows.row), total, limit, offset };
   }
 
   /**

@@ -16,6 +16,7 @@ import type { z } from 'zod';
 import type { WikiMedia, WikiSubject } from '../../generated/prisma/client.js';
 import type { Database } from '../../platform/database/database.js';
 import { isUniqueViolation } from '../../platform/database/errors.js';
+import { pageAndTotal } from '../../platform/database/page-and-total.js';
 import { AppError, Conflict, Forbidden, InvalidInput, NotFound } from '../../platform/errors.js';
 import type { SafeFetcher } from '../../platform/http/safe-fetch.js';
 import type { Logger } from '../../platform/logger.js';
@@ -126,18 +127,18 @@ export class WikiService {
     if (verified) where.push(`EXISTS (SELECT 1 FROM "WikiMedia" m WHERE m."subjectId" = s."id" AND m."status" = 'verified')`);
     // Popular: the most verified photos first, then the newest.
     const order = sort === 'popular' ? `verified_count DESC, s."id" DESC` : `s."id" DESC`;
-    const filter = where.join(' AND ');
-    const [rows, counted] = await Promise.all([
-      this.deps.db.query<{ id: number; verified_count: number }>(
-        `SELECT s."id", (SELECT count(*) FROM "WikiMedia" m WHERE m."subjectId" = s."id" AND m."status" = 'verified')::int AS verified_count
-         FROM "WikiSubject" s WHERE ${filter} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-        [...params, limit, offset],
-      ),
-      this.deps.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM "WikiSubject" s WHERE ${filter}`, params),
-    ]);
+    const { rows, total } = await pageAndTotal<{ id: number; verified_count: number }>(this.deps.db, {
+      select: `s."id", (SELECT count(*) FROM "WikiMedia" m WHERE m."subjectId" = s."id" AND m."status" = 'verified')::int AS verified_count`,
+      from: '"WikiSubject" s',
+      where: where.join(' AND '),
+      orderBy: order,
+      params,
+      limit,
+      offset,
+    });
     const subjects = await this.deps.db.prisma.wikiSubject.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
     const byId = new Map(subjects.map((s) => [s.id, s]));
-    return { subjects: rows.map((r) => ({ ...byId.get(r.id)!, verifiedCount: r.verified_count })), total: counted[0]?.total ?? 0, limit, offset };
+    return { subjects: rows.map((r) => ({ ...byId.get(r.id)!, verifiedCount: r.verified_count })), total, limit, offset };
   }
 
   /** A subject by slug that the caller may see (wiki.access.ts). */
