@@ -240,18 +240,12 @@ export class MediaService {
   }
 
   /**
-   * The page and the count separately: the page reads matches newest first and stops at its last
-   * row, where a count(*) OVER () would make PostgreSQL read and sort every match first.
+   * The page and its count in one statement (pageAndTotal): the page reads matches newest first and
+   * stops at its last row, where a count(*) OVER () would make PostgreSQL read and sort every match first.
    */
   private async newestPage(conditions: Prisma.Sql[], page: { limit: number; offset: number }): Promise<[number[], number]> {
-    const [rows, total] = await Promise.all([
-      this.db.prisma.$queryRaw<Array<{ id: number }>>`
-        SELECT "id" FROM "MediaItem"
-        WHERE ${Prisma.join(conditions, ' AND ')}
-        ORDER BY "id" DESC
-        LIMIT ${page.limit} OFFSET ${page.offset}`,
-      this.countMatching(conditions),
-    ]);
+    const where = Prisma.join(conditions, ' AND ');
+    const { rows, total } = await pageAndTotal<{ id: number }>(this.db, { select: '"id"', from: '"MediaItem"', where: where.text, orderBy: '"id" DESC', params: where.values, ...page });
     return [rows.map((r) => r.id), total];
   }
 
@@ -268,13 +262,6 @@ export class MediaService {
       SELECT (SELECT count(*) FROM matches) AS total,
         ARRAY(SELECT "id" FROM matches ORDER BY ${Prisma.join(orderBy, ', ')}, "id" DESC LIMIT ${page.limit} OFFSET ${page.offset}) AS ids`;
     return [row?.ids ?? [], Number(row?.total ?? 0)];
-  }
-
-  /** On the driver, not through Prisma: a count costs several times its SQL there (bench/query-cost.bench.ts). */
-  private async countMatching(conditions: Prisma.Sql[]): Promise<number> {
-    const count = Prisma.sql`SELECT count(*)::int AS total FROM "MediaItem" WHERE ${Prisma.join(conditions, ' AND ')}`;
-    const [row] = await this.db.query<{ total: number }>(count.text, count.values);
-    return row?.total ?? 0;
   }
 
   async update(actor: Actor, id: number, input: z.input<typeof updateSchema>): Promise<MediaItem> {

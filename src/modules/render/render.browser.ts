@@ -143,11 +143,10 @@ const BODY_WAIT_MS = 1000;
 /** A browser's memory is measured after a page at most this often (it reads every process's smaps). */
 const MEMORY_CHECK_MS = 2000;
 
-/** One of a session's contexts and its one tab (null until its first page, or after one was closed). */
+/** One of a session's contexts and its one tab: its page and that page's DevTools session (null until its first page, or after one was closed). */
 interface Tab {
   context: BrowserContext;
-  page: Page | null;
-  cdp: CDPSession | null;
+  open: { page: Page; cdp: CDPSession } | null;
 }
 
 interface LiveBrowser {
@@ -384,7 +383,7 @@ export class RenderSession {
     const context = await this.newContext(live);
     this.contextsMade++;
     this.contexts.add(context);
-    const tab: Tab = { context, page: null, cdp: null };
+    const tab: Tab = { context, open: null };
     context.once('close', () => {
       this.contexts.delete(context);
       const list = this.idle.get(live);
@@ -395,7 +394,7 @@ export class RenderSession {
 
   /** The tab's page, opened when it has none (its first page, or the last one was closed). */
   private async openPage(tab: Tab): Promise<{ page: Page; cdp: CDPSession }> {
-    if (tab.page && tab.cdp && !tab.page.isClosed()) return { page: tab.page, cdp: tab.cdp };
+    if (tab.open && !tab.open.page.isClosed()) return tab.open;
     // Known as one of the job's pages while it opens: the context's 'page' event must not take it for a popup.
     const opening = tab.context.newPage();
     this.opening.add(opening);
@@ -412,18 +411,16 @@ export class RenderSession {
     // The page's own DevTools session: its budget's byte count, and the cut-off (blocked URLs, offline).
     const cdp = await tab.context.newCDPSession(page);
     await cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
-    tab.page = page;
-    tab.cdp = cdp;
+    tab.open = { page, cdp };
     this.tabsOpened++;
-    return { page, cdp };
+    return tab.open;
   }
 
   /** The page is done with `tab`: the next page of the job may use it, unless its browser is gone; `keepPage` false closes its page. */
   private giveBack(live: LiveBrowser, tab: Tab, keepPage: boolean): void {
-    if (!keepPage && tab.page) {
-      void tab.page.close().catch(() => {});
-      tab.page = null;
-      tab.cdp = null;
+    if (!keepPage && tab.open) {
+      void tab.open.page.close().catch(() => {});
+      tab.open = null;
     }
     if (this.closed || !this.contexts.has(tab.context) || !live.browser.isConnected() || live.retired) return void tab.context.close().catch(() => {});
     const list = this.idle.get(live) ?? [];
@@ -643,7 +640,8 @@ export class RenderSession {
 /** Requests of a page: how many, how many in flight, and when the network last went quiet. */
 class NetworkWatch {
   requests = 0;
-  inFlight = 0;
+  /** Requests this watch saw start and not end (the tab's previous page may still have some of its own). */
+  private readonly open = new Set<Request>();
   /** Status of the main document once it answered. */
   documentAnswered: number | null = null;
   private quietWaiters: Array<() => void> = [];
@@ -651,20 +649,18 @@ class NetworkWatch {
   /** Takes the watch's listeners off the page. */
   readonly detach: () => void;
 
+  get inFlight(): number {
+    return this.open.size;
+  }
+
   constructor(page: Page, maxRequests: number, overBudget: () => void) {
-    // Only requests this watch saw start count as in flight (the tab's previous page may still have some).
-    const started = new WeakSet<Request>();
     const onRequest = (request: Request) => {
-      started.add(request);
+      this.open.add(request);
       this.requests++;
-      this.inFlight++;
       if (this.requests > maxRequests) overBudget();
     };
     const done = (request: Request) => {
-      if (!started.has(request)) return;
-      started.delete(request);
-      this.inFlight = Math.max(0, this.inFlight - 1);
-      if (this.inFlight === 0) for (const wake of this.quietWaiters.splice(0)) wake();
+      if (this.open.delete(request) && this.open.size === 0) for (const wake of this.quietWaiters.splice(0)) wake();
     };
     const onResponse = (response: Response) => {
       if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) this.documentAnswered = response.status();

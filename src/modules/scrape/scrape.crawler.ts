@@ -420,15 +420,15 @@ class ScrapeRun {
     return lane.queue.add(async () => {
       // Long waits for the host's turn happen before taking a body slot; the check after it covers
       // a wait for that slot that brought two requests closer again.
-      if (lane.delayMs > 0) await waitForTurn(lane, false);
+      if (lane.delayMs > 0) await waitForTurn(lane);
       const release = await this.takeBodySlot();
       try {
         if (!stillWanted()) {
           release();
           return null;
         }
-        if (lane.delayMs > 0) await waitForTurn(lane, true);
-        return { response: await this.deps.fetcher.fetch(url, { maxBytes, maxRedirects, signal: this.hooks.signal }), release };
+        const request = () => this.deps.fetcher.fetch(url, { maxBytes, maxRedirects, signal: this.hooks.signal });
+        return { response: await takeTurn(lane, request), release };
       } catch (error) {
         release();
         throw error;
@@ -444,8 +444,8 @@ class ScrapeRun {
   private async onHost<T>(url: string, stillWanted: () => boolean, work: (takeTurn: () => Promise<void>) => Promise<T>): Promise<T | null> {
     const lane = await this.laneOf(url);
     const result = await lane.queue.add(async () => {
-      if (lane.delayMs > 0) await waitForTurn(lane, false);
-      return stillWanted() ? work(() => waitForTurn(lane, true)) : null;
+      if (lane.delayMs > 0) await waitForTurn(lane);
+      return stillWanted() ? work(() => takeTurn(lane, () => undefined)) : null;
     });
     return result ?? null;
   }
@@ -535,19 +535,31 @@ interface HostLane {
 }
 
 /**
- * Waits until delayMs have passed since the host's last request started; with `start`, marks this
- * request as started in the same step as the check that let it through, so two waiters cannot both
- * pass. Measured against the actual last start, not a booked time, so a timer that fires late (a
- * busy event loop) cannot bring two starts closer; p-queue's `interval` counts starts per fixed
- * window, which lets two of them fall on either side of a window's edge.
+ * Waits until delayMs have passed since the host's last request started. Measured against the actual
+ * last start, not a booked time, so a timer that fires late (a busy event loop) cannot bring two
+ * starts closer; p-queue's `interval` counts starts per fixed window, which lets two of them fall on
+ * either side of a window's edge.
  */
-async function waitForTurn(lane: HostLane, start: boolean): Promise<void> {
-  for (;;) {
-    const wait = lane.lastStartAt + lane.delayMs - performance.now();
-    if (wait <= 0) break;
-    await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
-  }
-  if (start) lane.lastStartAt = performance.now();
+async function waitForTurn(lane: HostLane): Promise<void> {
+  for (let wait = untilTurn(lane); wait > 0; wait = untilTurn(lane)) await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
+}
+
+/** Milliseconds until the host's next request may start (0 or less: now). */
+function untilTurn(lane: HostLane): number {
+  return lane.lastStartAt + lane.delayMs - performance.now();
+}
+
+/**
+ * Waits for the host's turn, then marks the request as started and starts it (`start`) in one
+ * synchronous step with the check that let it through: two waiters cannot both pass, and the mark is
+ * the moment the request is made, not some microtasks before it.
+ */
+async function takeTurn<T>(lane: HostLane, start: () => T): Promise<Awaited<T>> {
+  // Another waiter may take the turn while this one resumes from a wait: the check that lets it
+  // through is made again, in the step that marks and starts.
+  while (untilTurn(lane) > 0) await waitForTurn(lane);
+  lane.lastStartAt = performance.now();
+  return await start();
 }
 
 /** A resource to store; `received` when a rendered page already has its bytes. */
