@@ -33,11 +33,14 @@ export function createRestRouter(yoga: Yoga, table: AnyRoute[], limits: RestLimi
   // of Express trying its routes one by one (about 6% of the CPU of an authenticated request to a
   // late row, in a profile).
   const literal = new Map<string, RequestHandler[]>();
+  // Rows with a parameter are tried by Express's router one by one (a regular expression each). A
+  // request is given a router of only the rows that can match it (rowsByPrefix).
+  const mounted: Array<{ route: AnyRoute; handlers: RequestHandler[] }> = [];
   const add = (route: AnyRoute, ...rowHandlers: RequestHandler[]) => {
     // The row's pattern, for the request log and metrics: the literal lookup below leaves no req.route.
     const handlers: RequestHandler[] = [(_req, res, next) => ((res.locals.routePattern = route.path), next()), ...rowHandlers];
-    const method = route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
-    router[method](route.path, ...handlers);
+    mount(router, route, handlers);
+    mounted.push({ route, handlers });
     if (!route.path.includes(':')) literal.set(`${route.method} ${route.path}`, [...(literal.get(`${route.method} ${route.path}`) ?? []), ...handlers]);
   };
   for (const route of bySpecificity(table)) {
@@ -51,14 +54,57 @@ export function createRestRouter(yoga: Yoga, table: AnyRoute[], limits: RestLimi
     }
     add(route, restHandler(yoga, route, answers, schema));
   }
+  const narrowed = new Map<string, Router>();
+  for (const [prefix, rows] of rowsByPrefix(mounted, (row) => row.route)) {
+    const only = Router();
+    for (const { route, handlers } of rows) mount(only, route, handlers);
+    narrowed.set(prefix, only);
+  }
   const front = Router();
   front.use((req, res, next) => {
     const handlers = literal.get(`${req.method} ${req.path}`);
-    if (!handlers) return router(req, res, next);
+    if (!handlers) return (narrowed.get(requestPrefix(req.method, req.path)) ?? router)(req, res, next);
     req.params = {};
     runHandlers(handlers, req, res, next);
   });
   return front;
+}
+
+function mount(router: Router, route: AnyRoute, handlers: RequestHandler[]): void {
+  router[route.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete'](route.path, ...handlers);
+}
+
+/** Segments a prefix holds: '', 'api' and the area ('/api/economy/...'). */
+const PREFIX_SEGMENTS = 3;
+
+/**
+ * The rows (in the order given) a request can match, by its method and first path segments: those
+ * whose method and first segments are its own, and those of its method with a parameter among
+ * their first segments. A request whose prefix is none of these keys may match only rows of the second kind, or
+ * none; the caller leaves it to the router of all rows. Keys are lower case: Express matches paths
+ * case-insensitively.
+ */
+export function rowsByPrefix<T>(rows: T[], routeOf: (row: T) => { method: string; path: string }): Map<string, T[]> {
+  const prefixOf = (row: T) => {
+    const { method, path } = routeOf(row);
+    const segments = path.split('/').slice(0, PREFIX_SEGMENTS);
+    return segments.length < PREFIX_SEGMENTS || segments.some((segment) => /[:*{(]/.test(segment)) ? undefined : `${method} ${segments.join('/').toLowerCase()}`;
+  };
+  const prefixes = new Set(rows.map(prefixOf).filter((prefix) => prefix !== undefined));
+  return new Map(
+    [...prefixes].map((prefix) => [
+      prefix,
+      rows.filter((row) => {
+        const own = prefixOf(row);
+        return own === undefined ? prefix.startsWith(`${routeOf(row).method} `) : own === prefix;
+      }),
+    ]),
+  );
+}
+
+/** A request's key in rowsByPrefix's map. */
+export function requestPrefix(method: string, path: string): string {
+  return `${method} ${path.split('/', PREFIX_SEGMENTS).join('/').toLowerCase()}`;
 }
 
 /** Runs route handlers in turn, as Express does with a route's: each calls next, or next(error). */

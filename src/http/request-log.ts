@@ -58,14 +58,17 @@ export function requestLog(logger: Logger, redactPath: (path: string) => string 
     req.id = incoming && INCOMING_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader('X-Request-Id', req.id);
     const started = process.hrtime.bigint();
-    const path = redactPath(req.originalUrl.split('?')[0]!);
     let logged = false;
     const log = () => {
       if (logged) return;
       logged = true;
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       const level = res.statusCode >= 500 ? 'error' : 'info';
-      logger[level]({ requestId: req.id, method: req.method, path, status: res.statusCode, durationMs: Math.round(durationMs * 100) / 100, aborted: !res.writableFinished || undefined }, 'request');
+      // The path is redacted only for a line that is written (a level below the logger's writes none).
+      if (logger.isLevelEnabled(level)) {
+        const path = redactPath(req.originalUrl.split('?')[0]!);
+        logger[level]({ requestId: req.id, method: req.method, path, status: res.statusCode, durationMs: Math.round(durationMs * 100) / 100, aborted: !res.writableFinished || undefined }, 'request');
+      }
       onDone?.(req, res, durationMs);
     };
     res.on('finish', log);

@@ -86,6 +86,29 @@ describe('envelope and errors', () => {
     expect(res.body).toEqual({ success: true, status: 'ok' });
   });
 
+  it('sends a read its ETag (304 when unchanged) and the answer to a write none, both as UTF-8 JSON of their exact length', async () => {
+    const read = await fetch(`${t.url}/api/economy/bridge/rate`, { headers: { 'X-API-Key': t.ownerKey } });
+    const etag = read.headers.get('etag');
+    expect(etag).toBeTruthy();
+    expect(read.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    await read.text();
+    // Cache-Control of our own: fetch adds no-cache to a conditional request, which makes it unconditional.
+    const again = await fetch(`${t.url}/api/economy/bridge/rate`, { headers: { 'X-API-Key': t.ownerKey, 'If-None-Match': etag!, 'Cache-Control': 'max-age=0' } });
+    expect(again.status).toBe(304);
+    for (const [path, body, status] of [
+      ['/api/economy/styles/no-such-style/unlock', {}, 404],
+      ['/api/economy/bridge/link', { partner_account: 'acct-\u00e9-1' }, 200],
+    ] as const) {
+      const write = await fetch(`${t.url}${path}`, { method: 'POST', headers: { 'X-API-Key': t.ownerKey, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      const bytes = Buffer.from(await write.arrayBuffer());
+      expect(write.status, path).toBe(status);
+      expect(write.headers.get('etag'), path).toBeNull();
+      expect(write.headers.get('content-type'), path).toBe('application/json; charset=utf-8');
+      expect(Number(write.headers.get('content-length')), path).toBe(bytes.length);
+      expect(JSON.parse(bytes.toString('utf8')).success, path).toBe(status === 200);
+    }
+  });
+
   it('returns a request id header on every response, keeping a well-formed incoming one', async () => {
     const fresh = await t.request('GET', '/healthz');
     expect(fresh.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);

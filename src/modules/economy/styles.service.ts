@@ -14,6 +14,9 @@ import { styleSlugSchema } from './economy.input.js';
 import { FREE_STYLES, styleName } from './economy.settings.js';
 import { parseInput } from '../../platform/validation.js';
 
+/** A slug as the unlock route (`slug`) and the generate route (`style`) name it; built once, not per request (zod compiles each schema on its first parse). */
+const SLUG_INPUT: Record<'slug' | 'style', z.ZodType<Record<string, string>>> = { slug: z.object({ slug: styleSlugSchema }), style: z.object({ style: styleSlugSchema }) };
+
 export interface StylePreset {
   slug: string;
   name: string;
@@ -139,7 +142,7 @@ export class StylesService {
 
   /** The preset of a slug; a malformed one is a 400 naming `field` (slug in the unlock route, style in generation). */
   private preset(slug: string, field: 'slug' | 'style' = 'slug'): StylePreset | undefined {
-    const normalised = parseInput(z.object({ [field]: styleSlugSchema }), { [field]: slug })[field]!;
+    const normalised = parseInput(SLUG_INPUT[field], { [field]: slug })[field]!;
     return this.bySlug.get(normalised);
   }
 
