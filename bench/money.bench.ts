@@ -362,7 +362,7 @@ function report(figures: Figures, labels: string[], statements: Array<[string, n
     '## Money routes next to a bare PostgreSQL transfer',
     '',
     `- Date: ${new Date().toISOString()}; load average (\`uptime\`) before, between rounds and after: ${loads.join('; ')}`,
-    `- Command: \`npx tsx bench/money.bench.ts\`; ${ROUNDS} rounds, ${CALLERS} callers, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s per scenario; the service in the bench's process${labels.length > DATABASES.length ? ` (and, labelled so, \`npm start\`'s entry with \`API_PROCESSES=${PROCESSES}\` and Redis in processes of its own)` : ''}, the load from a child process`,
+    `- Command: \`npx tsx bench/money.bench.ts\`; ${ROUNDS} rounds, ${CALLERS} callers, ${WARMUP_SECONDS} s warm-up then ${SECONDS} s per scenario; the service in the bench's process${labels.length > DATABASES.length ? ` (and, labelled so, \`npm start\`'s entry with \`API_PROCESSES=${PROCESSES}\` and Redis in processes of its own)` : ''}, the load from a child process (undici's Pool, a keep-alive connection per caller)`,
     '- bare: `BEGIN; 2 UPDATE; INSERT; COMMIT` from node-pg, pool of 10, each caller its own two rows. convert: 0.01 coins, local partner. unlock: a new premium preset each request. hot: convert, 32 callers on one account',
     '',
     '| service | scenario | req/s min / median / max | p95 ms min / median / max | median of the per-round shares of bare | service CPU ms/request (median) | target |',
@@ -401,7 +401,10 @@ function report(figures: Figures, labels: string[], statements: Array<[string, n
       '1 / (CPU per request) whether 1 or 32 callers asked, and the interactive transactions held pooled connections (and the ' +
       'wallet\'s row lock) across those event-loop turns. Now a conversion is one statement (bridge_convert(): the row, the hold, ' +
       'with the local partner the credits and the hold\'s post, one transaction) and an unlock one (ledger_apply() with the wallet ' +
-      'read beside it); what is left per request is the HTTP and operation layer\'s CPU (the column above).',
+      'read beside it); what is left per request is the HTTP and operation layer\'s CPU (the column above). ' +
+      'Then (2026-12-02) the database side: bridge_convert() answered through a SQL-language helper (bridge_conversion_json) that ' +
+      'PostgreSQL planned again on every call, half of a conversion\'s database CPU; as PL/pgSQL it is planned once per connection ' +
+      '(prisma/migrations/20261202120000_functions_planned_once).',
   );
   lines.push('');
   lines.push(problems.length === 0 ? 'Hot account: every answer of every round added up (no coin lost or made, no two answers the same balance, both currencies sum to 0).' : `Problems: ${problems.join('; ')}`);

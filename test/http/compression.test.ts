@@ -94,6 +94,17 @@ describe('compressed answers', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(JSON.parse(res.body.toString())).toEqual({ success: true, status: 'ok' });
+    // A keyed read and the answer to a write (each of a declared length under 1 KB), and a small GraphQL result.
+    const key = { 'X-API-Key': t.ownerKey, 'Accept-Encoding': 'gzip, br' };
+    const read = await raw(`${t.url}/api/economy/bridge/rate`, { headers: key });
+    const write = await raw(`${t.url}/api/economy/bridge/link`, { method: 'POST', headers: { ...key, 'Content-Type': 'application/json' }, body: JSON.stringify({ partner_account: 'small-1' }) });
+    const graphql = await raw(`${t.url}/graphql`, { method: 'POST', headers: { ...key, 'Content-Type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
+    for (const [name, answer] of [['read', read], ['write', write], ['graphql', graphql]] as const) {
+      expect(answer.status, name).toBe(200);
+      expect(answer.headers['content-encoding'], name).toBeUndefined();
+      expect(answer.body.length, name).toBeLessThan(1024);
+      expect(JSON.parse(answer.body.toString()), name).toBeTruthy();
+    }
   });
 });
 
