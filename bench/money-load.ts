@@ -2,8 +2,8 @@
 // CPU never counts against the service measured. Reads one job as JSON from argv[2], prints one
 // result line as JSON. Jobs:
 //   - http: `callers` loops, caller i POSTing to `paths[i]` with `keys[i]` and `body` for `seconds`
-//     (one keep-alive connection each, undici's Pool)
-//     (`{n}` in a path: the caller's request count, so each request can name something new);
+//     over a keep-alive connection of its own (undici's Pool); `{n}` in a path: the caller's request
+//     count, so each request can name something new;
 //     every answer's status and JSON body is returned when `keepAnswers` (the hot-account check);
 //   - pg: the bare transfer the routes are measured against, straight from node-pg (pool of 10):
 //     BEGIN; two wallet UPDATEs; an INSERT of the transfer; COMMIT, caller i between its own two wallets.

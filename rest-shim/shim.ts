@@ -79,10 +79,10 @@ const PREFIX_SEGMENTS = 3;
 
 /**
  * The rows (in the order given) a request can match, by its method and first path segments: those
- * whose method and first segments are its own, and those of its method with a parameter among
- * their first segments. A request whose prefix is none of these keys may match only rows of the second kind, or
- * none; the caller leaves it to the router of all rows. Keys are lower case: Express matches paths
- * case-insensitively.
+ * whose method and first segments are its own, and those of its method with a parameter among their
+ * first segments. A request whose prefix is none of these keys can match only rows of the second
+ * kind, or none: the caller leaves it to the router of all rows. Keys are lower case: Express matches
+ * paths case-insensitively.
  */
 export function rowsByPrefix<T>(rows: T[], routeOf: (row: T) => { method: string; path: string }): Map<string, T[]> {
   const prefixOf = (row: T) => {
