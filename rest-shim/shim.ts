@@ -85,24 +85,24 @@ const PREFIX_SEGMENTS = 3;
  * paths case-insensitively.
  */
 export function rowsByPrefix<T>(rows: T[], routeOf: (row: T) => { method: string; path: string }): Map<string, T[]> {
-  const prefixOf = (row: T) => {
+  // Each row's key once (undefined: a parameter among its first segments), then each key's rows.
+  const keyed = rows.map((row) => {
     const { method, path } = routeOf(row);
-    const segments = path.split('/').slice(0, PREFIX_SEGMENTS);
-    return segments.length < PREFIX_SEGMENTS || segments.some((segment) => /[:*{(]/.test(segment)) ? undefined : `${method} ${segments.join('/').toLowerCase()}`;
-  };
-  const prefixes = new Set(rows.map(prefixOf).filter((prefix) => prefix !== undefined));
-  return new Map(
-    [...prefixes].map((prefix) => [
+    const withParameter = path.split('/', PREFIX_SEGMENTS).some((segment) => /[:*{(]/.test(segment));
+    return { row, method, prefix: withParameter ? undefined : requestPrefix(method, path) };
+  });
+  const byPrefix = new Map<string, T[]>();
+  for (const { prefix, method } of keyed) {
+    if (prefix === undefined || byPrefix.has(prefix)) continue;
+    byPrefix.set(
       prefix,
-      rows.filter((row) => {
-        const own = prefixOf(row);
-        return own === undefined ? prefix.startsWith(`${routeOf(row).method} `) : own === prefix;
-      }),
-    ]),
-  );
+      keyed.filter((other) => (other.prefix === undefined ? other.method === method : other.prefix === prefix)).map((other) => other.row),
+    );
+  }
+  return byPrefix;
 }
 
-/** A request's key in rowsByPrefix's map. */
+/** A request's key in rowsByPrefix's map (a row's key is the same of its own method and path). */
 export function requestPrefix(method: string, path: string): string {
   return `${method} ${path.split('/', PREFIX_SEGMENTS).join('/').toLowerCase()}`;
 }

@@ -34,6 +34,16 @@ describe('rows narrowed by method and path prefix', () => {
     expect(checked).toBeGreaterThan(table.length * 25);
   });
 
+  it('leave odd paths to the same rows as the whole table: empty segments, dots, encoded and bare prefixes', () => {
+    const odd = ['/', '//', '/api', '/api/', '//api/economy/styles/x/unlock', '/api//economy/styles/x/unlock', '/api/economy/../media/list', '/api/%65conomy/styles/x/unlock', '/api/economy%2Fstyles/x/unlock', '/api/economy/styles/%E2%82%AC/unlock', '/API/ECONOMY/STYLES/X/UNLOCK/'];
+    for (const method of ['GET', 'POST', 'DELETE']) {
+      for (const path of odd) {
+        const rows = narrowed.get(requestPrefix(method, path)) ?? table;
+        expect(matching(rows, method, path), `${method} ${path}`).toEqual(matching(table, method, path));
+      }
+    }
+  });
+
   it('narrow: no request is given more than the rows of its area', () => {
     const largest = Math.max(...[...narrowed.values()].map((rows) => rows.length));
     expect(largest).toBeLessThan(table.length / 4);
