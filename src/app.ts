@@ -1,6 +1,6 @@
 // Builds the whole service from a configuration: the core (database, services, workers), GraphQL,
 // the REST shim and the HTTP server. `src/main.ts` starts it; tests build it in memory.
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.js';
@@ -12,6 +12,7 @@ import { buildCore } from './core.js';
 import { attachWebSocketServer, createGraphQLServer, type Yoga } from './graphql/server.js';
 import { checkCredentials } from './graphql/context.js';
 import { createHttpApp, type RestSurface } from './http/app.js';
+import { createAppServer } from './http/server.js';
 import { backupHandler } from './http/backup.js';
 import { routes } from '../rest-shim/routes.js';
 import { createRestRouter, type RestLimits } from '../rest-shim/shim.js';
@@ -66,7 +67,7 @@ export async function buildApp(
   const yoga = createGraphQLServer(services, config, logger);
   // The Telegram bot runs in API processes (never in `npm run worker`): it polls, or serves the webhook, by TELEGRAM_MODE.
   const telegram = config.telegram ? new (await loadTelegramRuntime())(services, config.telegram, config, logger, options.telegram) : null;
-  const server = createServer(
+  const server = createAppServer(
     createHttpApp({
       config,
       logger,
