@@ -93,7 +93,7 @@ async function start(name: string, distDir: string, admin: pg.Client): Promise<B
     DATABASE_URL: url.toString(),
     ADMIN_TOKEN,
   };
-  if (CPU_PROF) process.env.BENCH_NODE_ARGS = [...nodeFlags('start'), '--cpu-prof', `--cpu-prof-dir=${join(CPU_PROF, name)}`].join(' ');
+  if (CPU_PROF) process.env.BENCH_NODE_ARGS = [...nodeFlags('start'), '--cpu-prof', `--cpu-prof-dir=${join(CPU_PROF, name.replace(/\W+/g, '-'))}`].join(' ');
   const { process: service, ready } = await startServiceProcess('main', env, 'service started', distDir);
   delete process.env.BENCH_NODE_ARGS;
   const base = String(ready.url);
