@@ -1,10 +1,11 @@
 // The HTTP server of the Express application, its requests and responses made with Express's
 // prototypes from the start. Express gives every request and response its own prototypes with
 // Object.setPrototypeOf (app.handle). Changing the prototype of an object Node's HTTP code has
-// already made and keeps using sends that code down slow paths for the rest of the request: it
-// measured about 0.2 ms of CPU per request on this project's 2-core machines, as much as Node's
-// own HTTP work (bench/RESULTS.md, "Money"). Made with those prototypes, the objects keep them:
-// Express's setPrototypeOf finds the prototype already in place and changes nothing.
+// already made and keeps using sends that code down slow paths for the rest of the request: about
+// 0.25 ms of CPU per request on this project's 2-core machines, more than Node's own HTTP work
+// (bench/http-server.bench.ts). Made with those prototypes, the objects keep them: Express's
+// setPrototypeOf finds the prototype already in place and changes nothing. If Node's constructors
+// ever become classes (which cannot be called so), the server is a plain one and the swap returns.
 import { createServer, IncomingMessage, ServerResponse, type RequestListener, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type express from 'express';
