@@ -4,9 +4,9 @@
 //   - node:http: a plain request listener (the anchor: what any server must do);
 //   - Express on http.createServer: one route, `res.json` (what the service did before);
 //   - Express on createAppServer: the same app, its requests made with Express's prototypes.
-// The load comes from a child process (bench/money-load.ts's client: undici's Pool, a keep-alive
-// connection per caller, BENCH_CALLERS of them, 32); the server's CPU per request is this
-// process's CPU over the measured window divided by the requests answered in it.
+// The load comes from bench/money-load.ts in a child process (undici's Pool, a keep-alive connection
+// per caller, BENCH_CALLERS of them, 32); the server's CPU per request is this process's CPU while
+// the load ran divided by every request it answered (warm-up included), as the money benchmark's.
 //
 // Run: `npx tsx bench/http-server.bench.ts` (BENCH_SECONDS 6 after BENCH_WARMUP_SECONDS 2;
 // BENCH_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/test). Writes its section of
@@ -16,20 +16,21 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import pg from 'pg';
 import { createAppServer } from '../src/http/server.js';
 import { positiveIntEnv } from './env.js';
 import { writeResultsSection } from './results.js';
+import { median, spread } from './stats.js';
+import type { LoadOutcome } from './money-load.js';
 
 const SECONDS = positiveIntEnv('BENCH_SECONDS', 6);
 const WARMUP_SECONDS = positiveIntEnv('BENCH_WARMUP_SECONDS', 2);
 const CALLERS = positiveIntEnv('BENCH_CALLERS', 32);
 const ROUNDS = positiveIntEnv('BENCH_ROUNDS', 3);
 const PG_URL = process.env.BENCH_DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/test';
-const LOADER = fileURLToPath(new URL('./http-server-load.ts', import.meta.url));
+const LOADER = fileURLToPath(new URL('./money-load.ts', import.meta.url));
 
 type Variant = 'node:http' | 'Express on http.createServer' | 'Express on createAppServer';
 const VARIANTS: Variant[] = ['node:http', 'Express on http.createServer', 'Express on createAppServer'];
@@ -66,31 +67,22 @@ async function measure(variant: Variant): Promise<Outcome> {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', LOADER, JSON.stringify({ base, path: '/healthz', callers: CALLERS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS })], { stdio: ['ignore', 'pipe', 'inherit'] });
-  let cpuAtStart: NodeJS.CpuUsage | undefined;
-  let cpuMs = 0;
-  let result: string | undefined;
-  // The loader says when its window opens and closes (the server's CPU is read at both), then prints its result.
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    if (line === 'window-open') cpuAtStart = process.cpuUsage();
-    else if (line === 'window-closed' && cpuAtStart) {
-      const used = process.cpuUsage(cpuAtStart);
-      cpuMs = (used.user + used.system) / 1000;
-    } else if (line.startsWith('{')) result = line;
-  });
+  const job = { kind: 'http', method: 'GET', base, paths: Array.from({ length: CALLERS }, () => '/healthz'), callers: CALLERS, seconds: SECONDS, warmupSeconds: WARMUP_SECONDS };
+  const cpuAtStart = process.cpuUsage();
+  const child = spawn(process.execPath, ['--import', 'tsx', LOADER, JSON.stringify(job)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const [code] = (await once(child, 'exit')) as [number];
+  const used = process.cpuUsage(cpuAtStart);
   server.closeAllConnections();
   server.close();
-  if (code !== 0 || !result) throw new Error(`the load generator failed for ${variant} (exit ${code})`);
-  const { requests, p95 } = JSON.parse(result) as { requests: number; p95: number };
-  return { perSecond: requests / SECONDS, p95, cpuMs: cpuMs / requests };
+  if (code !== 0) throw new Error(`the load generator failed for ${variant} (exit ${code})`);
+  const outcome = JSON.parse(out) as LoadOutcome;
+  const refused = Object.values(outcome.refused).reduce((sum, n) => sum + n, 0);
+  if (refused > 0) throw new Error(`${variant}: ${refused} answers were not 200 (${JSON.stringify(outcome.refused)})`);
+  return { perSecond: outcome.perSecond, p95: outcome.p95, cpuMs: (used.user + used.system) / 1000 / Math.max(1, outcome.total) };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const spread = (values: number[], digits: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return `${sorted[0]!.toFixed(digits)} / ${median(sorted).toFixed(digits)} / ${sorted.at(-1)!.toFixed(digits)}`;
-};
 const uptime = () => loadavg().map((n) => n.toFixed(2)).join(' ');
 
 async function main(): Promise<void> {
@@ -110,8 +102,8 @@ async function main(): Promise<void> {
     '## HTTP server: Express per request, on http.createServer and on createAppServer',
     '',
     `- Date: ${new Date().toISOString()}; load average (\`uptime\`) at the start and after each round: ${loads.join('; ')}`,
-    `- Command: \`npx tsx bench/http-server.bench.ts\`; ${ROUNDS} rounds, the three servers in turn in each; ${CALLERS} callers (undici's Pool, a keep-alive connection each, from a child process), ${WARMUP_SECONDS} s warm-up then ${SECONDS} s`,
-    '- Each server answers `GET /healthz` with JSON after `SELECT 1` through node-pg (pool of 10) on PostgreSQL; CPU is the server process\'s over the window, per request answered',
+    `- Command: \`npx tsx bench/http-server.bench.ts\`; ${ROUNDS} rounds, the three servers in turn in each; ${CALLERS} callers (bench/money-load.ts in a child process: undici's Pool, a keep-alive connection each), ${WARMUP_SECONDS} s warm-up then ${SECONDS} s`,
+    '- Each server answers `GET /healthz` with JSON after `SELECT 1` through node-pg (pool of 10) on PostgreSQL; CPU is the server process\'s while the load ran, per request answered (warm-up included)',
     '',
     '| server | req/s min / median / max | p95 ms min / median / max | CPU ms per request min / median / max | of node:http\'s rate (median of rounds) |',
     '|---|--:|--:|--:|--:|',

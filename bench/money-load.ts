@@ -1,7 +1,8 @@
 // The money benchmark's load generator (bench/money.bench.ts), in a child process of its own so its
 // CPU never counts against the service measured. Reads one job as JSON from argv[2], prints one
 // result line as JSON. Jobs:
-//   - http: `callers` loops, caller i POSTing to `paths[i]` with `keys[i]` and `body` for `seconds`
+//   - http: `callers` loops, caller i sending `method` (POST unless given; a GET carries no body) to
+//     `paths[i]` with `keys[i]` (when given) and `body` for `seconds`
 //     over a keep-alive connection of its own (undici's Pool); `{n}` in a path: the caller's request
 //     count, so each request can name something new;
 //     every answer's status and JSON body is returned when `keepAnswers` (the hot-account check);
@@ -17,6 +18,8 @@ interface Job {
   callers: number;
   /** http */
   base?: string;
+  /** POST unless given. */
+  method?: 'GET' | 'POST';
   paths?: string[];
   keys?: string[];
   body?: unknown;
@@ -82,7 +85,8 @@ async function timed(step: (caller: number) => Promise<{ status: number; body?: 
 }
 
 async function http(): Promise<LoadOutcome> {
-  const body = JSON.stringify(job.body ?? {});
+  const method = job.method ?? 'POST';
+  const body = method === 'GET' ? undefined : JSON.stringify(job.body ?? {});
   const sent = new Array<number>(job.callers).fill(0);
   // undici's Pool, a connection per caller: fetch() (built on undici too) spent about 0.9 ms of this
   // process's CPU per request, which on a 2-core machine is taken from the service measured (the
@@ -93,9 +97,15 @@ async function http(): Promise<LoadOutcome> {
     return await timed(async (caller) => {
       try {
         const response = await pool.request({
-          method: 'POST',
+          method,
           path: job.paths![caller]!.replace('{n}', String(sent[caller]!++)),
-          headers: { 'x-api-key': job.keys![caller]!, 'content-type': 'application/json', accept: '*/*', 'accept-encoding': 'gzip, deflate', 'user-agent': 'node' },
+          headers: {
+            ...(job.keys ? { 'x-api-key': job.keys[caller]! } : {}),
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+            accept: '*/*',
+            'accept-encoding': 'gzip, deflate',
+            'user-agent': 'node',
+          },
           body,
         });
         const text = await response.body.text();

@@ -37,6 +37,7 @@ import { createLogger } from '../src/platform/logger.js';
 import { DEFAULT_ECONOMY } from '../src/modules/economy/index.js';
 import { positiveIntEnv } from './env.js';
 import { writeResultsSection } from './results.js';
+import { median, spread } from './stats.js';
 import type { LoadOutcome } from './money-load.js';
 
 const SECONDS = positiveIntEnv('BENCH_SECONDS', 6);
@@ -349,12 +350,6 @@ async function round(service: Service, figures: Figures, bareUrl: string, proble
   delete outcome.answers;
   record('hot', outcome);
 }
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const spread = (values: number[], digits = 0) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return `${sorted[0]!.toFixed(digits)} / ${median(sorted).toFixed(digits)} / ${sorted[sorted.length - 1]!.toFixed(digits)}`;
-};
 
 function report(figures: Figures, labels: string[], statements: Array<[string, number]>, problems: string[], loads: string[]): string {
   const bare = figures.postgres?.bare ?? [];
