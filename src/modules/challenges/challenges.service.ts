@@ -117,12 +117,16 @@ export class ChallengesService {
     }
 
     // Times go in as UTC instants, whatever the session's time zone (the columns hold UTC, as Prisma writes them).
+    // Creations take turns (a transaction-scoped advisory lock, taken by the statement itself before
+    // its row exists): two inserts into an exclusion constraint's index at the same moment each wait
+    // for the other, and PostgreSQL then ends one with a deadlock error instead of the violation.
     const window = [iso(startsAt), iso(endsAt)];
     let id: number;
     try {
       const [row] = await this.deps.db.query<{ id: number }>(
         `INSERT INTO "Challenge" ("title", "description", "category", "subjectIds", "startsAt", "endsAt")
-         VALUES ($1, $2, $3, ARRAY(SELECT jsonb_array_elements_text($4::jsonb)::int), ($5::timestamptz AT TIME ZONE 'UTC'), ($6::timestamptz AT TIME ZONE 'UTC'))
+         SELECT $1, $2, $3, ARRAY(SELECT jsonb_array_elements_text($4::jsonb)::int), ($5::timestamptz AT TIME ZONE 'UTC'), ($6::timestamptz AT TIME ZONE 'UTC')
+         FROM (SELECT pg_advisory_xact_lock(hashtext('challenge:create'))) AS "turn"
          RETURNING "id"`,
         [options.title, options.description ?? null, options.category ?? null, JSON.stringify(subjectIds), ...window],
       );
