@@ -1,11 +1,11 @@
 // The driver read of a model (src/platform/database/model-rows.ts) answers what Prisma's findMany
 // answers: every scalar field in schema order, nulls, text arrays, floats, dates to the millisecond,
-// BigInt past 2^53 and fields kept in a column of another name (@map).
+// BigInt past 2^53 and fields kept in a column of another name (@map); Account as the viewer reads it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { photo } from '../helpers/images.js';
 import { modelRows } from '../../src/platform/database/model-rows.js';
-import type { ApiKey, Bounty, CommunityItem, MediaItem } from '../../src/generated/prisma/client.js';
+import type { Account, ApiKey, Bounty, CommunityItem, MediaItem } from '../../src/generated/prisma/client.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -46,6 +46,18 @@ describe('modelRows', () => {
     expect(actual).toEqual(expected);
     expect(actual.map((r) => Object.keys(r))).toEqual(expected.map((r) => Object.keys(r)));
     expect(actual.find((k) => k.prefix === 'sk_modelrows1')!.requestBudget).toBe(1234);
+  });
+
+  it('reads Account rows as Prisma does (what the viewer reads on the driver)', async () => {
+    const referrer = await t.createAccount('modelrowsref');
+    const account = await t.createAccount('modelrowsacct');
+    const prisma = t.app.services.db.prisma;
+    await prisma.account.update({ where: { id: account.id }, data: { referredById: referrer.id, email: 'rows@example.test', status: 'suspended' } });
+    const expected = await prisma.account.findMany({ where: { id: { in: [referrer.id, account.id] } }, orderBy: { id: 'asc' } });
+    const rows = modelRows<Account>(prisma, 'Account');
+    const actual = (await t.app.services.db.query(`SELECT ${rows.columns} FROM "Account" WHERE "id" = ANY($1::int[]) ORDER BY "id"`, [[referrer.id, account.id]])).map(rows.row);
+    expect(actual).toEqual(expected);
+    expect(actual.map((r) => Object.keys(r))).toEqual(expected.map((r) => Object.keys(r)));
   });
 
   it('reads BigInt columns as bigint, past 2^53 (Bounty, CommunityItem)', async () => {

@@ -2,6 +2,7 @@
 // and the GraphQL type made from it (src/graphql/answer-object.ts); the viewer's connection and a
 // change subscription. Create, revoke and the REST list are declared in api-keys.operations.ts.
 import { z } from 'zod';
+import { prismaConnectionHelpers } from '@pothos/plugin-prisma';
 import { builder, nodeId } from '../../graphql/builder.js';
 import { answerDescription, answerEnum, answerFields, answerObject } from '../../graphql/answer-object.js';
 import { answerFrom, count, id, timestamp } from '../../platform/wire.js';
@@ -62,17 +63,24 @@ export const SubKeyRef = builder.prismaNode('ApiKey', {
     }),
 });
 
+// Cursors and page arguments as Pothos' Prisma connections have them (the same cursors as before
+// this list was read on the driver); the rows come from SubKeysService.page in one statement.
+const subKeyPages = prismaConnectionHelpers(builder, SubKeyRef, { cursor: 'id', maxSize: SUB_KEY_PAGE.maxSize, defaultSize: SUB_KEY_PAGE.defaultSize });
+
 builder.prismaObjectField(AccountRef, 'subKeys', (t) =>
-  t.relatedConnection('apiKeys', {
-    type: SubKeyRef,
-    description: 'Sub-keys of this account, newest first (master key only)',
-    authScopes: authScopesOf(MASTER_KEY),
-    cursor: 'id',
-    maxSize: SUB_KEY_PAGE.maxSize,
-    defaultSize: SUB_KEY_PAGE.defaultSize,
-    totalCount: true,
-    query: () => ({ where: { kind: 'sub' }, orderBy: { id: 'desc' } }),
-  }),
+  t.connection(
+    {
+      type: SubKeyRef,
+      description: 'Sub-keys of this account, newest first (master key only)',
+      authScopes: authScopesOf(MASTER_KEY),
+      resolve: async (account, args, ctx) => {
+        const { take, skip, cursor } = subKeyPages.getQuery(args, ctx, () => ({}));
+        const { rows, total } = await ctx.services.subKeys.page(ctx.actor, account.id, { take: take!, skip: skip ?? 0, cursor: cursor as { id: number } | undefined });
+        return { ...subKeyPages.resolve(rows, args, ctx), totalCount: total };
+      },
+    },
+    { fields: (c) => ({ totalCount: c.int({ resolve: (connection) => (connection as unknown as { totalCount: number }).totalCount }) }) },
+  ),
 );
 
 export const createdSubKey = answerFrom(
