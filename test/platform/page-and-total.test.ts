@@ -1,5 +1,5 @@
 // pageAndTotal (src/platform/database/page-and-total.ts): a list's page and the count of everything it
-// lists in one statement. The count is right on every page, past the end and for an empty list, no
+// lists in one statement. The count is right on every page, past the end, after a cursor and for an empty list, no
 // row carries the count's column, and the page is one statement (two only past the end).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../helpers/app.js';
@@ -46,6 +46,13 @@ describe('pageAndTotal', () => {
   it('past the end: no rows and the count, from a second statement', async () => {
     const page = await counted({ offset: 40 });
     expect(page).toEqual({ rows: [], total: 25, statements: 2 });
+  });
+
+  it("narrows the page after a cursor's position without narrowing the count", async () => {
+    const page = await counted({ where: '"colour" = $1', params: ['blue'], after: { where: '"id" < $2', params: [10] }, limit: 3 });
+    expect(page).toEqual({ rows: [{ id: 8, colour: 'blue' }, { id: 7, colour: 'blue' }, { id: 5, colour: 'blue' }], total: 17, statements: 1 });
+    // Nothing after the position: the count is asked on its own, and is the whole list's.
+    expect(await counted({ where: '"colour" = $1', params: ['blue'], after: { where: '"id" < $2', params: [1] } })).toEqual({ rows: [], total: 17, statements: 2 });
   });
 
   it('an empty list: no rows, 0, one statement', async () => {

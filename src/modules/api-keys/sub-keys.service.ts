@@ -6,6 +6,7 @@ import { Conflict, NotFound } from '../../platform/errors.js';
 import { parseInput } from '../../platform/validation.js';
 import { createWithinCap } from '../../platform/database/caps.js';
 import { modelRows, type ModelRows } from '../../platform/database/model-rows.js';
+import { pageAndTotal } from '../../platform/database/page-and-total.js';
 import { cursorPageSchema } from '../../graphql/connection-cursor.js';
 import type { ApiKey, Prisma } from '../../generated/prisma/client.js';
 import type { Actor, KeyWatch } from '../accounts/index.js';
@@ -149,30 +150,19 @@ export class SubKeysService {
     const checked = subKeyPolicy.checkKey(actor);
     const owner = accountId === checked.accountId ? accountId : -1; // another account's list is empty
     const backwards = query.take < 0;
-    const params: unknown[] = [owner, Math.abs(query.take), query.skip];
-    let from = '';
-    if (query.cursor) {
-      params.push(query.cursor.id);
-      from = ` AND "id" ${backwards ? '>=' : '<='} (SELECT "id" FROM "ApiKey" WHERE "id" = $4)`;
-    }
-    const mine = `"accountId" = $1 AND "kind" = 'sub'`;
-    const raw = await this.db.query<Record<string, unknown>>(
-      `SELECT ${this.rows.columns}, (SELECT count(*)::int FROM "ApiKey" WHERE ${mine}) AS "__total"
-       FROM "ApiKey" WHERE ${mine}${from} ORDER BY "id" ${backwards ? 'ASC' : 'DESC'} LIMIT $2 OFFSET $3`,
-      params,
-    );
-    let total: number;
-    if (raw.length > 0) {
-      total = Number(raw[0]!.__total);
-    } else {
-      const [row] = await this.db.query<{ total: number }>(`SELECT count(*)::int AS total FROM "ApiKey" WHERE ${mine}`, [owner]);
-      total = row?.total ?? 0;
-    }
-    const rows = raw.map((row) => {
-      delete row.__total;
-      return this.rows.row(row);
+    const { rows, total } = await pageAndTotal(this.db, {
+      select: this.rows.columns,
+      from: '"ApiKey"',
+      where: `"accountId" = $1 AND "kind" = 'sub'`,
+      params: [owner],
+      // Prisma's cursor: the position of the cursor's row, whoever's it is (none: no rows).
+      ...(query.cursor && { after: { where: `"id" ${backwards ? '>=' : '<='} (SELECT "id" FROM "ApiKey" WHERE "id" = $2)`, params: [query.cursor.id] } }),
+      orderBy: `"id" ${backwards ? 'ASC' : 'DESC'}`,
+      limit: Math.abs(query.take),
+      offset: query.skip,
     });
-    return { rows: backwards ? rows.reverse() : rows, total };
+    const keys = rows.map((row) => this.rows.row(row));
+    return { rows: backwards ? keys.reverse() : keys, total };
   }
 
   /** One of the account's sub-keys (master key only), with GraphQL's selection; another's is a 404. */
